@@ -1,0 +1,104 @@
+# Aisle: every target works on a fresh machine that reaches only the Go module proxy.
+# Tools and Kubernetes test binaries are built from their Go modules into bin/ and reused.
+
+SHELL = /usr/bin/env bash -o pipefail
+.SHELLFLAGS = -ec
+
+LOCALBIN ?= $(shell pwd)/bin
+$(LOCALBIN):
+	mkdir -p $(LOCALBIN)
+
+## Tool versions
+CONTROLLER_TOOLS_VERSION ?= v0.21.0
+GOLANGCI_LINT_VERSION ?= v2.15.0
+# The Kubernetes test binaries follow the k8s.io libraries in go.mod (k8s.io/api v0.X.Y -> v1.X.Y).
+K8S_VERSION ?= v1.$(patsubst v0.%,%,$(shell awk '$$1=="k8s.io/api"{print $$2}' go.mod))
+K8S_BIN ?= $(LOCALBIN)/k8s/$(K8S_VERSION)
+
+CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen-$(CONTROLLER_TOOLS_VERSION)
+GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)
+
+GO_TEST_FLAGS ?= -count=1
+BENCH ?= .
+
+.PHONY: all
+all: build
+
+##@ General
+
+.PHONY: help
+help: ## Show the targets.
+	@awk 'BEGIN {FS = ":.*##"; printf "\nUsage:\n  make \033[36m<target>\033[0m\n"} /^[a-zA-Z_0-9-]+:.*?##/ { printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2 } /^##@/ { printf "\n\033[1m%s\033[0m\n", substr($$0, 5) } ' $(MAKEFILE_LIST)
+
+##@ Development
+
+.PHONY: manifests
+manifests: controller-gen ## Generate CRDs and RBAC into config/, and the chart's CRDs.
+	rm -f config/crd/bases/*.yaml
+	$(CONTROLLER_GEN) rbac:roleName=aisle-operator crd paths="./..." output:crd:artifacts:config=config/crd/bases
+	mkdir -p charts/aisle/crds
+	rm -f charts/aisle/crds/*.yaml
+	cp config/crd/bases/*.yaml charts/aisle/crds/
+
+.PHONY: generate
+generate: controller-gen ## Generate DeepCopy methods.
+	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
+
+.PHONY: fmt
+fmt: ## Run gofmt on the code.
+	gofmt -l -w $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './bin/*')
+
+.PHONY: vet
+vet: ## Run go vet.
+	go vet ./...
+
+.PHONY: test
+test: manifests generate vet k8s-binaries ## Run every test against the real kube-apiserver and etcd built here.
+	KUBEBUILDER_ASSETS="$(K8S_BIN)" go test $(GO_TEST_FLAGS) ./...
+
+.PHONY: bench
+bench: ## Run the benchmarks (figures go to docs/benchmarks.md).
+	go test -run='^$$' -bench='$(BENCH)' -benchmem -benchtime=1x -timeout=60m ./...
+
+.PHONY: lint
+lint: golangci-lint vet ## Run go vet and golangci-lint.
+	$(GOLANGCI_LINT) run ./...
+
+##@ Build
+
+.PHONY: build
+build: $(LOCALBIN) ## Build bin/aisle.
+	go build -o $(LOCALBIN)/aisle ./cmd/aisle
+
+.PHONY: run
+run: build ## Start the whole system locally.
+	$(LOCALBIN)/aisle engine --data .dev/engine --listen 127.0.0.1:9200
+
+##@ Dependencies
+
+.PHONY: k8s-binaries
+k8s-binaries: ## Build etcd, kube-apiserver and kubectl into bin/k8s/<version>/ (reused when present).
+	K8S_VERSION=$(K8S_VERSION) hack/build-k8s-binaries.sh "$(K8S_BIN)"
+
+.PHONY: controller-gen
+controller-gen: $(CONTROLLER_GEN)
+$(CONTROLLER_GEN): | $(LOCALBIN)
+	$(call go-install-tool,$(CONTROLLER_GEN),sigs.k8s.io/controller-tools/cmd/controller-gen,$(CONTROLLER_TOOLS_VERSION))
+
+.PHONY: golangci-lint
+golangci-lint: $(GOLANGCI_LINT)
+$(GOLANGCI_LINT): | $(LOCALBIN)
+	$(call go-install-tool,$(GOLANGCI_LINT),github.com/golangci/golangci-lint/v2/cmd/golangci-lint,$(GOLANGCI_LINT_VERSION))
+
+# go-install-tool builds a tool from its module at a pinned version into bin/, named with
+# its version so a version bump rebuilds it.
+define go-install-tool
+@[ -f "$(1)" ] || { \
+set -e; \
+package=$(2)@$(3) ;\
+echo "Building $${package}" ;\
+rm -f "$(1)" ;\
+GOBIN="$(LOCALBIN)" go install $${package} ;\
+mv "$(LOCALBIN)/$$(basename "$(1)" | sed 's/-$(3)$$//')" "$(1)" ;\
+}
+endef

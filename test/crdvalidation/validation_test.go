@@ -1,0 +1,136 @@
+package crdvalidation
+
+import (
+	"io"
+	"sort"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+func sampleEntries() []TableEntry {
+	objects, err := sampleObjects()
+	if err != nil {
+		panic(err)
+	}
+	names := make([]string, 0, len(objects))
+	for name := range objects {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	entries := make([]TableEntry, 0, len(names))
+	for _, name := range names {
+		entries = append(entries, Entry(name, objects[name]))
+	}
+	return entries
+}
+
+var _ = Describe("The samples in config/samples", func() {
+	DescribeTable("are accepted by the generated CRDs",
+		func(obj client.Object) {
+			Expect(k8sClient.Create(ctx, obj)).To(Succeed())
+		},
+		sampleEntries(),
+	)
+})
+
+// expectRejected asserts the API server refused the object as invalid, with the rule's message.
+func expectRejected(err error, message string) {
+	Expect(err).To(HaveOccurred(), "the object was accepted, but should be refused with %q", message)
+	Expect(apierrors.IsInvalid(err)).To(BeTrue(), "want an Invalid error, got: %v", err)
+	Expect(err.Error()).To(ContainSubstring(message))
+}
+
+var _ = Describe("Objects that break a rule", func() {
+	DescribeTable("are rejected on create with the rule's message",
+		func(manifest, message string) {
+			expectRejected(k8sClient.Create(ctx, object(manifest)), message)
+		},
+		Entry("an allowed origin with a path", searchIndex("", `allowedOrigins: ["https://shop.example/cart"]`),
+			"an origin is scheme://host[:port]"),
+		Entry("an allowed origin with a trailing slash", searchIndex("", `allowedOrigins: ["https://shop.example/"]`),
+			"an origin is scheme://host[:port]"),
+		Entry("an allowed origin with a wildcard", searchIndex("", `allowedOrigins: ["https://*.shop.example"]`),
+			"an origin is scheme://host[:port]"),
+		Entry("an allowed origin with another scheme", searchIndex("", `allowedOrigins: ["ftp://shop.example"]`),
+			"an origin is scheme://host[:port]"),
+		Entry("the same allowed origin twice", searchIndex("", `allowedOrigins: ["https://shop.example", "https://shop.example"]`),
+			"Duplicate value"),
+		Entry("an index name with a dot", searchIndex("summer.sale", `deletionPolicy: Retain`),
+			"an index name is at most 63 lowercase letters"),
+		Entry("an unknown deletion policy", searchIndex("", `deletionPolicy: Archive`),
+			`supported values: "Retain", "Delete"`),
+		Entry("a searchable field weight of 0", searchIndex("", "settings:\n  searchableFields:\n    - path: name\n      weight: 0"),
+			"should be greater than or equal to 1"),
+		Entry("a field path with an empty segment", searchIndex("", `settings: {facetFields: ["price..amount"]}`),
+			"should match"),
+		Entry("an unknown language", searchIndex("", `settings: {language: klingon}`),
+			`supported values: "en", "generic"`),
+		Entry("a synonym group of one term", searchIndex("", `settings: {synonyms: [{terms: [tv]}]}`),
+			"should have at least 2 items"),
+		Entry("a synonym term with a comma", searchIndex("", `settings: {synonyms: [{terms: ["tv,television", telly]}]}`),
+			"a synonym term may not contain ',' or '=>'"),
+		Entry("a public hit cap above 50", searchIndex("", `publicAccess: {policy: {maxHits: 51}}`),
+			"should be less than or equal to 50"),
+		Entry("a forced filter with values and a range", searchIndex("", `publicAccess: {policy: {forcedFilters: [{field: price, values: ["1"], range: {gte: "1"}}]}}`),
+			"a filter condition has exactly one of values or range"),
+		Entry("a forced filter range without bounds", searchIndex("", `publicAccess: {policy: {forcedFilters: [{field: price, range: {}}]}}`),
+			"a range needs at least one of gt, gte, lt, lte"),
+		Entry("a forced filter range with two lower bounds", searchIndex("", `publicAccess: {policy: {forcedFilters: [{field: price, range: {gt: "1", gte: "2"}}]}}`),
+			"a range takes at most one lower bound"),
+		Entry("an API key without scopes", apiKey("", `scopes: []`),
+			"should have at least 1 items"),
+		Entry("an API key with an unknown scope", apiKey("", `scopes: [admin]`),
+			`supported values: "search", "write", "events"`),
+		Entry("an API key name with a dot", apiKey("ci.deploy", `scopes: [search]`),
+			"a key name is at most 63 lowercase letters"),
+		Entry("an API key limited to an index with an invalid name", apiKey("", "scopes: [search]\nindexes: [Products]"),
+			"should match"),
+		Entry("an automatic rotation more often than hourly", apiKey("", "scopes: [write]\nrotation: {every: 10m}"),
+			"rotation.every must be at least 1h"),
+		Entry("a rotation overlap above 30 days", apiKey("", "scopes: [write]\nrotation: {overlap: 1000h}"),
+			"rotation.overlap must be between 0s and 720h"),
+		Entry("a workspace name with a dot", workspace("acme.shop", `displayName: Acme`),
+			"a workspace name is a DNS label"),
+		Entry("a workspace that allows no index", workspace("", `plan: {maxIndexes: 0}`),
+			"should be greater than or equal to 1"),
+	)
+
+	DescribeTable("are rejected on update when an immutable field changes",
+		func(before, after, message string) {
+			obj := object(before)
+			Expect(k8sClient.Create(ctx, obj)).To(Succeed())
+			changed := object(after)
+			changed.SetName(obj.GetName())
+			changed.SetResourceVersion(obj.GetResourceVersion())
+			expectRejected(k8sClient.Update(ctx, changed), message)
+		},
+		Entry("an API key's secret name is changed",
+			apiKey("", "scopes: [search]\nsecretName: shop-search"), apiKey("", "scopes: [search]\nsecretName: other"),
+			"secretName is immutable"),
+		Entry("an API key's secret name is removed",
+			apiKey("", "scopes: [search]\nsecretName: shop-search"), apiKey("", "scopes: [search]"),
+			"secretName is immutable"),
+	)
+})
+
+var _ = Describe("kubectl explain", func() {
+	It("shows the documentation of the SearchIndex spec fields", func() {
+		// The apiserver publishes a new CRD's OpenAPI document asynchronously.
+		Eventually(func(g Gomega) string {
+			stdout, stderr, err := testEnv.ControlPlane.KubeCtl().Run("explain", "searchindex.spec")
+			errText, _ := io.ReadAll(stderr)
+			g.Expect(err).NotTo(HaveOccurred(), "kubectl explain: %s", errText)
+			out, err := io.ReadAll(stdout)
+			g.Expect(err).NotTo(HaveOccurred())
+			return string(out)
+		}).WithTimeout(30 * time.Second).Should(SatisfyAll(
+			ContainSubstring("allowedOrigins"),
+			ContainSubstring("are the browser origins that may call the public endpoints"),
+			ContainSubstring("deletionPolicy"),
+		))
+	})
+})
