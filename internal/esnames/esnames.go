@@ -1,0 +1,78 @@
+// Package esnames derives the Elasticsearch names of a SearchIndex's data.
+//
+// Workspace and index names are DNS labels (no dots), so a dot separates the parts
+// unambiguously: an index called "products-1" can never collide with the physical
+// index "...products.records-1" of an index called "products".
+package esnames
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultPrefix starts every Elasticsearch name Aisle creates, so that one cluster can
+// be shared with other applications (or two Aisle installations with other prefixes).
+const DefaultPrefix = "aisle"
+
+// Index names the Elasticsearch data of one SearchIndex.
+type Index struct {
+	Prefix    string
+	Workspace string
+	Name      string
+}
+
+// For returns the names of index name in workspace ws, under the default prefix.
+func For(ws, name string) Index {
+	return Index{Prefix: DefaultPrefix, Workspace: ws, Name: name}
+}
+
+// Stem is the common start of every Elasticsearch index of this SearchIndex.
+func (i Index) Stem() string {
+	return i.Prefix + "." + i.Workspace + "." + i.Name
+}
+
+// Alias is the stable alias that readers and writers of records use.
+func (i Index) Alias() string {
+	return i.Stem() + ".records"
+}
+
+// Physical is the n-th physical records index behind the alias.
+func (i Index) Physical(n int64) string {
+	return i.Alias() + "-" + strconv.FormatInt(n, 10)
+}
+
+// PhysicalPattern matches every physical records index of this SearchIndex.
+func (i Index) PhysicalPattern() string {
+	return i.Alias() + "-*"
+}
+
+// Generation returns n for a physical index name made by Physical.
+func (i Index) Generation(physical string) (int64, error) {
+	rest, ok := strings.CutPrefix(physical, i.Alias()+"-")
+	if !ok {
+		return 0, fmt.Errorf("%q is not a physical index of %q", physical, i.Alias())
+	}
+	return strconv.ParseInt(rest, 10, 64)
+}
+
+// Events is the monthly event index holding events of the month of t (UTC).
+func (i Index) Events(t time.Time) string {
+	return i.Stem() + ".events-" + t.UTC().Format("2006.01")
+}
+
+// EventsPattern matches every monthly event index of this SearchIndex.
+func (i Index) EventsPattern() string {
+	return i.Stem() + ".events-*"
+}
+
+// Orders is the index of orders feeding Bought together.
+func (i Index) Orders() string {
+	return i.Stem() + ".orders"
+}
+
+// AllPattern matches every Elasticsearch index of this SearchIndex.
+func (i Index) AllPattern() string {
+	return i.Stem() + ".*"
+}
