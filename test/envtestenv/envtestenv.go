@@ -8,11 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/kubescheme"
 )
 
 // RepoRoot returns the folder holding go.mod, found upwards from the working directory.
@@ -33,18 +31,6 @@ func RepoRoot() (string, error) {
 	}
 }
 
-// Scheme returns a scheme with the built-in Kubernetes types and Aisle's types.
-func Scheme() (*runtime.Scheme, error) {
-	s := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(s); err != nil {
-		return nil, err
-	}
-	if err := searchv1alpha1.AddToScheme(s); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
 // New returns an environment with the generated CRDs from config/crd/bases. The
 // binaries come from KUBEBUILDER_ASSETS, or else from bin/k8s/<version> built by
 // `make k8s-binaries`; there is no download fallback, so a missing build fails loudly.
@@ -57,7 +43,7 @@ func New() (*envtest.Environment, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := Scheme()
+	s, err := kubescheme.New()
 	if err != nil {
 		return nil, err
 	}

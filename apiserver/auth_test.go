@@ -1,0 +1,103 @@
+package apiserver_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// endpoint is one route of the contract, with a key that may call it.
+type endpoint struct {
+	method, path string
+	allowedRole  string // a key with the needed scope
+	deniedRole   string // a key of the same workspace without it
+}
+
+var endpoints = []endpoint{
+	{http.MethodGet, "/config", "search", "events"},
+	{http.MethodGet, "/public-access", "write", "search"},
+}
+
+// authCase is one way of presenting (or not) a key, and the answer it must get.
+type authCase struct {
+	name    string
+	header  func(e endpoint) string
+	path    func(e endpoint) string
+	status  int
+	message string
+}
+
+func ownIndex(e endpoint) string { return "/api/teams/acme/indexes/products" + e.path }
+func bearer(role string) func(endpoint) string {
+	return func(endpoint) string { return "Bearer " + keys[role] }
+}
+
+var authCases = []authCase{
+	{"no Authorization header", func(endpoint) string { return "" }, ownIndex,
+		401, "missing API key: send Authorization: Bearer <API_KEY>"},
+	{"a header that is not Bearer", func(endpoint) string { return "Basic dXNlcjpwYXNz" }, ownIndex,
+		401, "invalid API key: the Authorization header must be Bearer <API_KEY>"},
+	{"an unknown key", func(endpoint) string {
+		return "Bearer aisle_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	}, ownIndex, 401, "invalid API key"},
+	{"a key that is not shaped like one", func(endpoint) string { return "Bearer hunter2" }, ownIndex,
+		401, "invalid API key"},
+	{"an expired key", bearer("expired"), ownIndex, 401, "API key expired"},
+	{"a rotated-out key after its overlap", bearer("rotated-out"), ownIndex, 401, "API key revoked"},
+	{"a key without the needed scope", func(e endpoint) string { return "Bearer " + keys[e.deniedRole] }, ownIndex,
+		403, "API key lacks the scope this endpoint needs"},
+	{"a key not limited to the index", func(e endpoint) string { return "Bearer " + keys[e.allowedRole] },
+		func(e endpoint) string { return "/api/teams/acme/indexes/staff-only" + e.path },
+		403, "API key does not grant access to this index"},
+	{"a key of another workspace", bearer("globex"), ownIndex,
+		403, "API key does not grant access to this workspace"},
+	{"a key of another workspace on a missing index", bearer("globex"),
+		func(e endpoint) string { return "/api/teams/acme/indexes/nothing-here" + e.path },
+		403, "API key does not grant access to this workspace"},
+	{"a key of another workspace on a missing workspace", bearer("globex"),
+		func(e endpoint) string { return "/api/teams/initech/indexes/products" + e.path },
+		403, "API key does not grant access to this workspace"},
+	{"a key of the workspace on a missing index", func(e endpoint) string { return "Bearer " + keys[e.allowedRole] },
+		func(e endpoint) string { return "/api/teams/acme/indexes/nothing-here" + e.path },
+		404, "index not found"},
+}
+
+func authEntries() []TableEntry {
+	var entries []TableEntry
+	for _, e := range endpoints {
+		for _, c := range authCases {
+			entries = append(entries, Entry(fmt.Sprintf("%s %s with %s", e.method, e.path, c.name), e, c))
+		}
+	}
+	return entries
+}
+
+var _ = Describe("Authentication and authorization", func() {
+	DescribeTable("refuse every request that may not reach the endpoint, with the exact status and error",
+		func(e endpoint, c authCase) {
+			req := httptest.NewRequest(e.method, c.path(e), nil)
+			if h := c.header(e); h != "" {
+				req.Header.Set("Authorization", h)
+			}
+			rec := do(req)
+			Expect(rec.Code).To(Equal(c.status), "body: %s", rec.Body.String())
+			Expect(rec.Body.String()).To(MatchJSON(errorBody(c.message)))
+			Expect(rec.Header().Get("Content-Type")).To(HavePrefix("application/json"))
+		},
+		authEntries(),
+	)
+
+	DescribeTable("let a key with the scope and index through",
+		func(path, role string) {
+			rec := get("/api/teams/acme/indexes/products"+path, keys[role])
+			Expect(rec.Code).To(Equal(http.StatusOK), "body: %s", rec.Body.String())
+		},
+		Entry("GET /config with a search key", "/config", "search"),
+		Entry("GET /config with a write key (either)", "/config", "write"),
+		Entry("GET /public-access with a write key", "/public-access", "write"),
+		Entry("GET /config with a previous key still in its overlap", "/config", "in-overlap"),
+	)
+})

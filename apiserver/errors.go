@@ -1,0 +1,82 @@
+package apiserver
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/aislehq/aisle/internal/tenancy"
+)
+
+// Error is a failure the client caused or must know about, with its HTTP status.
+// Services return plain sentinel errors; statusOf maps them here, in one place.
+type Error struct {
+	Status  int
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// errorf builds an *Error.
+func errorf(status int, message string) *Error {
+	return &Error{Status: status, Message: message}
+}
+
+// statusOf maps domain errors to HTTP statuses.
+var statusOf = []struct {
+	err    error
+	status int
+}{
+	{tenancy.ErrMissingKey, http.StatusUnauthorized},
+	{tenancy.ErrMalformedKey, http.StatusUnauthorized},
+	{tenancy.ErrInvalidKey, http.StatusUnauthorized},
+	{tenancy.ErrExpiredKey, http.StatusUnauthorized},
+	{tenancy.ErrRevokedKey, http.StatusUnauthorized},
+	{tenancy.ErrOtherWorkspace, http.StatusForbidden},
+	{tenancy.ErrScopeDenied, http.StatusForbidden},
+	{tenancy.ErrIndexDenied, http.StatusForbidden},
+	{tenancy.ErrIndexNotFound, http.StatusNotFound},
+}
+
+// classify returns the status and client-facing message of err. Errors it does not know
+// are internal: the client gets a generic message and the log gets the detail.
+func classify(err error) (int, string) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Status, e.Message
+	}
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		return fe.Code, fiberMessage(fe)
+	}
+	for _, m := range statusOf {
+		if errors.Is(err, m.err) {
+			return m.status, m.err.Error()
+		}
+	}
+	return http.StatusInternalServerError, "internal error; retry with backoff"
+}
+
+// fiberMessage rewords the errors Fiber raises itself (unknown route, body too large).
+func fiberMessage(fe *fiber.Error) string {
+	switch fe.Code {
+	case http.StatusNotFound:
+		return "not found"
+	case http.StatusRequestEntityTooLarge:
+		return "request body too large"
+	case http.StatusMethodNotAllowed:
+		return "method not allowed"
+	}
+	return fe.Message
+}
+
+// handleError is the app's one error handler: every failure becomes {"error": "..."}.
+func handleError(c *fiber.Ctx, err error) error {
+	status, message := classify(err)
+	if status >= http.StatusInternalServerError {
+		loggerFrom(c.UserContext()).ErrorContext(c.UserContext(), "request failed", slog.Any("error", err))
+	}
+	return c.Status(status).JSON(fiber.Map{"error": message})
+}

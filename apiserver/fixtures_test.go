@@ -1,0 +1,121 @@
+package apiserver_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"time"
+
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/apikey"
+)
+
+// keys holds the plain key values of the fixtures, by role.
+var keys = map[string]string{}
+
+func createFixtures() {
+	for _, ws := range []string{"acme", "globex"} {
+		Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ws}})).To(Succeed())
+		Expect(k8sClient.Create(ctx, &searchv1alpha1.Workspace{ObjectMeta: metav1.ObjectMeta{Name: ws}})).To(Succeed())
+		createIndex(ws, "products")
+	}
+	createIndex("acme", "staff-only")
+
+	now := time.Now()
+	issue("search", "acme", []searchv1alpha1.Scope{"search"}, nil, nil)
+	issue("write", "acme", []searchv1alpha1.Scope{"write"}, nil, nil)
+	issue("events", "acme", []searchv1alpha1.Scope{"events"}, nil, nil)
+	issue("expired", "acme", []searchv1alpha1.Scope{"search", "write"}, &metav1.Time{Time: now.Add(-time.Hour)}, nil)
+	issue("rotated-out", "acme", []searchv1alpha1.Scope{"search", "write"}, nil, &metav1.Time{Time: now.Add(-time.Minute)})
+	issue("in-overlap", "acme", []searchv1alpha1.Scope{"search", "write"}, nil, &metav1.Time{Time: now.Add(time.Hour)})
+	issue("globex", "globex", []searchv1alpha1.Scope{"search", "write"}, nil, nil)
+
+	// The informer cache catches up asynchronously with what the fixtures wrote.
+	Eventually(func() int {
+		return get("/api/teams/globex/indexes/products/config", keys["globex"]).Code
+	}).Should(Equal(http.StatusOK))
+	Eventually(func() int {
+		return get("/api/teams/acme/indexes/products/config", keys["in-overlap"]).Code
+	}).Should(Equal(http.StatusOK))
+}
+
+func createIndex(ws, name string) {
+	idx := &searchv1alpha1.SearchIndex{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: name},
+		Spec: searchv1alpha1.SearchIndexSpec{
+			AllowedOrigins: []searchv1alpha1.Origin{"https://shop.example"},
+			Settings: searchv1alpha1.IndexSettings{
+				SearchableFields: []searchv1alpha1.SearchableField{{Path: "name", Weight: 3}},
+				FacetFields:      []searchv1alpha1.FieldPath{"brand"},
+			},
+		},
+	}
+	Expect(k8sClient.Create(ctx, idx)).To(Succeed())
+	idx.Status.PublicID = "pub-" + ws + "-" + name
+	Expect(k8sClient.Status().Update(ctx, idx)).To(Succeed())
+}
+
+// issue creates an APIKey limited to the products index. With revokeAt, the key is a
+// rotated-out previous key whose overlap ends then.
+func issue(role, ws string, scopes []searchv1alpha1.Scope, expiresAt, revokeAt *metav1.Time) {
+	key, err := apikey.New()
+	Expect(err).NotTo(HaveOccurred())
+	keys[role] = key
+	k := &searchv1alpha1.APIKey{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: role},
+		Spec:       searchv1alpha1.APIKeySpec{Scopes: scopes, Indexes: []string{"products"}, ExpiresAt: expiresAt},
+	}
+	Expect(k8sClient.Create(ctx, k)).To(Succeed())
+	issued := searchv1alpha1.IssuedKey{Prefix: apikey.Prefix(key), Hash: apikey.Hash(key), IssuedAt: metav1.Now()}
+	if revokeAt == nil {
+		k.Status.Current = &issued
+	} else {
+		other, err := apikey.New()
+		Expect(err).NotTo(HaveOccurred())
+		k.Status.Current = &searchv1alpha1.IssuedKey{Prefix: apikey.Prefix(other), Hash: apikey.Hash(other), IssuedAt: metav1.Now()}
+		issued.RevokeAt = revokeAt
+		k.Status.Previous = []searchv1alpha1.IssuedKey{issued}
+	}
+	Expect(k8sClient.Status().Update(ctx, k)).To(Succeed())
+}
+
+// get sends a GET with an optional bearer key through the app.
+func get(path, key string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	return do(req)
+}
+
+func do(req *http.Request) *httptest.ResponseRecorder {
+	resp, err := server.App().Test(req, -1)
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	rec := httptest.NewRecorder()
+	rec.Code = resp.StatusCode
+	for k, v := range resp.Header {
+		rec.Header()[k] = v
+	}
+	body, err := io.ReadAll(resp.Body)
+	Expect(err).NotTo(HaveOccurred())
+	rec.Body.Write(body)
+	return rec
+}
+
+func jsonBody(rec *httptest.ResponseRecorder) map[string]any {
+	var v map[string]any
+	ExpectWithOffset(1, json.Unmarshal(rec.Body.Bytes(), &v)).To(Succeed(), "body: %s", rec.Body.String())
+	return v
+}
+
+func errorBody(message string) string {
+	b, _ := json.Marshal(map[string]string{"error": message})
+	return strings.TrimSpace(string(b))
+}

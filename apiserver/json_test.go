@@ -1,0 +1,36 @@
+package apiserver
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+)
+
+func TestDecodeStrict(t *testing.T) {
+	type body struct {
+		Records []map[string]any `json:"records"`
+		Limit   int              `json:"limit"`
+	}
+	cases := []struct {
+		in, message string
+	}{
+		{``, "request body is empty; expected a JSON object"},
+		{`{"records": [}`, "invalid JSON body: syntax error at byte 14: invalid character '}' looking for beginning of value"},
+		{`{"limit": "ten"}`, `invalid JSON body: field "limit" must be a number, not string`},
+		{`{"limt": 10}`, `invalid JSON body: json: unknown field "limt"`},
+		{`{"limit": 10} {}`, "invalid JSON body: unexpected data after the JSON value"},
+		{`{"limit": 10`, "invalid JSON body: the JSON value is incomplete"},
+	}
+	for _, c := range cases {
+		var v body
+		err := decodeStrict([]byte(c.in), &v)
+		var e *Error
+		if !errors.As(err, &e) || e.Status != http.StatusBadRequest || e.Message != c.message {
+			t.Errorf("%q: got %v, want 400 %q", c.in, err, c.message)
+		}
+	}
+	var v body
+	if err := decodeStrict([]byte(` {"limit": 10, "records": [{"objectID": "a"}]} `), &v); err != nil || v.Limit != 10 {
+		t.Errorf("a valid body was refused: %v", err)
+	}
+}

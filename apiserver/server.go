@@ -1,0 +1,116 @@
+// Package apiserver is Aisle's HTTP API: a Fiber app implementing the contract in
+// shared/spec/http-interface.md. Handlers bind, validate, call a service and respond;
+// every failure goes through one error handler.
+package apiserver
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+	"github.com/gofiber/fiber/v2/middleware/requestid"
+	"github.com/prometheus/client_golang/prometheus"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/tenancy"
+)
+
+// DefaultBodyLimit fits the largest body of the contract, PUT /records with 100,000
+// records of about 1 KB; endpoints with smaller limits check their own.
+const DefaultBodyLimit = 128 << 20
+
+// Config configures the HTTP server.
+type Config struct {
+	// BodyLimit is the largest request body accepted, in bytes (413 beyond).
+	BodyLimit int
+	// Logger receives access and error logs.
+	Logger *slog.Logger
+	// Metrics registers the HTTP metrics; nil uses a private registry.
+	Metrics prometheus.Registerer
+	// MetricsGatherer serves /metrics; nil serves the private registry.
+	MetricsGatherer prometheus.Gatherer
+}
+
+// Server is the API server.
+type Server struct {
+	app      *fiber.App
+	registry *tenancy.Registry
+	ready    atomic.Bool
+}
+
+// New builds the server on a tenancy registry.
+func New(cfg Config, registry *tenancy.Registry) *Server {
+	cfg = withDefaults(cfg)
+	s := &Server{registry: registry}
+	s.app = fiber.New(fiber.Config{
+		AppName:               "aisle-apiserver",
+		BodyLimit:             cfg.BodyLimit,
+		ErrorHandler:          handleError,
+		DisableStartupMessage: true,
+		StrictRouting:         true,
+		CaseSensitive:         true,
+	})
+	m := newHTTPMetrics(cfg.Metrics)
+	s.app.Use(requestid.New(), m.middleware, withRequestContext(cfg.Logger),
+		recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: logPanic}))
+	s.app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
+	s.app.Get("/readyz", s.readyz)
+	s.app.Get("/metrics", metricsHandler(cfg.MetricsGatherer))
+	s.routes()
+	return s
+}
+
+func withDefaults(cfg Config) Config {
+	if cfg.BodyLimit <= 0 {
+		cfg.BodyLimit = DefaultBodyLimit
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Metrics == nil {
+		reg := prometheus.NewRegistry()
+		cfg.Metrics, cfg.MetricsGatherer = reg, reg
+	}
+	if cfg.MetricsGatherer == nil {
+		cfg.MetricsGatherer = prometheus.DefaultGatherer
+	}
+	return cfg
+}
+
+// routes declares the contract's endpoints under the index prefix.
+func (s *Server) routes() {
+	idx := s.app.Group("/api/teams/:workspaceId/indexes/:index", requireJSON)
+	idx.Get("/config", s.authorize(tenancy.Either), s.getConfig)
+	idx.Get("/public-access", s.authorize(tenancy.Need(searchv1alpha1.ScopeWrite)), s.getPublicAccess)
+}
+
+// App returns the Fiber app, for tests (app.Test) and for Listen.
+func (s *Server) App() *fiber.App { return s.app }
+
+// SetReady marks the server ready once its informers are in sync.
+func (s *Server) SetReady(ready bool) { s.ready.Store(ready) }
+
+// Listen serves on addr until ctx ends, then shuts down gracefully.
+func (s *Server) Listen(ctx context.Context, addr string) error {
+	errc := make(chan error, 1)
+	go func() { errc <- s.app.Listen(addr) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		return s.app.ShutdownWithContext(context.WithoutCancel(ctx))
+	}
+}
+
+func (s *Server) readyz(c *fiber.Ctx) error {
+	if !s.ready.Load() {
+		return errorf(fiber.StatusServiceUnavailable, "not ready: informers are not in sync yet")
+	}
+	return c.JSON(fiber.Map{"status": "ready"})
+}
+
+func logPanic(c *fiber.Ctx, e any) {
+	loggerFrom(c.UserContext()).ErrorContext(c.UserContext(), "panic while serving request", slog.Any("panic", e))
+}

@@ -1,0 +1,84 @@
+package apiserver
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+)
+
+// settingsBody is the wire form of an index's settings: every list is present, so
+// clients need not tell "absent" from "empty".
+type settingsBody struct {
+	SearchableFields   []searchv1alpha1.SearchableField `json:"searchableFields"`
+	FilterableFields   []searchv1alpha1.FieldPath       `json:"filterableFields"`
+	FacetFields        []searchv1alpha1.FieldPath       `json:"facetFields"`
+	SortableFields     []searchv1alpha1.FieldPath       `json:"sortableFields"`
+	CustomRanking      []searchv1alpha1.RankingRule     `json:"customRanking"`
+	Synonyms           []searchv1alpha1.SynonymGroup    `json:"synonyms"`
+	Language           searchv1alpha1.Language          `json:"language"`
+	CountBrowserOrders bool                             `json:"countBrowserOrders"`
+}
+
+// rebuildBody is the progress of a background rebuild.
+type rebuildBody struct {
+	State          searchv1alpha1.RebuildState `json:"state"`
+	DocumentsDone  int64                       `json:"documentsDone"`
+	DocumentsTotal int64                       `json:"documentsTotal"`
+	StartedAt      *time.Time                  `json:"startedAt"`
+	FinishedAt     *time.Time                  `json:"finishedAt"`
+	Error          *string                     `json:"error"`
+}
+
+type configResponse struct {
+	settingsBody
+	Rebuild *rebuildBody `json:"rebuild"`
+}
+
+func settingsOf(s searchv1alpha1.IndexSettings) settingsBody {
+	lang := s.Language
+	if lang == "" {
+		lang = searchv1alpha1.LanguageEnglish
+	}
+	return settingsBody{
+		SearchableFields:   orEmpty(s.SearchableFields),
+		FilterableFields:   orEmpty(s.FilterableFields),
+		FacetFields:        orEmpty(s.FacetFields),
+		SortableFields:     orEmpty(s.SortableFields),
+		CustomRanking:      orEmpty(s.CustomRanking),
+		Synonyms:           orEmpty(s.Synonyms),
+		Language:           lang,
+		CountBrowserOrders: s.CountBrowserOrders,
+	}
+}
+
+func rebuildOf(r *searchv1alpha1.RebuildStatus) *rebuildBody {
+	if r == nil {
+		return nil
+	}
+	b := &rebuildBody{State: r.State, DocumentsDone: r.DocumentsDone, DocumentsTotal: r.DocumentsTotal}
+	if r.StartTime != nil {
+		b.StartedAt = &r.StartTime.Time
+	}
+	if r.CompletionTime != nil {
+		b.FinishedAt = &r.CompletionTime.Time
+	}
+	if r.Error != "" {
+		b.Error = &r.Error
+	}
+	return b
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// getConfig answers GET /config: the settings and any rebuild in progress.
+func (s *Server) getConfig(c *fiber.Ctx) error {
+	idx := tenantFrom(c.UserContext()).index
+	return c.JSON(configResponse{settingsBody: settingsOf(idx.Spec.Settings), Rebuild: rebuildOf(idx.Status.Rebuild)})
+}

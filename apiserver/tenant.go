@@ -1,0 +1,40 @@
+package apiserver
+
+import (
+	"context"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/utils"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/tenancy"
+)
+
+// tenant is what authorization established about a request: who calls, and the index.
+type tenant struct {
+	principal tenancy.Principal
+	index     *searchv1alpha1.SearchIndex
+}
+
+type tenantKey struct{}
+
+func tenantFrom(ctx context.Context) tenant {
+	t, _ := ctx.Value(tenantKey{}).(tenant)
+	return t
+}
+
+// authorize authenticates the bearer key and checks it against the path's workspace and
+// index for req. Path values are copied: Fiber reuses their memory after the handler.
+func (s *Server) authorize(req tenancy.Requirement) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		ctx := c.UserContext()
+		ws := utils.CopyString(c.Params("workspaceId"))
+		index := utils.CopyString(c.Params("index"))
+		p, idx, err := s.registry.Authorize(ctx, c.Get(fiber.HeaderAuthorization), ws, index, req)
+		if err != nil {
+			return err
+		}
+		c.SetUserContext(context.WithValue(ctx, tenantKey{}, tenant{principal: p, index: idx}))
+		return c.Next()
+	}
+}

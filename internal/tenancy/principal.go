@@ -1,0 +1,85 @@
+// Package tenancy answers who a request is and what it may touch: API keys, workspaces and
+// indexes, read from the Kubernetes API through an informer cache (never from Secrets).
+package tenancy
+
+import (
+	"errors"
+	"slices"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+)
+
+// Authentication and authorization failures. The HTTP layer maps each to its status.
+var (
+	ErrMissingKey     = errors.New("missing API key: send Authorization: Bearer <API_KEY>")
+	ErrMalformedKey   = errors.New("invalid API key: the Authorization header must be Bearer <API_KEY>")
+	ErrInvalidKey     = errors.New("invalid API key")
+	ErrExpiredKey     = errors.New("API key expired")
+	ErrRevokedKey     = errors.New("API key revoked")
+	ErrOtherWorkspace = errors.New("API key does not grant access to this workspace")
+	ErrIndexNotFound  = errors.New("index not found")
+	ErrIndexDenied    = errors.New("API key does not grant access to this index")
+	ErrScopeDenied    = errors.New("API key lacks the scope this endpoint needs")
+)
+
+// Requirement is the scope an endpoint needs. Either accepts a key with any of Scopes.
+type Requirement struct {
+	Scopes []searchv1alpha1.Scope
+}
+
+// Need returns the requirement of one scope.
+func Need(scope searchv1alpha1.Scope) Requirement {
+	return Requirement{Scopes: []searchv1alpha1.Scope{scope}}
+}
+
+// Either is the requirement of endpoints marked "either" in the contract: reads that
+// serve both a search key and a write key.
+var Either = Requirement{Scopes: []searchv1alpha1.Scope{searchv1alpha1.ScopeSearch, searchv1alpha1.ScopeWrite}}
+
+// Principal is an authenticated API key.
+type Principal struct {
+	Workspace string
+	KeyName   string
+	Prefix    string
+	Scopes    []searchv1alpha1.Scope
+	Indexes   []string
+}
+
+// EffectiveScopes adds the scopes a scope implies: write carries events.
+func EffectiveScopes(scopes []searchv1alpha1.Scope) []searchv1alpha1.Scope {
+	out := slices.Clone(scopes)
+	if slices.Contains(out, searchv1alpha1.ScopeWrite) && !slices.Contains(out, searchv1alpha1.ScopeEvents) {
+		out = append(out, searchv1alpha1.ScopeEvents)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Allows reports whether the principal has one of the required scopes.
+func (p Principal) Allows(req Requirement) bool {
+	for _, s := range req.Scopes {
+		if slices.Contains(p.Scopes, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Authorize decides whether p may call an endpoint needing req on index of workspace.
+// The workspace is checked first so that a key learns nothing about other tenants: it
+// gets the same answer whether or not their workspace or index exists.
+func Authorize(p Principal, workspace, index string, indexExists bool, req Requirement) error {
+	if p.Workspace != workspace {
+		return ErrOtherWorkspace
+	}
+	if !p.Allows(req) {
+		return ErrScopeDenied
+	}
+	if !indexExists {
+		return ErrIndexNotFound
+	}
+	if !slices.Contains(p.Indexes, index) {
+		return ErrIndexDenied
+	}
+	return nil
+}

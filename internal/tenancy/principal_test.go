@@ -1,0 +1,90 @@
+package tenancy
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/apikey"
+)
+
+func TestAuthorize(t *testing.T) {
+	search := Principal{Workspace: "acme", Scopes: []searchv1alpha1.Scope{"search"}, Indexes: []string{"products"}}
+	write := Principal{Workspace: "acme", Scopes: EffectiveScopes([]searchv1alpha1.Scope{"write"}), Indexes: []string{"products"}}
+	cases := []struct {
+		name   string
+		p      Principal
+		ws     string
+		index  string
+		exists bool
+		req    Requirement
+		want   error
+	}{
+		{"search key searches", search, "acme", "products", true, Need("search"), nil},
+		{"write key sends events", write, "acme", "products", true, Need("events"), nil},
+		{"write key reads an either endpoint", write, "acme", "products", true, Either, nil},
+		{"search key cannot write", search, "acme", "products", true, Need("write"), ErrScopeDenied},
+		{"other workspace, index exists", search, "globex", "products", true, Need("search"), ErrOtherWorkspace},
+		{"other workspace, index missing", search, "globex", "x", false, Need("search"), ErrOtherWorkspace},
+		{"own workspace, index missing", search, "acme", "x", false, Need("search"), ErrIndexNotFound},
+		{"own workspace, index not granted", search, "acme", "staff", true, Need("search"), ErrIndexDenied},
+	}
+	for _, c := range cases {
+		if got := Authorize(c.p, c.ws, c.index, c.exists, c.req); !errors.Is(got, c.want) && got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestCheckKey(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	current, _ := apikey.New()
+	previous, _ := apikey.New()
+	stranger, _ := apikey.New()
+	at := func(d time.Duration) *metav1.Time { return &metav1.Time{Time: now.Add(d)} }
+	key := func(expires, revoke *metav1.Time) *searchv1alpha1.APIKey {
+		k := &searchv1alpha1.APIKey{}
+		k.Spec.ExpiresAt = expires
+		k.Status.Current = &searchv1alpha1.IssuedKey{Hash: apikey.Hash(current)}
+		k.Status.Previous = []searchv1alpha1.IssuedKey{{Hash: apikey.Hash(previous), RevokeAt: revoke}}
+		return k
+	}
+	cases := []struct {
+		name string
+		k    *searchv1alpha1.APIKey
+		key  string
+		want error
+	}{
+		{"current key", key(nil, at(time.Hour)), current, nil},
+		{"previous key in its overlap", key(nil, at(time.Hour)), previous, nil},
+		{"previous key at its revocation instant", key(nil, at(0)), previous, ErrRevokedKey},
+		{"key at its expiry instant", key(at(0), nil), current, ErrExpiredKey},
+		{"key before expiry", key(at(time.Second), nil), current, nil},
+		{"unknown key", key(nil, nil), stranger, ErrInvalidKey},
+	}
+	for _, c := range cases {
+		if got := checkKey(c.k, c.key, now); got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestBearerToken(t *testing.T) {
+	cases := map[string]error{
+		"":                 ErrMissingKey,
+		"Bearer":           ErrMalformedKey,
+		"Bearer ":          ErrMalformedKey,
+		"Basic abc":        ErrMalformedKey,
+		"Bearer a b":       ErrMalformedKey,
+		"Bearer aisle_abc": nil,
+		"bearer aisle_abc": nil,
+	}
+	for header, want := range cases {
+		if _, got := bearerToken(header); got != want {
+			t.Errorf("%q: got %v, want %v", header, got, want)
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package tenancy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/apikey"
+)
+
+// Field indexes of the informer cache.
+const (
+	keyHashField  = "status.keyHashes"
+	publicIDField = "status.publicId"
+)
+
+// Registry answers tenancy questions from an informer cache of the three CRDs. It holds
+// no state of its own, so any number of apiserver replicas agree with the cluster.
+type Registry struct {
+	cache cache.Cache
+	clock clock.PassiveClock
+}
+
+// NewRegistry builds a registry watching the cluster at cfg. Call Start, then WaitForSync.
+func NewRegistry(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme, clk clock.PassiveClock) (*Registry, error) {
+	c, err := cache.New(cfg, cache.Options{Scheme: scheme})
+	if err != nil {
+		return nil, fmt.Errorf("creating informer cache: %w", err)
+	}
+	if err := c.IndexField(ctx, &searchv1alpha1.APIKey{}, keyHashField, func(o client.Object) []string {
+		return keyHashes(o.(*searchv1alpha1.APIKey))
+	}); err != nil {
+		return nil, fmt.Errorf("indexing API keys by hash: %w", err)
+	}
+	if err := c.IndexField(ctx, &searchv1alpha1.SearchIndex{}, publicIDField, func(o client.Object) []string {
+		if id := o.(*searchv1alpha1.SearchIndex).Status.PublicID; id != "" {
+			return []string{id}
+		}
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("indexing search indexes by public ID: %w", err)
+	}
+	return &Registry{cache: c, clock: clk}, nil
+}
+
+// Start runs the informers until ctx ends.
+func (r *Registry) Start(ctx context.Context) error {
+	return r.cache.Start(ctx)
+}
+
+// WaitForSync blocks until the informers hold the cluster's state.
+func (r *Registry) WaitForSync(ctx context.Context) bool {
+	return r.cache.WaitForCacheSync(ctx)
+}
+
+// Authenticate resolves the value of an Authorization header to a principal.
+func (r *Registry) Authenticate(ctx context.Context, header string) (Principal, error) {
+	key, err := bearerToken(header)
+	if err != nil {
+		return Principal{}, err
+	}
+	if !apikey.WellFormed(key) {
+		return Principal{}, ErrInvalidKey
+	}
+	var keys searchv1alpha1.APIKeyList
+	if err := r.cache.List(ctx, &keys, client.MatchingFields{keyHashField: apikey.Hash(key)}); err != nil {
+		return Principal{}, fmt.Errorf("looking up API key: %w", err)
+	}
+	if len(keys.Items) != 1 {
+		// Two objects can only share a hash if someone copied status by hand: trust neither.
+		return Principal{}, ErrInvalidKey
+	}
+	k := &keys.Items[0]
+	if err := checkKey(k, key, r.clock.Now()); err != nil {
+		return Principal{}, err
+	}
+	return principalOf(k, key), nil
+}
+
+func bearerToken(header string) (string, error) {
+	if header == "" {
+		return "", ErrMissingKey
+	}
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || strings.ContainsAny(token, " \t") {
+		return "", ErrMalformedKey
+	}
+	return token, nil
+}
+
+// Index returns the SearchIndex name of workspace ws.
+func (r *Registry) Index(ctx context.Context, ws, name string) (*searchv1alpha1.SearchIndex, error) {
+	var idx searchv1alpha1.SearchIndex
+	if err := r.cache.Get(ctx, types.NamespacedName{Namespace: ws, Name: name}, &idx); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, ErrIndexNotFound
+		}
+		return nil, fmt.Errorf("reading index %s/%s: %w", ws, name, err)
+	}
+	return &idx, nil
+}
+
+// IndexByPublicID returns the SearchIndex with the given public ID.
+func (r *Registry) IndexByPublicID(ctx context.Context, publicID string) (*searchv1alpha1.SearchIndex, error) {
+	var list searchv1alpha1.SearchIndexList
+	if err := r.cache.List(ctx, &list, client.MatchingFields{publicIDField: publicID}); err != nil {
+		return nil, fmt.Errorf("looking up public ID: %w", err)
+	}
+	if len(list.Items) != 1 {
+		return nil, ErrIndexNotFound
+	}
+	return &list.Items[0], nil
+}
+
+// Authorize authenticates header and decides access to index of workspace ws for req,
+// returning the principal and, when access is granted, the index.
+func (r *Registry) Authorize(ctx context.Context, header, ws, index string, req Requirement) (Principal, *searchv1alpha1.SearchIndex, error) {
+	p, err := r.Authenticate(ctx, header)
+	if err != nil {
+		return p, nil, err
+	}
+	var idx *searchv1alpha1.SearchIndex
+	exists := false
+	if p.Workspace == ws {
+		idx, err = r.Index(ctx, ws, index)
+		if err != nil && !errors.Is(err, ErrIndexNotFound) {
+			return p, nil, err
+		}
+		exists = idx != nil
+	}
+	if err := Authorize(p, ws, index, exists, req); err != nil {
+		return p, nil, err
+	}
+	return p, idx, nil
+}
