@@ -109,12 +109,6 @@ func do(req *http.Request) *httptest.ResponseRecorder {
 	return rec
 }
 
-func jsonBody(rec *httptest.ResponseRecorder) map[string]any {
-	var v map[string]any
-	ExpectWithOffset(1, json.Unmarshal(rec.Body.Bytes(), &v)).To(Succeed(), "body: %s", rec.Body.String())
-	return v
-}
-
 func errorBody(message string) string {
 	b, _ := json.Marshal(map[string]string{"error": message})
 	return strings.TrimSpace(string(b))

@@ -146,5 +146,5 @@ type APIKeyList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&APIKey{}, &APIKeyList{})
+	register(&APIKey{}, &APIKeyList{})
 }

@@ -5,8 +5,9 @@
 package v1alpha1
 
 import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/controller-runtime/pkg/scheme"
 )
 
 var (
@@ -14,8 +15,22 @@ var (
 	GroupVersion = schema.GroupVersion{Group: "search.aisle.dev", Version: "v1alpha1"}
 
 	// SchemeBuilder registers the types of this group with a runtime.Scheme.
-	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion}
+	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes)
 
 	// AddToScheme adds the types of this group to a runtime.Scheme.
 	AddToScheme = SchemeBuilder.AddToScheme
+
+	// knownTypes are registered by each kind's file, keeping a kind and its
+	// registration together.
+	knownTypes []runtime.Object
 )
+
+func register(objs ...runtime.Object) {
+	knownTypes = append(knownTypes, objs...)
+}
+
+func addKnownTypes(s *runtime.Scheme) error {
+	s.AddKnownTypes(GroupVersion, knownTypes...)
+	metav1.AddToGroupVersion(s, GroupVersion)
+	return nil
+}

@@ -143,5 +143,5 @@ type SearchIndexList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&SearchIndex{}, &SearchIndexList{})
+	register(&SearchIndex{}, &SearchIndexList{})
 }

@@ -91,5 +91,5 @@ type WorkspaceList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&Workspace{}, &WorkspaceList{})
+	register(&Workspace{}, &WorkspaceList{})
 }

@@ -33,7 +33,7 @@ func TestAuthorize(t *testing.T) {
 		{"own workspace, index not granted", search, "acme", "staff", true, Need("search"), ErrIndexDenied},
 	}
 	for _, c := range cases {
-		if got := Authorize(c.p, c.ws, c.index, c.exists, c.req); !errors.Is(got, c.want) && got != c.want {
+		if got := Authorize(c.p, c.ws, c.index, c.exists, c.req); !errors.Is(got, c.want) {
 			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -66,7 +66,7 @@ func TestCheckKey(t *testing.T) {
 		{"unknown key", key(nil, nil), stranger, ErrInvalidKey},
 	}
 	for _, c := range cases {
-		if got := checkKey(c.k, c.key, now); got != c.want {
+		if got := checkKey(c.k, c.key, now); !errors.Is(got, c.want) {
 			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -83,7 +83,7 @@ func TestBearerToken(t *testing.T) {
 		"bearer aisle_abc": nil,
 	}
 	for header, want := range cases {
-		if _, got := bearerToken(header); got != want {
+		if _, got := bearerToken(header); !errors.Is(got, want) {
 			t.Errorf("%q: got %v, want %v", header, got, want)
 		}
 	}

@@ -1,18 +1,15 @@
 package crdvalidation
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
+	"github.com/aislehq/aisle/internal/devenv"
 	"github.com/aislehq/aisle/test/envtestenv"
 )
 
@@ -64,42 +61,19 @@ func workspace(name, spec string) string {
 	return fmt.Sprintf("apiVersion: search.aisle.dev/v1alpha1\nkind: Workspace\nmetadata:\n  name: %s\nspec:\n%s\n", name, indent(spec, 2))
 }
 
-// sampleObjects reads every object of config/samples, with the file it came from.
+// sampleObjects reads every object of config/samples, keyed by file, kind and name.
 func sampleObjects() (map[string]*unstructured.Unstructured, error) {
 	root, err := envtestenv.RepoRoot()
 	if err != nil {
 		return nil, err
 	}
-	files, err := filepath.Glob(filepath.Join(root, "config", "samples", "search_*.yaml"))
-	if err != nil || len(files) == 0 {
-		return nil, fmt.Errorf("no samples in config/samples: %v", err)
-	}
-	objects := map[string]*unstructured.Unstructured{}
-	for _, file := range files {
-		if err := readObjects(file, objects); err != nil {
-			return nil, err
-		}
-	}
-	return objects, nil
-}
-
-func readObjects(file string, into map[string]*unstructured.Unstructured) error {
-	f, err := os.Open(file)
+	objs, err := devenv.ReadManifests(filepath.Join(root, "config", "samples", "search_*.yaml"))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer f.Close()
-	decoder := utilyaml.NewYAMLOrJSONDecoder(f, 4096)
-	for {
-		u := &unstructured.Unstructured{}
-		if err := decoder.Decode(&u.Object); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return fmt.Errorf("%s: %w", file, err)
-		}
-		if len(u.Object) > 0 {
-			into[fmt.Sprintf("%s %s/%s", filepath.Base(file), u.GetKind(), u.GetName())] = u
-		}
+	byName := map[string]*unstructured.Unstructured{}
+	for _, u := range objs {
+		byName[fmt.Sprintf("%s/%s", u.GetKind(), u.GetName())] = u
 	}
+	return byName, nil
 }

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
 
 func sampleEntries() []TableEntry {
@@ -119,9 +120,13 @@ var _ = Describe("Objects that break a rule", func() {
 
 var _ = Describe("kubectl explain", func() {
 	It("shows the documentation of the SearchIndex spec fields", func() {
+		admin, err := testEnv.ControlPlane.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
+		Expect(err).NotTo(HaveOccurred())
+		kubectl, err := admin.Kubectl()
+		Expect(err).NotTo(HaveOccurred())
 		// The apiserver publishes a new CRD's OpenAPI document asynchronously.
 		Eventually(func(g Gomega) string {
-			stdout, stderr, err := testEnv.ControlPlane.KubeCtl().Run("explain", "searchindex.spec")
+			stdout, stderr, err := kubectl.Run("explain", "searchindex.spec")
 			errText, _ := io.ReadAll(stderr)
 			g.Expect(err).NotTo(HaveOccurred(), "kubectl explain: %s", errText)
 			out, err := io.ReadAll(stdout)
