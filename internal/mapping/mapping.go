@@ -44,6 +44,8 @@ const (
 type Body struct {
 	Settings map[string]any `json:"settings"`
 	Mappings map[string]any `json:"mappings"`
+	// Aliases are set by the caller to create the index with its alias in one call.
+	Aliases map[string]any `json:"aliases,omitempty"`
 }
 
 // JSON returns the body encoded for the create call.
