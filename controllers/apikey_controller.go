@@ -39,6 +39,10 @@ type APIKeyReconciler struct {
 
 // Reconcile brings one APIKey to its declared state.
 func (r *APIKeyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return retryConflicts(r.reconcile(ctx, req))
+}
+
+func (r *APIKeyReconciler) reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	key := &searchv1alpha1.APIKey{}
 	if err := r.Get(ctx, req.NamespacedName, key); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)

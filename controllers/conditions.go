@@ -1,10 +1,14 @@
 package controllers
 
 import (
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/events"
+	ctrl "sigs.k8s.io/controller-runtime"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
@@ -41,4 +45,16 @@ func setReady(rec events.EventRecorder, obj runtime.Object, conds *[]metav1.Cond
 		eventType = "Warning"
 	}
 	rec.Eventf(obj, nil, eventType, r.reason, "Reconcile", "%s", r.message)
+}
+
+// conflictRetry is how soon a reconcile that lost a write race runs again.
+const conflictRetry = 200 * time.Millisecond
+
+// retryConflicts turns a write conflict (the reconcile read a stale object) into a quiet
+// requeue: the next reconcile reads the newer object. Other errors go to the rate limiter.
+func retryConflicts(result ctrl.Result, err error) (ctrl.Result, error) {
+	if err != nil && apierrors.IsConflict(err) {
+		return ctrl.Result{RequeueAfter: conflictRetry}, nil
+	}
+	return result, err
 }

@@ -41,6 +41,10 @@ type SearchIndexReconciler struct {
 
 // Reconcile brings one SearchIndex to its declared state.
 func (r *SearchIndexReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return retryConflicts(r.reconcile(ctx, req))
+}
+
+func (r *SearchIndexReconciler) reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	si := &searchv1alpha1.SearchIndex{}
 	if err := r.Get(ctx, req.NamespacedName, si); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
@@ -133,7 +137,9 @@ func (r *SearchIndexReconciler) assignPublicID(ctx context.Context, si *searchv1
 		if id, err = newPublicID(); err != nil {
 			return err
 		}
-		patch := client.MergeFrom(si.DeepCopy())
+		// Optimistic lock: a reconcile working from a stale cache must not replace an ID
+		// that another reconcile has just written.
+		patch := client.MergeFromWithOptions(si.DeepCopy(), client.MergeFromWithOptimisticLock{})
 		if si.Annotations == nil {
 			si.Annotations = map[string]string{}
 		}

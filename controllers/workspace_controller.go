@@ -27,6 +27,10 @@ type WorkspaceReconciler struct {
 
 // Reconcile refreshes one Workspace's status.
 func (r *WorkspaceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return retryConflicts(r.reconcile(ctx, req))
+}
+
+func (r *WorkspaceReconciler) reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	ws := &searchv1alpha1.Workspace{}
 	if err := r.Get(ctx, req.NamespacedName, ws); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
