@@ -182,7 +182,7 @@ func (r *SearchIndexReconciler) finalize(ctx context.Context, si *searchv1alpha1
 		r.Recorder.Eventf(si, nil, "Normal", "Retained", "DeleteIndex", "left the Elasticsearch data of %s in place", si.Status.Alias)
 	}
 	controllerutil.RemoveFinalizer(si, FinalizerName)
-	if err := r.Update(ctx, si); err != nil {
+	if err := client.IgnoreNotFound(r.Update(ctx, si)); err != nil {
 		return ctrl.Result{}, fmt.Errorf("removing the finalizer: %w", err)
 	}
 	return ctrl.Result{}, nil

@@ -3,6 +3,7 @@ package controllers_test
 import (
 	"sort"
 
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/refresh"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -84,6 +85,15 @@ var _ = Describe("SearchIndex", func() {
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(si), si)).To(Succeed())
 			return si.Status.Records
 		}).Should(BeEquivalentTo(1))
+
+		By("the analysis from the settings applies: synonyms at search time, English stemming")
+		for _, q := range []string{"tv", "televisions"} {
+			res, err := esClient.Search().Index(names.Alias()).
+				Query(&types.Query{Match: map[string]types.MatchQuery{"title": {Query: q}}}).Do(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.Hits.Hits).To(HaveLen(1), "query %q", q)
+			Expect(*res.Hits.Hits[0].Id_).To(Equal("p1"))
+		}
 
 		By("a spec change keeps the public ID")
 		publicID := si.Status.PublicID

@@ -22,8 +22,6 @@ const (
 	ReasonNamespaceNotFound = "NamespaceNotFound"
 	// ReasonSecretError: the operator could not read or write the API key's Secret.
 	ReasonSecretError = "SecretError"
-	// ReasonDeleting: the object is being deleted and its backend data cleaned up.
-	ReasonDeleting = "Deleting"
 )
 
 // FieldPath is a dotted path to a record field, for example "brand" or "price.amount".

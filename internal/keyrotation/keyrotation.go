@@ -2,6 +2,11 @@
 // key, rotate it (on request or on schedule), replace a lost one, drop rotated-out keys
 // whose overlap ended, and report expiry. It is pure: spec, status, the hash of the key
 // found in the Secret and the current time in, a decision out.
+//
+// What status means to the apiserver: a presented key is valid when its hash equals
+// status.current.hash, or a status.previous[].hash whose revokeAt is still in the future,
+// and spec.expiresAt is unset or in the future. The apiserver checks both instants itself
+// instead of waiting for the operator to update status.
 package keyrotation
 
 import (
