@@ -28,6 +28,8 @@ func runOperator(args []string) error {
 	metricsAddr := fs.String("metrics-bind-address", ":8080", "address of the Prometheus metrics endpoint; 0 disables it")
 	probeAddr := fs.String("health-probe-bind-address", ":8081", "address of the health and readiness probes")
 	leaderElect := fs.Bool("leader-elect", true, "elect a leader so that only one replica reconciles")
+	leaderNS := fs.String("leader-election-namespace", os.Getenv("POD_NAMESPACE"),
+		"namespace of the leader election lease; default $POD_NAMESPACE, or the pod's own namespace in a cluster")
 	zapOpts := zap.Options{}
 	zapOpts.BindFlags(fs)
 	// --kubeconfig is registered on the default flag set by controller-runtime's config package.
@@ -61,6 +63,7 @@ func runOperator(args []string) error {
 		HealthProbeBindAddress:        *probeAddr,
 		LeaderElection:                *leaderElect,
 		LeaderElectionID:              LeaderElectionID,
+		LeaderElectionNamespace:       *leaderNS,
 		LeaderElectionReleaseOnCancel: true,
 	})
 	if err != nil {
