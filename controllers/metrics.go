@@ -10,12 +10,12 @@ var (
 		Name: "aisle_operator_api_keys_issued_total",
 		Help: "API keys issued, by reason (Initial, Replaced, Requested, Scheduled).",
 	}, []string{"reason"})
-	backendUp = prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "aisle_operator_backend_up",
-		Help: "1 when the last call of the operator to the search backend got an answer, else 0.",
+	backendUnavailable = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "aisle_operator_backend_unavailable_total",
+		Help: "Reconciles that found the search backend unavailable.",
 	})
 )
 
 func init() {
-	metrics.Registry.MustRegister(keysIssued, backendUp)
+	metrics.Registry.MustRegister(keysIssued, backendUnavailable)
 }

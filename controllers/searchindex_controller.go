@@ -103,7 +103,6 @@ func (r *SearchIndexReconciler) reconcileBackend(ctx context.Context, si *search
 	if err != nil {
 		return ctrl.Result{}, backendReadiness(err), err
 	}
-	backendUp.Set(1)
 	si.Status.Alias = names.Alias()
 	si.Status.PhysicalIndex = state.Physical
 	si.Status.SettingsHash = state.SettingsHash
@@ -191,7 +190,7 @@ func (r *SearchIndexReconciler) finalize(ctx context.Context, si *searchv1alpha1
 // backendReadiness turns a backend error into the Ready condition it causes.
 func backendReadiness(err error) readiness {
 	if errors.Is(err, es.ErrUnavailable) {
-		backendUp.Set(0)
+		backendUnavailable.Inc()
 		return notReady(searchv1alpha1.ReasonBackendUnavailable, err.Error())
 	}
 	return notReady(searchv1alpha1.ReasonBackendError, err.Error())
