@@ -119,6 +119,7 @@ var _ = Describe("APIKey", func() {
 			return key.Status.Previous
 		}).Should(BeEmpty())
 		Expect(key.Status.Conditions).To(ContainElement(haveReady(metav1.ConditionTrue, searchv1alpha1.ReasonReconciled)))
+		Eventually(eventReasons(key)).Should(ContainElements("KeyIssued", "KeyRotated", "KeyRevoked"))
 	})
 
 	It("expires at spec.expiresAt", func() {

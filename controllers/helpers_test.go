@@ -4,6 +4,7 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
+	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -34,4 +35,19 @@ func updateWorkspace(name string, change func(*searchv1alpha1.Workspace)) {
 		change(ws)
 		return k8sClient.Update(ctx, ws)
 	}).Should(Succeed())
+}
+
+// eventReasons returns the reasons of the Events about an object.
+func eventReasons(obj client.Object) func(Gomega) []string {
+	return func(g Gomega) []string {
+		list := &eventsv1.EventList{}
+		g.Expect(k8sClient.List(ctx, list, client.InNamespace(obj.GetNamespace()))).To(Succeed())
+		var reasons []string
+		for _, e := range list.Items {
+			if e.Regarding.UID == obj.GetUID() {
+				reasons = append(reasons, e.Reason)
+			}
+		}
+		return reasons
+	}
 }

@@ -161,6 +161,7 @@ var _ = Describe("SearchIndex", func() {
 		Eventually(siReady(second)).Should(haveReady(metav1.ConditionFalse, searchv1alpha1.ReasonPlanLimitReached))
 		Expect(esIndices(esnames.For(ns, "second").AllPattern())).To(BeEmpty())
 		Expect(second.Status.PublicID).NotTo(BeEmpty())
+		Eventually(eventReasons(second)).Should(ContainElements("PublicIDAssigned", searchv1alpha1.ReasonPlanLimitReached))
 
 		By("raising the limit")
 		updateWorkspace(ws.Name, func(ws *searchv1alpha1.Workspace) { ws.Spec.Plan.MaxIndexes = 2 })

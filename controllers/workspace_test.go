@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/esnames"
 )
 
 func wsReady(ws *searchv1alpha1.Workspace) func(Gomega) *metav1.Condition {
@@ -62,5 +63,14 @@ var _ = Describe("Backend outage", func() {
 		Eventually(siReady(si)).Should(haveReady(metav1.ConditionFalse, searchv1alpha1.ReasonBackendUnavailable))
 		Expect(proxy.Start()).To(Succeed())
 		Eventually(siReady(si)).Should(haveReady(metav1.ConditionTrue, searchv1alpha1.ReasonReconciled))
+
+		By("a deletion waits for the backend, then removes the data")
+		proxy.Stop()
+		Expect(k8sClient.Delete(ctx, si)).To(Succeed())
+		Eventually(siReady(si)).Should(haveReady(metav1.ConditionFalse, searchv1alpha1.ReasonBackendUnavailable))
+		Expect(si.DeletionTimestamp).NotTo(BeNil())
+		Expect(proxy.Start()).To(Succeed())
+		Eventually(func() error { return k8sClient.Get(ctx, client.ObjectKeyFromObject(si), si) }).Should(Satisfy(isNotFound))
+		Expect(esIndices(esnames.For(ns, "patient").AllPattern())).To(BeEmpty())
 	})
 })
