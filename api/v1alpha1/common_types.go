@@ -15,6 +15,13 @@ const (
 	ReasonBackendUnavailable = "BackendUnavailable"
 	// ReasonExpired: the API key is past spec.expiresAt.
 	ReasonExpired = "Expired"
+	// ReasonBackendError: the search backend refused a request (not an outage); the
+	// message says why, and the operator retries.
+	ReasonBackendError = "BackendError"
+	// ReasonNamespaceNotFound: the workspace's namespace does not exist yet.
+	ReasonNamespaceNotFound = "NamespaceNotFound"
+	// ReasonSecretError: the operator could not read or write the API key's Secret.
+	ReasonSecretError = "SecretError"
 )
 
 // FieldPath is a dotted path to a record field, for example "brand" or "price.amount".

@@ -98,6 +98,10 @@ type SearchIndexStatus struct {
 	// +optional
 	PhysicalIndex string `json:"physicalIndex,omitempty"`
 
+	// SettingsHash is a digest of the settings the physical index was built from, so a
+	// rebuild can tell whether the current settings need a new physical index.
+	// +optional
+	SettingsHash string `json:"settingsHash,omitempty"`
 	// Records is the number of records in the index.
 	// +optional
 	Records int64 `json:"records,omitempty"`

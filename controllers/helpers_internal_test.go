@@ -1,0 +1,55 @@
+package controllers
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/es"
+)
+
+func TestNewPublicID(t *testing.T) {
+	seen := map[string]bool{}
+	for range 100 {
+		id, err := newPublicID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(id) != 32 || seen[id] {
+			t.Fatalf("bad or repeated id %q", id)
+		}
+		for _, c := range id {
+			if !(c >= 'a' && c <= 'z' || c >= '2' && c <= '7') {
+				t.Fatalf("id %q has %q, not lowercase base32", id, c)
+			}
+		}
+		seen[id] = true
+	}
+}
+
+func TestBackendReadiness(t *testing.T) {
+	down := backendReadiness(fmt.Errorf("creating: %w", fmt.Errorf("%w: refused", es.ErrUnavailable)))
+	if down.reason != searchv1alpha1.ReasonBackendUnavailable {
+		t.Errorf("unavailable backend gives %q", down.reason)
+	}
+	if r := backendReadiness(errors.New("mapper_parsing_exception")); r.reason != searchv1alpha1.ReasonBackendError {
+		t.Errorf("refused request gives %q", r.reason)
+	}
+}
+
+func TestRetryConflicts(t *testing.T) {
+	conflict := apierrors.NewConflict(schema.GroupResource{Resource: "searchindexes"}, "x", errors.New("stale"))
+	res, err := retryConflicts(ctrl.Result{}, fmt.Errorf("updating status: %w", conflict))
+	if err != nil || res.RequeueAfter != conflictRetry {
+		t.Errorf("conflict: %v %v", res, err)
+	}
+	other := errors.New("boom")
+	if _, err := retryConflicts(ctrl.Result{}, other); err != other {
+		t.Errorf("other error became %v", err)
+	}
+}

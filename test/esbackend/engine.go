@@ -1,0 +1,21 @@
+//go:build engine
+
+// The in-process engine arrives with the engine branch; until the merge this file builds
+// only with -tags engine. The lead removes the tag when both branches are in one tree.
+
+package esbackend
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aislehq/aisle/internal/engine"
+)
+
+func startEngine(ctx context.Context, dataDir string) (string, func() error, error) {
+	srv, err := engine.Start(ctx, engine.Config{DataDir: dataDir})
+	if err != nil {
+		return "", nil, fmt.Errorf("starting the embedded engine: %w", err)
+	}
+	return srv.URL(), srv.Close, nil
+}
