@@ -34,7 +34,8 @@ func TestConformance(t *testing.T) {
 	RunSpecs(t, "Elasticsearch YAML REST conformance")
 }
 
-var _ = BeforeSuite(func(ctx SpecContext) {
+// startRunner finds the files and the server and asks it for its version.
+func startRunner(ctx SpecContext) {
 	Expect(conformance.Validate(conformance.SkipList)).To(Succeed())
 	dir, err := conformance.Dir()
 	Expect(err).NotTo(HaveOccurred())
@@ -50,15 +51,16 @@ var _ = BeforeSuite(func(ctx SpecContext) {
 	Expect(err).NotTo(HaveOccurred())
 	// Start from an empty server, as ES's runner does.
 	Expect(runner.Wipe(ctx)).To(Succeed())
-})
+}
 
-var _ = AfterSuite(func() {
+// finish prints the counts, reports stale skip entries and stops the engine.
+func finish() {
 	tally.Print(os.Stdout, len(conformance.SkipList))
 	if unused := skips.Unused(); runner != nil && len(unused) > 0 && !focused() {
 		Fail("skip-list entries that match no test or step: " + strings.TrimSpace(formatEntries(unused)))
 	}
 	Expect(stop()).To(Succeed())
-})
+}
 
 // focused reports whether only part of the suite ran, in which case unused
 // skip entries are expected.
@@ -75,7 +77,11 @@ func formatEntries(es []conformance.Entry) string {
 	return sb.String()
 }
 
-var _ = Describe("Elasticsearch YAML REST tests", func() {
+// Ordered: the tests share one server, and a failure to start it fails
+// every test here (not the unit tests of this package).
+var _ = Describe("Elasticsearch YAML REST tests", Ordered, func() {
+	BeforeAll(startRunner)
+	AfterAll(finish)
 	dir, err := conformance.Dir()
 	if err != nil {
 		It("finds the conformance files", func() { Fail(err.Error()) })

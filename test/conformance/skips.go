@@ -17,7 +17,10 @@ type Entry struct {
 	Test string
 	// Step is empty to skip the whole test; otherwise it selects steps as
 	// "<operator> <path>" (assertions) or "do <api>".
-	Step   string
+	Step string
+	// Lines, when set, limits the entry to steps starting within these
+	// lines (inclusive) of the unmodified upstream file.
+	Lines  [2]int
 	Reason string
 }
 
@@ -40,7 +43,7 @@ func (s *Skips) Skip(file, test string, step *yamlrest.Step) string {
 		if e.File != file || e.Test != test {
 			continue
 		}
-		if (step == nil && e.Step == "") || (step != nil && e.Step != "" && selects(e.Step, *step)) {
+		if e.covers(step) {
 			s.mu.Lock()
 			s.used[i] = true
 			s.mu.Unlock()
@@ -48,6 +51,17 @@ func (s *Skips) Skip(file, test string, step *yamlrest.Step) string {
 		}
 	}
 	return ""
+}
+
+func (e Entry) covers(step *yamlrest.Step) bool {
+	whole := e.Step == "" && e.Lines == [2]int{}
+	if step == nil || whole {
+		return step == nil && whole
+	}
+	if e.Step != "" && !selects(e.Step, *step) {
+		return false
+	}
+	return e.Lines == [2]int{} || (step.Line >= e.Lines[0] && step.Line <= e.Lines[1])
 }
 
 // Unused lists the entries that matched nothing, e.g. after a test file
@@ -113,4 +127,22 @@ func Validate(entries []Entry) error {
 		return fmt.Errorf("skip entries need file, test and reason: %s", strings.Join(bad, "; "))
 	}
 	return nil
+}
+
+// Stale returns the entries that match no test or step of files, checked
+// statically (no server needed), so a typo in the list fails fast.
+func Stale(files []*yamlrest.File, entries []Entry) []Entry {
+	s := NewSkips(entries)
+	for _, f := range files {
+		for _, sec := range append([]*yamlrest.Section{f.Setup, f.Teardown}, f.Tests...) {
+			if sec == nil {
+				continue
+			}
+			s.Skip(f.Name, sec.Name, nil)
+			for i := range sec.Steps {
+				s.Skip(f.Name, sec.Name, &sec.Steps[i])
+			}
+		}
+	}
+	return s.Unused()
 }
