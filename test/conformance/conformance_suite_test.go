@@ -78,8 +78,9 @@ func formatEntries(es []conformance.Entry) string {
 }
 
 // Ordered: the tests share one server, and a failure to start it fails
-// every test here (not the unit tests of this package).
-var _ = Describe("Elasticsearch YAML REST tests", Ordered, func() {
+// every test here (not the unit tests of this package); ContinueOnFailure
+// keeps one failing test from skipping the rest.
+var _ = Describe("Elasticsearch YAML REST tests", Ordered, ContinueOnFailure, func() {
 	BeforeAll(startRunner)
 	AfterAll(finish)
 	dir, err := conformance.Dir()
