@@ -76,7 +76,7 @@ func (r *Request) addArg(s *Specs, api *API, p APIPath, k string, v any) error {
 		return nil
 	case k == "ignore":
 		return r.setIgnore(v)
-	case contains(p.Parts, k):
+	case contains(p.Parts, k) || (api.isPart(k) && joinList(v) == ""):
 		return nil
 	case api.Params[k] || s.Common[k]:
 		r.Query.Set(k, joinList(v))

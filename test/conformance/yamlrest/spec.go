@@ -189,7 +189,9 @@ func (a *API) bestPath(given map[string]any) (APIPath, bool) {
 	for _, p := range a.Paths {
 		ok := true
 		for _, part := range p.Parts {
-			if _, has := given[part]; !has {
+			// An empty value (index: []) counts as not given, so
+			// `indices.refresh: {index: []}` goes to /_refresh.
+			if v, has := given[part]; !has || joinList(v) == "" {
 				ok = false
 				break
 			}

@@ -158,3 +158,46 @@ var _ = Describe("versions", func() {
 		Entry("several ranges", " - 7.0.99, 8.15.0 - 8.15.9", true),
 	)
 })
+
+var _ = Describe("request building", func() {
+	var specs *Specs
+	BeforeEach(func() {
+		specs = NewSpecs()
+		Expect(specs.Add("indices.refresh.json", []byte(`{"indices.refresh":{"url":{"paths":[
+		{"path":"/_refresh","methods":["POST","GET"]},
+		{"path":"/{index}/_refresh","methods":["POST","GET"],"parts":{"index":{}}}]},
+		"params":{"expand_wildcards":{}}}}`))).To(Succeed())
+		Expect(specs.Add("bulk.json", []byte(`{"bulk":{"url":{"paths":[{"path":"/_bulk","methods":["POST","PUT"]}]},
+		"params":{"refresh":{}},"body":{"required":true,"serialize":"bulk"},
+		"headers":{"content_type":["application/x-ndjson"]}}}`))).To(Succeed())
+	})
+
+	It("picks the path with the most given parts and joins lists", func() {
+		r, err := specs.Build("indices.refresh", map[string]any{"index": []any{"a", "b*"}, "expand_wildcards": []any{"open", "closed"}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.Method + " " + r.Path).To(Equal("POST /a,b*/_refresh"))
+		Expect(r.Query.Get("expand_wildcards")).To(Equal("open,closed"))
+	})
+
+	It("treats an empty list part as absent", func() {
+		r, err := specs.Build("indices.refresh", map[string]any{"index": []any{}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.Path).To(Equal("/_refresh"))
+	})
+
+	It("sends bulk bodies as NDJSON with a trailing newline", func() {
+		r, err := specs.Build("bulk", map[string]any{"refresh": true, "body": []any{
+			map[string]any{"index": map[string]any{"_index": "i"}}, `{"f":1}`}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(r.Body)).To(Equal("{\"index\":{\"_index\":\"i\"}}\n{\"f\":1}\n"))
+		Expect(r.Header.Get("Content-Type")).To(Equal("application/x-ndjson"))
+		Expect(r.Query.Get("refresh")).To(Equal("true"))
+	})
+
+	It("reports unknown parameters and missing bodies as param errors", func() {
+		_, err := specs.Build("bulk", map[string]any{})
+		Expect(err).To(BeAssignableToTypeOf(&ParamError{}))
+		_, err = specs.Build("indices.refresh", map[string]any{"nope": 1})
+		Expect(err).To(MatchError(ContainSubstring("[nope] not supported")))
+	})
+})
