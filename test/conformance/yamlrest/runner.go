@@ -153,28 +153,33 @@ func (r *Runner) Wipe(ctx context.Context) error {
 	return nil
 }
 
+// indexNames lists every index through standard list APIs, trying the
+// broadest first; a server lacking one form (answering 4xx) gets the next.
 func (r *Runner) indexNames(ctx context.Context) ([]string, error) {
-	args := map[string]any{"index": "_all", "expand_wildcards": "all"}
-	var resp *Response
-	for attempt := 0; attempt < 2; attempt++ {
-		req, err := r.Specs.Build("indices.get", args)
+	calls := []struct {
+		api  string
+		args map[string]any
+	}{
+		{"indices.get", map[string]any{"index": "_all", "expand_wildcards": "all"}},
+		{"indices.get", map[string]any{"index": "*", "expand_wildcards": "all"}},
+		{"indices.get_alias", map[string]any{}},
+	}
+	var last *Response
+	for _, c := range calls {
+		req, err := r.Specs.Build(c.api, c.args)
 		if err != nil {
 			return nil, err
 		}
-		if resp, err = send(ctx, r.Client, r.BaseURL, req); err != nil {
+		resp, err := send(ctx, r.Client, r.BaseURL, req)
+		if err != nil {
 			return nil, err
 		}
-		if resp.Status != http.StatusBadRequest {
-			break
+		if m, ok := resp.Body.(map[string]any); ok && resp.Status == http.StatusOK {
+			return sortedKeys(m), nil
 		}
-		// A server without expand_wildcards still lists open indices.
-		delete(args, "expand_wildcards")
+		last = resp
 	}
-	m, ok := resp.Body.(map[string]any)
-	if resp.Status != http.StatusOK || !ok {
-		return nil, fmt.Errorf("listing indices: %s", resp)
-	}
-	return sortedKeys(m), nil
+	return nil, fmt.Errorf("listing indices: %s", last)
 }
 
 // StepError reports a failed step with the last request and response.
