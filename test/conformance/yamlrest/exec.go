@@ -199,12 +199,16 @@ func checkCatchRegex(pattern string, resp *Response) error {
 	if !ok || e == nil {
 		return fmt.Errorf("catch /%s/: the error response has no `error` field", pattern)
 	}
-	ok, err := matchRegex(pattern, false, e)
+	text, ok := orderedErrorString(resp.Raw)
+	if !ok {
+		text = javaString(e)
+	}
+	ok, err := matchRegex(pattern, false, text)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return fmt.Errorf("catch /%s/: the error does not match: %s", pattern, javaString(e))
+		return fmt.Errorf("catch /%s/: the error (as ES's runner renders it, in the server's key order) does not match: %s", pattern, text)
 	}
 	return nil
 }

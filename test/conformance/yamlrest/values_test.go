@@ -201,3 +201,14 @@ var _ = Describe("request building", func() {
 		Expect(err).To(MatchError(ContainSubstring("[nope] not supported")))
 	})
 })
+
+var _ = Describe("ordered error text", func() {
+	It("keeps the server's key order, as ES's runner does", func() {
+		s, ok := orderedErrorString([]byte(`{"error":{"root_cause":[{"type":"x","reason":"r"}],"type":"action_x","reason":"Validation Failed: 1: id is missing"},"status":400}`))
+		Expect(ok).To(BeTrue())
+		Expect(s).To(Equal(`{root_cause=[{type=x, reason=r}], type=action_x, reason=Validation Failed: 1: id is missing}`))
+		m, err := matchRegex(`action_x.+ id is missing`, false, s)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(m).To(BeTrue())
+	})
+})
