@@ -54,7 +54,14 @@ vet: ## Run go vet.
 
 .PHONY: test
 test: manifests generate vet k8s-binaries ## Run every test against the real kube-apiserver and etcd built here.
-	KUBEBUILDER_ASSETS="$(K8S_BIN)" go test $(GO_TEST_FLAGS) ./...
+	KUBEBUILDER_ASSETS="$(K8S_BIN)" go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/test/conformance$$')
+	$(MAKE) conformance
+
+# The conformance suite runs on its own, verbosely, so that its per-folder table and its
+# "N passed, N failed, N skipped" line are printed.
+.PHONY: conformance
+conformance: ## Run Elasticsearch's YAML REST tests against the engine (AISLE_ES_URL: a running server; ES_CONFORMANCE_DIR: the files).
+	go test -count=1 -timeout 30m -v ./test/conformance/ -ginkgo.no-color
 
 .PHONY: bench
 bench: ## Run the benchmarks (figures go to docs/benchmarks.md).
