@@ -103,3 +103,5 @@ func uniqueIndex(prefix string) string {
 	nameSeq++
 	return fmt.Sprintf("%s-%d", prefix, nameSeq)
 }
+
+func jsonReader(s string) *strings.Reader { return strings.NewReader(s) }

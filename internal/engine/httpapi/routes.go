@@ -41,7 +41,9 @@ func (a *API) routesFor(p []string) methods {
 		return methods{"GET": h(a.info), "HEAD": h(a.info)}
 	}
 	if strings.HasPrefix(p[0], "_") {
-		return a.globalRoutes(p)
+		if m := a.globalRoutes(p); m != nil || n > 1 {
+			return m
+		}
 	}
 	idx := p[0]
 	if n == 1 {
