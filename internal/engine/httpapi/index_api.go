@@ -93,6 +93,20 @@ func (a *API) concrete(q *req, expr string, allowNo bool) ([]*store.Index, error
 	return a.Store.Resolve(expr, o)
 }
 
+// pinned resolves indices for reading and pins them until the request ends.
+func (a *API) pinned(q *req, expr string, allowNo bool) ([]*store.Index, error) {
+	o, err := a.resolveOpts(q, allowNo)
+	if err != nil {
+		return nil, err
+	}
+	indices, release, err := a.Store.ResolveForRead(expr, o)
+	if err != nil {
+		return nil, err
+	}
+	q.cleanup = append(q.cleanup, release)
+	return indices, nil
+}
+
 func (a *API) deleteIndex(expr string) func(q *req) (int, any, error) {
 	return func(q *req) (int, any, error) {
 		for _, part := range strings.Split(expr, ",") {

@@ -41,7 +41,7 @@ func (a *API) search(expr string) func(q *req) (int, any, error) {
 		if err := sr.ApplyParams(q.param); err != nil {
 			return 0, nil, err
 		}
-		indices, err := a.concrete(q, expr, true)
+		indices, err := a.pinned(q, expr, true)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -68,7 +68,7 @@ func (a *API) count(expr string) func(q *req) (int, any, error) {
 				return 0, nil, eserr.Parsing("request does not support [%s]", k).With("value", fmt.Sprint(v))
 			}
 		}
-		indices, err := a.concrete(q, expr, true)
+		indices, err := a.pinned(q, expr, true)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -221,7 +221,7 @@ func (a *API) deleteByQuery(expr string) func(q *req) (int, any, error) {
 		if _, ok := body["query"]; !ok {
 			return 0, nil, eserr.ActionValidation("query is missing")
 		}
-		indices, err := a.concrete(q, expr, true)
+		indices, err := a.pinned(q, expr, true)
 		if err != nil {
 			return 0, nil, err
 		}

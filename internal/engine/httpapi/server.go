@@ -32,6 +32,8 @@ type req struct {
 	params url.Values
 	body   []byte
 	head   bool
+	// cleanup runs after the handler, e.g. to unpin indices.
+	cleanup []func()
 }
 
 func (q *req) param(name string) string { return q.params.Get(name) }
@@ -75,6 +77,11 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, q.head, err)
 		return
 	}
+	defer func() {
+		for _, f := range q.cleanup {
+			f()
+		}
+	}()
 	status, body, err := h.fn(q)
 	if err != nil {
 		writeError(w, q.head, eserr.As(err))

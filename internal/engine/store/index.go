@@ -63,6 +63,10 @@ type Index struct {
 
 	checkpointMu sync.Mutex
 	closed       atomic.Bool
+
+	// useMu is held shared by searches in flight; dropping an index takes it exclusively
+	// so an index removed by an alias swap is closed only after its last reader finished.
+	useMu sync.RWMutex
 }
 
 // Mapping returns the current mapping (never nil).

@@ -335,6 +335,8 @@ func (ix *Index) close() error {
 
 // drop closes the index without snapshotting, for deletion.
 func (ix *Index) drop() {
+	ix.useMu.Lock()
+	defer ix.useMu.Unlock()
 	ix.closed.Store(true)
 	ix.refreshMu.Lock()
 	_ = ix.bidx.Close()

@@ -51,6 +51,28 @@ func (st *Store) Resolve(expr string, o ResolveOpts) ([]*Index, error) {
 	return out, nil
 }
 
+// ResolveForRead is Resolve for searches: each index is pinned against deletion until
+// release is called, so a reader racing an alias swap plus delete still completes.
+func (st *Store) ResolveForRead(expr string, o ResolveOpts) ([]*Index, func(), error) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	names, err := st.resolveLocked(expr, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]*Index, 0, len(names))
+	for _, n := range names {
+		ix := st.indices[n]
+		ix.useMu.RLock()
+		out = append(out, ix)
+	}
+	return out, func() {
+		for _, ix := range out {
+			ix.useMu.RUnlock()
+		}
+	}, nil
+}
+
 func (st *Store) resolveLocked(expr string, o ResolveOpts) ([]string, error) {
 	set := map[string]bool{}
 	parts := strings.Split(expr, ",")
