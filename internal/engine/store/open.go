@@ -57,6 +57,12 @@ func openIndex(st *Store, dir string, meta *indexMeta) (*Index, error) {
 		return nil, err
 	}
 	ix.lastRefresh.Store(time.Now().UnixNano())
+	if len(ix.walGens()) > 1 {
+		// Fold replayed translog generations into a snapshot so restarts stay fast.
+		if err := ix.checkpoint(); err != nil {
+			return nil, err
+		}
+	}
 	return ix, nil
 }
 
