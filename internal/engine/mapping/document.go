@@ -64,8 +64,15 @@ func (b *Builder) Build(id string, source []byte) (doc *document.Document, updat
 	if err := w.object("", obj, m.Properties); err != nil {
 		return nil, nil, err
 	}
-	for name := range w.seen {
-		w.doc.AddField(document.NewTextFieldCustom(FieldNames, nil, []byte(name), index.IndexField, b.Analyzer("es:keyword")))
+	if len(w.seen) > 0 {
+		// One whitespace-analysed field instead of one field per name: bleve's cost grows
+		// with the number of field instances per document.
+		names := make([]byte, 0, 16*len(w.seen))
+		for name := range w.seen {
+			names = append(names, name...)
+			names = append(names, ' ')
+		}
+		w.doc.AddField(document.NewTextFieldCustom(FieldNames, nil, names, index.IndexField, b.Analyzer("es:whitespace")))
 	}
 	return w.doc, updated, nil
 }

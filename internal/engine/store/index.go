@@ -6,6 +6,7 @@ package store
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,15 +46,16 @@ type Index struct {
 
 	// mu serialises writes: it guards docs, seqNo, pending and the translog, which makes
 	// compare-and-set exact and keeps translog order equal to seq_no order.
-	mu       sync.Mutex
-	docs     map[string]*Doc
-	seqNo    int64
-	pending  *bleve.Batch
-	pendingN int
-	wal      *os.File
-	walGen   int
-	walSize  int64
-	live     int
+	mu         sync.Mutex
+	docs       map[string]*Doc
+	seqNo      int64
+	pending    []*bleve.Batch
+	pendingIDs map[string]int
+	pendingN   int
+	wal        *os.File
+	walGen     int
+	walSize    int64
+	live       int
 
 	// refreshMu orders refreshes so batches reach bleve in seq_no order.
 	refreshMu    sync.Mutex
@@ -122,22 +124,70 @@ func (ix *Index) Refresh() error {
 	ix.refreshMu.Lock()
 	defer ix.refreshMu.Unlock()
 	ix.mu.Lock()
-	b, seq := ix.pending, ix.seqNo
-	n := ix.pendingN
-	if n == 0 {
+	parts, seq := ix.pending, ix.seqNo
+	if ix.pendingN == 0 {
 		ix.mu.Unlock()
 		return nil
 	}
-	ix.pending = ix.bidx.NewBatch()
+	ix.pending, ix.pendingIDs = nil, map[string]int{}
 	ix.pendingN = 0
 	ix.mu.Unlock()
-	b.SetInternal(seqKey, encodeSeq(seq))
-	if err := ix.bidx.Batch(b); err != nil {
+	if err := ix.applyParallel(parts); err != nil {
+		return err
+	}
+	// The seq_no checkpoint goes in its own batch after every part is introduced: scorch
+	// persists in introduction order, so a persisted checkpoint implies persisted parts.
+	mark := ix.bidx.NewBatch()
+	mark.SetInternal(seqKey, encodeSeq(seq))
+	if err := ix.bidx.Batch(mark); err != nil {
 		return err
 	}
 	ix.refreshedSeq.Store(seq)
 	ix.lastRefresh.Store(time.Now().UnixNano())
 	return nil
+}
+
+// applyParallel builds the segments of a refresh concurrently: bleve builds one segment
+// per batch on one goroutine, so parts of a large refresh use every core. Parts hold
+// disjoint document ids (see pendingBatch), so their order does not matter.
+func (ix *Index) applyParallel(parts []*bleve.Batch) error {
+	errs := make(chan error, len(parts))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for _, p := range parts {
+		if p.Size() == 0 {
+			errs <- nil
+			continue
+		}
+		sem <- struct{}{}
+		go func(p *bleve.Batch) {
+			defer func() { <-sem }()
+			errs <- ix.bidx.Batch(p)
+		}(p)
+	}
+	var first error
+	for range parts {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// pendingBatch returns the batch that receives an op on id. An id stays in the part where
+// it first appeared in this refresh cycle, so a part never competes with another for the
+// same document; new ids go to the last part, and a new part starts when it is full.
+func (ix *Index) pendingBatch(id string) *bleve.Batch {
+	if p, ok := ix.pendingIDs[id]; ok {
+		return ix.pending[p]
+	}
+	const partDocs = 2000
+	n := len(ix.pending)
+	if n == 0 || ix.pending[n-1].Size() >= partDocs {
+		ix.pending = append(ix.pending, ix.bidx.NewBatch())
+		n++
+	}
+	ix.pendingIDs[id] = n - 1
+	return ix.pending[n-1]
 }
 
 // NeedsRefresh reports unrefreshed writes older than the refresh interval.

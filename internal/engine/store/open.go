@@ -49,7 +49,7 @@ func openIndex(st *Store, dir string, meta *indexMeta) (*Index, error) {
 	if err := ix.openBleve(); err != nil {
 		return nil, err
 	}
-	ix.pending = ix.bidx.NewBatch()
+	ix.pendingIDs = map[string]int{}
 	if err := ix.catchUpBleve(); err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func (ix *Index) loadSnapshot() error {
 func (ix *Index) openBleve() error {
 	path := ix.bleveDir()
 	if _, err := os.Stat(path); err == nil {
-		b, err := bleve.OpenUsing(path, nil)
+		b, err := bleve.OpenUsing(path, scorchConfig())
 		if err == nil {
 			ix.bidx = b
 			return nil
@@ -168,12 +168,19 @@ func (ix *Index) openBleve() error {
 			return err
 		}
 	}
-	b, err := bleve.NewUsing(path, ix.im, scorch.Name, scorch.Name, nil)
+	b, err := bleve.NewUsing(path, ix.im, scorch.Name, scorch.Name, scorchConfig())
 	if err != nil {
 		return err
 	}
 	ix.bidx = b
 	return nil
+}
+
+// scorchConfig lets a refresh return once its segment is searchable, without waiting for
+// scorch to persist it: durability comes from our translog, and on open every op newer
+// than the seq_no bleve persisted is indexed again.
+func scorchConfig() map[string]interface{} {
+	return map[string]interface{}{"unsafe_batch": true}
 }
 
 // catchUpBleve reindexes every op newer than the seq_no bleve persisted.

@@ -126,7 +126,7 @@ func (ix *Index) applyLocked(op *Op) (Result, *record) {
 		} else {
 			ix.live--
 		}
-		ix.pending.Delete(op.ID)
+		ix.pendingBatch(op.ID).Delete(op.ID)
 		ix.pendingN++
 		return res, &record{Kind: recDelete, SeqNo: seq, Term: PrimaryTerm, Version: version, ID: op.ID}
 	}
@@ -138,7 +138,7 @@ func (ix *Index) applyLocked(op *Op) (Result, *record) {
 	if updated != nil {
 		ix.mapping.Store(updated)
 	}
-	if err := ix.pending.IndexAdvanced(doc); err != nil {
+	if err := ix.pendingBatch(op.ID).IndexAdvanced(doc); err != nil {
 		e := eserr.As(err)
 		return Result{ID: op.ID, Status: e.Status, Err: e}, nil
 	}
