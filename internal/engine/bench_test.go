@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,13 +32,35 @@ var benchNouns = strings.Fields(`jacket boots shoes backpack tent lamp mug bottl
 sofa blanket pillow watch camera headphones speaker keyboard mouse monitor phone case charger cable
 scarf gloves hat socks shirt trousers dress skirt belt wallet bag umbrella bicycle helmet`)
 
-// productDoc builds a ~1 KB product document.
-func productDoc(r *rand.Rand, i int) map[string]any {
+// vocabulary is a synthetic 5,000-word vocabulary for descriptions; words are drawn with
+// a Zipf distribution, as words in real product text are.
+var vocabulary = func() []string {
+	r := rand.New(rand.NewSource(7))
+	letters := "abcdefghijklmnopqrstuvwxyz"
+	out := make([]string, 5000)
+	for i := range out {
+		n := 3 + r.Intn(7)
+		b := make([]byte, n)
+		for j := range b {
+			b[j] = letters[r.Intn(len(letters))]
+		}
+		out[i] = string(b)
+	}
+	return out
+}()
+
+// productDoc builds a ~1 KB product document: a title from 150 common words and 40 product
+// nouns, a ~700-character description from the Zipf vocabulary, and keyword, numeric and
+// date fields.
+func productDoc(r *rand.Rand, zipf *rand.Zipf, i int) map[string]any {
 	w := func() string { return benchWords[r.Intn(len(benchWords))] }
 	n := benchNouns[r.Intn(len(benchNouns))]
 	desc := make([]string, 0, 110)
-	for len(strings.Join(desc, " ")) < 700 {
-		desc = append(desc, w())
+	size := 0
+	for size < 700 {
+		word := vocabulary[zipf.Uint64()]
+		desc = append(desc, word)
+		size += len(word) + 1
 	}
 	return map[string]any{
 		"sku":         fmt.Sprintf("SKU-%08d", i),
@@ -92,12 +115,13 @@ func BenchmarkCatalog(b *testing.B) {
 			b.Fatal(err)
 		}
 		r := rand.New(rand.NewSource(42))
+		zipf := rand.NewZipf(r, 1.1, 10, uint64(len(vocabulary)-1))
 		bodies := make([][]byte, 0, docs/perBulk)
 		var size int
 		for start := 0; start < docs; start += perBulk {
 			var sb strings.Builder
 			for i := start; i < start+perBulk; i++ {
-				doc, _ := json.Marshal(productDoc(r, i))
+				doc, _ := json.Marshal(productDoc(r, zipf, i))
 				size += len(doc)
 				fmt.Fprintf(&sb, "{\"index\":{\"_id\":\"%d\"}}\n%s\n", i, doc)
 			}
@@ -125,6 +149,12 @@ func BenchmarkCatalog(b *testing.B) {
 		b.Logf("bulks done after %v (slowest bulk %v), final refresh %v", bulkDone, slowest, time.Since(began)-bulkDone)
 		indexTime := time.Since(began)
 		b.StopTimer()
+		if path := os.Getenv("AISLE_BENCH_HEAP"); path != "" {
+			if f, err := os.Create(path); err == nil {
+				_ = pprof.WriteHeapProfile(f)
+				_ = f.Close()
+			}
+		}
 
 		lat := runQueries(b, client, clients, queriesPerClient)
 		b.ReportMetric(indexTime.Seconds(), "index_s")
@@ -150,6 +180,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 func runQueries(b *testing.B, client *elasticsearch.TypedClient, clients, perClient int) []time.Duration {
 	var mu sync.Mutex
 	var lat []time.Duration
+	var matched int64
 	var wg sync.WaitGroup
 	for c := 0; c < clients; c++ {
 		wg.Add(1)
@@ -157,6 +188,7 @@ func runQueries(b *testing.B, client *elasticsearch.TypedClient, clients, perCli
 			defer wg.Done()
 			r := rand.New(rand.NewSource(int64(c)))
 			for i := 0; i < perClient; i++ {
+				// A shopper's query: a title word and a product noun, e.g. "alpine jacket".
 				text := benchWords[r.Intn(len(benchWords))] + " " + benchNouns[r.Intn(len(benchNouns))]
 				lo := float64(r.Intn(200))
 				q := &types.Query{Bool: &types.BoolQuery{
@@ -167,7 +199,7 @@ func runQueries(b *testing.B, client *elasticsearch.TypedClient, clients, perCli
 					},
 				}}
 				start := time.Now()
-				_, err := client.Search().Index("products").Query(q).Size(20).Aggregations(map[string]types.Aggregations{
+				res, err := client.Search().Index("products").Query(q).Size(20).Aggregations(map[string]types.Aggregations{
 					"brands":     {Terms: &types.TermsAggregation{Field: ptr("brand"), Size: ptr(10)}},
 					"categories": {Terms: &types.TermsAggregation{Field: ptr("category"), Size: ptr(10)}},
 				}).Do(ctx)
@@ -178,11 +210,15 @@ func runQueries(b *testing.B, client *elasticsearch.TypedClient, clients, perCli
 				}
 				mu.Lock()
 				lat = append(lat, d)
+				matched += res.Hits.Total.Value
 				mu.Unlock()
 			}
 		}(c)
 	}
 	wg.Wait()
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	if len(lat) > 0 {
+		b.Logf("%d queries, %.0f matching documents per query on average", len(lat), float64(matched)/float64(len(lat)))
+	}
 	return lat
 }

@@ -37,6 +37,9 @@ type Result struct {
 	Err     *eserr.Error
 }
 
+// maxPendingOps bounds unrefreshed operations held in memory per index.
+const maxPendingOps = 8000
+
 // maxWALBeforeCheckpoint bounds the translog; past it a snapshot is written and the log cut.
 const maxWALBeforeCheckpoint = 128 << 20
 
@@ -65,6 +68,7 @@ func (ix *Index) Write(ops []Op) ([]Result, error) {
 	}
 	wal := ix.wal
 	big := ix.walSize > maxWALBeforeCheckpoint
+	backlog := ix.pendingN >= maxPendingOps
 	ix.mu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("translog write: %w", err)
@@ -83,6 +87,14 @@ func (ix *Index) Write(ops []Op) ([]Result, error) {
 	}
 	if big {
 		go func() { _ = ix.checkpoint() }()
+	}
+	if backlog {
+		// Backpressure, like ES's indexing buffer: when unrefreshed writes pile up faster
+		// than periodic refreshes absorb them, the writer builds segments now, bounding the
+		// memory held by pending documents.
+		if err := ix.Refresh(); err != nil {
+			return nil, err
+		}
 	}
 	return results, nil
 }
