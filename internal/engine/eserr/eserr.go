@@ -3,9 +3,11 @@
 package eserr
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sort"
 )
 
 // Error is one Elasticsearch exception: a type such as index_not_found_exception, a reason,
@@ -69,8 +71,72 @@ func (e *Error) Response() map[string]any {
 	return map[string]any{"error": body, "status": e.Status}
 }
 
-// MarshalJSON renders the full response shape.
-func (e *Error) MarshalJSON() ([]byte, error) { return json.Marshal(e.Response()) }
+// MarshalJSON renders the full response shape with ES's key order (root_cause, type,
+// reason, metadata, caused_by): clients and tests match error text by regular expression.
+func (e *Error) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"error":`)
+	roots := e.RootCause
+	if roots == nil {
+		root := e
+		for root.CausedBy != nil && root.Type == "search_phase_execution_exception" {
+			root = root.CausedBy
+		}
+		roots = []*Error{root}
+	}
+	e.writeBody(&b, roots, true)
+	fmt.Fprintf(&b, `,"status":%d}`, e.Status)
+	return b.Bytes(), nil
+}
+
+// BodyJSON renders the error object alone (for bulk items and mget entries), ordered.
+func (e *Error) BodyJSON() json.RawMessage {
+	var b bytes.Buffer
+	e.writeBody(&b, nil, false)
+	return b.Bytes()
+}
+
+// BodyWithRootsJSON renders the error object with its own root_cause list (mget entries).
+func (e *Error) BodyWithRootsJSON() json.RawMessage {
+	var b bytes.Buffer
+	e.writeBody(&b, []*Error{e}, true)
+	return b.Bytes()
+}
+
+func (e *Error) writeBody(b *bytes.Buffer, roots []*Error, withRoots bool) {
+	b.WriteByte('{')
+	if withRoots {
+		b.WriteString(`"root_cause":[`)
+		for i, r := range roots {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			r.writeBody(b, nil, false)
+		}
+		b.WriteString(`],`)
+	}
+	typ, _ := json.Marshal(e.Type)
+	reason, _ := json.Marshal(e.Reason)
+	fmt.Fprintf(b, `"type":%s,"reason":%s`, typ, reason)
+	keys := make([]string, 0, len(e.Meta))
+	for k := range e.Meta {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		kb, _ := json.Marshal(k)
+		vb, err := json.Marshal(e.Meta[k])
+		if err != nil {
+			vb = []byte("null")
+		}
+		fmt.Fprintf(b, `,%s:%s`, kb, vb)
+	}
+	if e.CausedBy != nil {
+		b.WriteString(`,"caused_by":`)
+		e.CausedBy.writeBody(b, nil, false)
+	}
+	b.WriteByte('}')
+}
 
 // As converts any error into an *Error, mapping unknown errors to a 500.
 func As(err error) *Error {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -24,18 +25,30 @@ func parseAliasMeta(def any) (*store.AliasMeta, error) {
 		case "is_write_index":
 			b, ok := v.(bool)
 			if !ok {
-				return nil, eserr.Parsing("[is_write_index] must be a boolean")
+				return nil, eserr.Parsing("Unsupported String type value [%v] for field [is_write_index] in alias", v)
 			}
 			m.IsWriteIndex = &b
 		case "is_hidden":
 			b, _ := v.(bool)
 			m.IsHidden = &b
 		case "filter":
-			return nil, eserr.IllegalArgument("alias filters are not supported by this engine")
+			if _, ok := v.(map[string]any); !ok {
+				return nil, eserr.Parsing("[filter] must be an object")
+			}
+			raw, _ := json.Marshal(v)
+			m.Filter = raw
 		case "routing", "index_routing", "search_routing":
-			return nil, eserr.IllegalArgument("alias routing is not supported by this engine (single shard)")
+			// Routing picks a shard; with one shard per index it never changes a result,
+			// so it is kept only to be shown back, as ES shows it.
+			r := fmt.Sprint(v)
+			if k != "search_routing" {
+				m.IndexRouting = r
+			}
+			if k != "index_routing" {
+				m.SearchRouting = r
+			}
 		default:
-			return nil, eserr.Parsing("[alias] unknown field [%s]", k)
+			return nil, eserr.Parsing("Unsupported field [%s]", k)
 		}
 	}
 	return m, nil
@@ -48,6 +61,15 @@ func renderAliasMeta(m *store.AliasMeta) map[string]any {
 	}
 	if m.IsHidden != nil {
 		out["is_hidden"] = *m.IsHidden
+	}
+	if len(m.Filter) > 0 {
+		out["filter"] = m.Filter
+	}
+	if m.IndexRouting != "" {
+		out["index_routing"] = m.IndexRouting
+	}
+	if m.SearchRouting != "" {
+		out["search_routing"] = m.SearchRouting
 	}
 	return out
 }
@@ -167,7 +189,7 @@ func (a *API) updateAliases(q *req) (int, any, error) {
 		for i, r := range results {
 			item := map[string]any{"action": map[string]any{"type": r.Type, "indices": r.Indices, "aliases": r.Aliases}, "status": r.Status}
 			if r.Err != nil {
-				item["error"] = r.Err.Body()
+				item["error"] = r.Err.BodyJSON()
 			}
 			list[i] = item
 		}
@@ -227,17 +249,14 @@ func (a *API) getAlias(indexExpr, nameExpr string) func(q *req) (int, any, error
 		} else if indices, err = a.concrete(q, indexExpr, true); err != nil {
 			return 0, nil, err
 		}
-		patterns := strings.Split(nameExpr, ",")
-		if nameExpr == "" || nameExpr == "_all" || nameExpr == "*" {
-			patterns = nil
-		}
+		patterns, excludes := splitAliasExpr(nameExpr)
 		links := a.Store.AliasesOf()
 		out := map[string]any{}
 		found := map[string]bool{}
 		for _, ix := range indices {
 			aliases := map[string]any{}
 			for alias, meta := range links[ix.Name] {
-				if matchesAlias(patterns, alias) {
+				if matchesAlias(patterns, alias) && !excluded(excludes, alias) {
 					aliases[alias] = renderAliasMeta(meta)
 					found[alias] = true
 				}
@@ -248,7 +267,7 @@ func (a *API) getAlias(indexExpr, nameExpr string) func(q *req) (int, any, error
 		}
 		var missing []string
 		for _, p := range patterns {
-			if !strings.Contains(p, "*") && !found[p] {
+			if !strings.Contains(p, "*") && p != "_all" && !found[p] {
 				missing = append(missing, p)
 			}
 		}
@@ -267,6 +286,35 @@ func (a *API) getAlias(indexExpr, nameExpr string) func(q *req) (int, any, error
 		}
 		return 200, out, nil
 	}
+}
+
+// splitAliasExpr splits "a,b*,-b1" into patterns and exclusions; "-x" only excludes when a
+// wildcard came before it, as in ES (otherwise it is a literal name).
+func splitAliasExpr(expr string) (patterns, excludes []string) {
+	if expr == "" || expr == "_all" || expr == "*" {
+		return nil, nil
+	}
+	wildcard := false
+	for _, p := range strings.Split(expr, ",") {
+		if strings.HasPrefix(p, "-") && wildcard {
+			excludes = append(excludes, p[1:])
+			continue
+		}
+		if strings.Contains(p, "*") || p == "_all" {
+			wildcard = true
+		}
+		patterns = append(patterns, p)
+	}
+	return patterns, excludes
+}
+
+func excluded(excludes []string, alias string) bool {
+	for _, e := range excludes {
+		if ok, _ := path.Match(e, alias); ok || e == alias {
+			return true
+		}
+	}
+	return false
 }
 
 func matchesAlias(patterns []string, alias string) bool {

@@ -15,20 +15,23 @@ var bulkParams = []string{"refresh", "routing", "wait_for_active_shards", "requi
 // bulkItem is one action of a _bulk body.
 type bulkItem struct {
 	action string
-	index  string
-	id     string
-	source []byte
-	seq    *int64
-	term   *int64
-	reqAl  bool
-	err    *eserr.Error
-	target *store.Index
-	result *store.Result
+	// opCreate is set for create actions and for index actions with op_type=create or an
+	// auto-generated id; the response keeps the action name the client sent.
+	opCreate bool
+	index    string
+	id       string
+	source   []byte
+	seq      *int64
+	term     *int64
+	reqAl    bool
+	err      *eserr.Error
+	target   *store.Index
+	result   *store.Result
 }
 
 type bulkMeta struct {
 	Index         string          `json:"_index"`
-	ID            *string         `json:"_id"`
+	ID            json.RawMessage `json:"_id"`
 	IfSeqNo       *int64          `json:"if_seq_no"`
 	IfPrimaryTerm *int64          `json:"if_primary_term"`
 	OpType        string          `json:"op_type"`
@@ -98,6 +101,7 @@ func fillMeta(it *bulkItem, m *bulkMeta) error {
 	if m.OpType == "create" && it.action == "index" {
 		it.action = "create"
 	}
+	it.opCreate = it.action == "create"
 	if m.RequireAlias != nil {
 		it.reqAl = *m.RequireAlias
 	}
@@ -112,8 +116,12 @@ func fillMeta(it *bulkItem, m *bulkMeta) error {
 	case m.Pipeline != "":
 		it.err = eserr.IllegalArgument("ingest pipelines are not supported by this engine")
 	}
-	if m.ID != nil {
-		it.id = *m.ID
+	if len(m.ID) > 0 && string(m.ID) != "null" {
+		var s string
+		if err := json.Unmarshal(m.ID, &s); err != nil {
+			s = string(m.ID) // ES accepts numeric ids and uses their text
+		}
+		it.id = s
 		if it.id == "" && it.err == nil {
 			it.err = eserr.IllegalArgument("if _id is specified it must not be empty")
 		}
@@ -166,9 +174,7 @@ func (a *API) resolveTargets(items []*bulkItem) {
 		}
 		if it.id == "" {
 			it.id = newID()
-			if it.action == "index" {
-				it.action = "create"
-			}
+			it.opCreate = true
 		}
 		key := fmt.Sprintf("%s\x00%v\x00%v", it.index, it.reqAl, it.action == "delete")
 		if ix, ok := cache[key]; ok {
@@ -210,11 +216,11 @@ func (a *API) applyBulk(items []*bulkItem) ([]*store.Index, error) {
 		ops := make([]store.Op, len(its))
 		for i, it := range its {
 			kind := store.OpIndex
-			switch it.action {
-			case "create":
-				kind = store.OpCreate
-			case "delete":
+			switch {
+			case it.action == "delete":
 				kind = store.OpDelete
+			case it.opCreate:
+				kind = store.OpCreate
 			}
 			ops[i] = store.Op{Kind: kind, ID: it.id, Source: it.source, IfSeqNo: it.seq, IfPrimaryTerm: it.term}
 		}
@@ -237,10 +243,10 @@ func renderBulk(items []*bulkItem, took time.Duration, forced bool) map[string]a
 		switch {
 		case it.err != nil:
 			errors = true
-			body = map[string]any{"_index": it.index, "_id": nilIfEmpty(it.id), "status": it.err.Status, "error": it.err.Body()}
+			body = map[string]any{"_index": it.index, "_id": nilIfEmpty(it.id), "status": it.err.Status, "error": it.err.BodyJSON()}
 		case it.result.Err != nil:
 			errors = true
-			body = map[string]any{"_index": it.target.Name, "_id": it.id, "status": it.result.Status, "error": it.result.Err.Body()}
+			body = map[string]any{"_index": it.target.Name, "_id": it.id, "status": it.result.Status, "error": it.result.Err.BodyJSON()}
 		default:
 			body = writeResponse(it.target, *it.result)
 			body["status"] = it.result.Status

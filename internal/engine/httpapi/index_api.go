@@ -202,6 +202,12 @@ func (a *API) putMapping(expr string) func(q *req) (int, any, error) {
 		if len(strings.TrimSpace(string(q.body))) == 0 {
 			return 0, nil, eserr.ActionValidation("mapping source is empty")
 		}
+		var top map[string]json.RawMessage
+		if json.Unmarshal(q.body, &top) == nil && len(top) == 1 {
+			if _, typed := top["_doc"]; typed {
+				return 0, nil, eserr.IllegalArgument("Types cannot be provided in put mapping requests")
+			}
+		}
 		m, err := mapping.Parse(q.body)
 		if err != nil {
 			return 0, nil, err
@@ -302,11 +308,13 @@ func (a *API) putSettings(expr string) func(q *req) (int, any, error) {
 }
 
 func shardTotals(indices []*store.Index) map[string]any {
-	total := 0
+	total, ok := 0, 0
 	for _, ix := range indices {
-		total += 1 + ix.Settings().Int("index.number_of_replicas", 1)
+		shards := ix.Settings().Int("index.number_of_shards", 1)
+		total += shards * (1 + ix.Settings().Int("index.number_of_replicas", 1))
+		ok += shards
 	}
-	return map[string]any{"total": total, "successful": len(indices), "failed": 0}
+	return map[string]any{"total": total, "successful": ok, "failed": 0}
 }
 
 func (a *API) refresh(expr string) func(q *req) (int, any, error) {

@@ -40,7 +40,7 @@ func (a *API) routesFor(p []string) methods {
 	if n == 0 {
 		return methods{"GET": h(a.info), "HEAD": h(a.info)}
 	}
-	if strings.HasPrefix(p[0], "_") {
+	if strings.HasPrefix(p[0], "_") && p[0] != "_all" {
 		if m := a.globalRoutes(p); m != nil || n > 1 {
 			return m
 		}
@@ -173,12 +173,6 @@ func (a *API) globalRoutes(p []string) methods {
 		}
 		if n == 2 {
 			return methods{"GET": h(a.getSettings("", p[1]), with(resolveParams, "flat_settings", "include_defaults", "local")...)}
-		}
-	case "_all", "*":
-		return a.routesFor(append([]string{"_all_indices"}, p[1:]...))
-	case "_all_indices":
-		if n >= 2 {
-			return a.indexScopedRoutes("_all", p[1])
 		}
 	case "_stats":
 		if n == 1 {

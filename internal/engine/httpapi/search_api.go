@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
@@ -45,6 +46,9 @@ func (a *API) search(expr string) func(q *req) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
+		if err := a.applyAliasFilters(expr, indices, sr); err != nil {
+			return 0, nil, err
+		}
 		o := search.Options{TypedKeys: q.param("typed_keys") == "true", RestTotalHitsAsInt: q.param("rest_total_hits_as_int") == "true"}
 		resp, err := search.Run(q.r.Context(), indices, sr, o)
 		if err != nil {
@@ -52,6 +56,36 @@ func (a *API) search(expr string) func(q *req) (int, any, error) {
 		}
 		return 200, resp, nil
 	}
+}
+
+// applyAliasFilters adds the filters of filtered aliases the search went through.
+func (a *API) applyAliasFilters(expr string, indices []*store.Index, sr *search.Request) error {
+	filters := a.Store.AliasFilters(expr)
+	if len(filters) == 0 {
+		return nil
+	}
+	if len(indices) != 1 {
+		return eserr.IllegalArgument("searching filtered aliases across several indices is not supported by this engine")
+	}
+	var clauses []any
+	for _, f := range filters[indices[0].Name] {
+		var v any
+		dec := json.NewDecoder(strings.NewReader(string(f)))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		clauses = append(clauses, v)
+	}
+	if len(clauses) == 0 {
+		return nil
+	}
+	base := sr.Query
+	if base == nil {
+		base = map[string]any{"match_all": map[string]any{}}
+	}
+	sr.Query = map[string]any{"bool": map[string]any{"must": []any{base}, "filter": []any{map[string]any{"bool": map[string]any{"should": clauses}}}}}
+	return nil
 }
 
 func (a *API) count(expr string) func(q *req) (int, any, error) {
@@ -72,7 +106,11 @@ func (a *API) count(expr string) func(q *req) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		n, err := search.Count(q.r.Context(), indices, body["query"])
+		sr := &search.Request{Query: body["query"]}
+		if err := a.applyAliasFilters(expr, indices, sr); err != nil {
+			return 0, nil, err
+		}
+		n, err := search.Count(q.r.Context(), indices, sr.Query)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -147,10 +185,7 @@ func (a *API) mgetOne(q *req, d mgetDoc, defIndex string, paramFilter *search.So
 	}
 	ix, err := a.readIndex(index)
 	if err != nil {
-		e := eserr.As(err)
-		body := e.Body()
-		body["root_cause"] = []any{e.Body()}
-		return map[string]any{"_index": index, "_id": id, "error": body}
+		return map[string]any{"_index": index, "_id": id, "error": eserr.As(err).BodyWithRootsJSON()}
 	}
 	filter := paramFilter
 	if len(d.Source) > 0 {

@@ -133,7 +133,7 @@ func writeJSON(w http.ResponseWriter, head bool, status int, body any) {
 }
 
 func writeError(w http.ResponseWriter, head bool, e *eserr.Error) {
-	writeJSON(w, head, e.Status, e.Response())
+	writeJSON(w, head, e.Status, e)
 }
 
 // handler is one endpoint: its function and accepted URL parameters.

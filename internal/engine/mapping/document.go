@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net"
 	"strconv"
 	"strings"
 
@@ -295,8 +296,11 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 		s := scalarString(v)
 		opts |= index.IncludeTermVectors
 		w.doc.AddField(document.NewTextFieldCustom(path, nil, []byte(s), opts, w.b.Analyzer(BleveAnalyzer(f.Analyzer, w.b.Analysis))))
-	case f.Type == "keyword":
+	case f.Type == "keyword" || f.Type == "wildcard" || f.Type == "ip" || f.Type == "version":
 		s := scalarString(v)
+		if f.Type == "ip" && net.ParseIP(s) == nil {
+			return w.typeErr(path, "ip", v, "'"+s+"' is not an IP string literal.")
+		}
 		if f.IgnoreAbove > 0 && len([]rune(s)) > f.IgnoreAbove {
 			return nil
 		}
@@ -313,7 +317,13 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 			opts |= index.DocValues
 		}
 		w.doc.AddField(document.NewNumericFieldWithIndexingOptions(path, nil, n, opts))
-	case f.Type == "date":
+	case f.Type == "binary":
+		// Binary values are kept in _source only and are not searchable, as in ES.
+		if _, ok := v.(string); !ok {
+			return w.typeErr(path, "binary", v, "")
+		}
+		return nil
+	case f.Type == "date" || f.Type == "date_nanos":
 		t, err := ParseDate(scalarDateInput(v), f.Format)
 		if err != nil {
 			return w.typeErr(path, "date", v, err.Error())

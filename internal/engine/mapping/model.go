@@ -14,19 +14,30 @@ import (
 // Field is one mapped property. Objects have Properties; leaves have a Type and may have
 // multi-fields in Fields (e.g. title.keyword).
 type Field struct {
-	Type           string            `json:"type,omitempty"`
-	Analyzer       string            `json:"analyzer,omitempty"`
-	SearchAnalyzer string            `json:"search_analyzer,omitempty"`
-	Format         string            `json:"format,omitempty"`
-	IgnoreAbove    int               `json:"ignore_above,omitempty"`
-	Index          *bool             `json:"index,omitempty"`
-	DocValues      *bool             `json:"doc_values,omitempty"`
-	Fields         map[string]*Field `json:"fields,omitempty"`
-	Properties     map[string]*Field `json:"properties,omitempty"`
-	Dynamic        any               `json:"dynamic,omitempty"`
-	Enabled        *bool             `json:"enabled,omitempty"`
-	NullValue      any               `json:"null_value,omitempty"`
-	Boost          float64           `json:"boost,omitempty"`
+	Type                string            `json:"type,omitempty"`
+	Analyzer            string            `json:"analyzer,omitempty"`
+	SearchAnalyzer      string            `json:"search_analyzer,omitempty"`
+	Format              string            `json:"format,omitempty"`
+	IgnoreAbove         int               `json:"ignore_above,omitempty"`
+	Index               *bool             `json:"index,omitempty"`
+	DocValues           *bool             `json:"doc_values,omitempty"`
+	Fields              map[string]*Field `json:"fields,omitempty"`
+	Properties          map[string]*Field `json:"properties,omitempty"`
+	Dynamic             any               `json:"dynamic,omitempty"`
+	Enabled             *bool             `json:"enabled,omitempty"`
+	NullValue           any               `json:"null_value,omitempty"`
+	Boost               float64           `json:"boost,omitempty"`
+	Meta                map[string]any    `json:"meta,omitempty"`
+	Store               *bool             `json:"store,omitempty"`
+	Norms               *bool             `json:"norms,omitempty"`
+	Similarity          string            `json:"similarity,omitempty"`
+	IndexOptions        string            `json:"index_options,omitempty"`
+	Coerce              *bool             `json:"coerce,omitempty"`
+	IgnoreMalformed     *bool             `json:"ignore_malformed,omitempty"`
+	ScalingFactor       float64           `json:"scaling_factor,omitempty"`
+	Normalizer          string            `json:"normalizer,omitempty"`
+	EagerGlobalOrdinals *bool             `json:"eager_global_ordinals,omitempty"`
+	CopyTo              any               `json:"copy_to,omitempty"`
 }
 
 // Mapping is an index's root mapping.
@@ -45,7 +56,7 @@ var knownTypes = map[string]bool{
 	"text": true, "keyword": true, "long": true, "integer": true, "short": true, "byte": true,
 	"double": true, "float": true, "half_float": true, "scaled_float": true, "unsigned_long": true,
 	"boolean": true, "date": true, "object": true, "constant_keyword": false, "match_only_text": true,
-	"wildcard": true,
+	"wildcard": true, "ip": true, "binary": true, "date_nanos": true, "version": true,
 }
 
 // Numeric reports whether a type is one of ES's numeric types.
@@ -125,8 +136,11 @@ func validateProps(prefix string, props map[string]*Field) error {
 		if f.Type == "match_only_text" {
 			f.Type = "text"
 		}
-		if f.Type == "wildcard" {
-			f.Type = "keyword"
+		if f.Normalizer != "" {
+			return eserr.MapperParsing("Failed to parse mapping: normalizer [%s] not found for field [%s]", f.Normalizer, name)
+		}
+		if f.CopyTo != nil {
+			return eserr.MapperParsing("Failed to parse mapping: [copy_to] is not supported by this engine (field [%s])", name)
 		}
 		if f.Type != "" && f.Type != "object" && f.Properties != nil {
 			return eserr.MapperParsing("Failed to parse mapping: unknown parameter [properties] on mapper [%s] of type [%s]", name, f.Type)
@@ -184,10 +198,22 @@ func (m *Mapping) Leaves() map[string]*Leaf {
 	return out
 }
 
+// leafType is the type queries and aggregations treat a field as: ip, version and
+// wildcard values are exact strings, date_nanos a date (kept to the millisecond).
+func leafType(t string) string {
+	switch t {
+	case "ip", "version", "wildcard":
+		return "keyword"
+	case "date_nanos":
+		return "date"
+	}
+	return t
+}
+
 func leafOf(path string, f *Field) *Leaf {
-	l := &Leaf{Path: path, Type: f.Type, Analyzer: f.Analyzer, SearchAnalyzer: f.SearchAnalyzer,
+	l := &Leaf{Path: path, Type: leafType(f.Type), Analyzer: f.Analyzer, SearchAnalyzer: f.SearchAnalyzer,
 		Format: f.Format, IgnoreAbove: f.IgnoreAbove, Indexed: f.Index == nil || *f.Index, Boost: f.Boost}
-	l.DocValues = f.Type != "text" && (f.DocValues == nil || *f.DocValues)
+	l.DocValues = f.Type != "text" && f.Type != "binary" && (f.DocValues == nil || *f.DocValues)
 	if l.Analyzer == "" && f.Type == "text" {
 		l.Analyzer = "standard"
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"time"
@@ -55,6 +56,12 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 	start := time.Now()
 	if err := r.Validate(maxWindow(indices)); err != nil {
 		return nil, err
+	}
+	if o.RestTotalHitsAsInt && r.TrackTotal > 0 && r.TrackTotal != 10000 {
+		return nil, eserr.ActionValidation(fmt.Sprintf("[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got %d", r.TrackTotal))
+	}
+	if o.RestTotalHitsAsInt && r.TrackTotal == 10000 {
+		r.TrackTotal = -1
 	}
 	if len(indices) == 0 {
 		return emptyResponse(r, o), nil
@@ -143,6 +150,9 @@ func hitsObject(res *bleve.SearchResult, hits []any, r *Request, o Options, sort
 		out["max_score"] = res.MaxScore
 	}
 	if r.TrackTotal == 0 {
+		if o.RestTotalHitsAsInt {
+			out["total"] = -1
+		}
 		return out
 	}
 	total, rel := res.Total, "eq"
@@ -190,7 +200,11 @@ func renderHit(h *bsearch.DocumentMatch, byName map[string]*store.Index, r *Requ
 		}
 	}
 	if sorted {
-		hit["sort"] = decodeSort(h, types)
+		descs := make([]bool, len(r.Sort))
+		for i, sp := range r.Sort {
+			descs[i] = sp.Desc
+		}
+		hit["sort"] = decodeSort(h, types, descs)
 	}
 	return hit
 }
@@ -243,7 +257,34 @@ func buildSort(specs []SortSpec, qc *query.Context, index string) (bsearch.SortO
 	return order, types, nil
 }
 
-func decodeSort(h *bsearch.DocumentMatch, types []string) []any {
+// missingSortValue is what ES shows for a document without the sort field: the extreme
+// of the field's type that sorts last (or first with missing: _first).
+func missingSortValue(t string, desc bool) any {
+	if !mapping.Numeric(t) && t != "date" {
+		return nil
+	}
+	if mapping.Numeric(t) && !mapping.Integral(t) {
+		if desc {
+			return -math.MaxFloat64
+		}
+		return math.MaxFloat64
+	}
+	max, min := int64(math.MaxInt64), int64(math.MinInt64)
+	switch t {
+	case "integer":
+		max, min = math.MaxInt32, math.MinInt32
+	case "short":
+		max, min = math.MaxInt16, math.MinInt16
+	case "byte":
+		max, min = math.MaxInt8, math.MinInt8
+	}
+	if desc {
+		return min
+	}
+	return max
+}
+
+func decodeSort(h *bsearch.DocumentMatch, types []string, descs []bool) []any {
 	out := make([]any, len(types))
 	for i, t := range types {
 		var raw string
@@ -257,7 +298,7 @@ func decodeSort(h *bsearch.DocumentMatch, types []string) []any {
 			f, err := strconv.ParseFloat(raw, 64)
 			switch {
 			case err != nil:
-				out[i] = nil
+				out[i] = missingSortValue(t, descs[i])
 			case mapping.Integral(t):
 				out[i] = int64(f)
 			default:
@@ -266,7 +307,7 @@ func decodeSort(h *bsearch.DocumentMatch, types []string) []any {
 		case t == "date":
 			tm, err := time.Parse(time.RFC3339Nano, raw)
 			if err != nil {
-				out[i] = nil
+				out[i] = missingSortValue(t, descs[i])
 			} else {
 				out[i] = tm.UnixMilli()
 			}

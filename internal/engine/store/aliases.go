@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"path"
 	"sort"
 	"strings"
@@ -41,7 +42,7 @@ func (st *Store) UpdateAliases(actions []AliasAction) ([]ActionResult, error) {
 	var drop []string
 	results := make([]ActionResult, len(actions))
 	for i, act := range actions {
-		res, dropped, err := st.applyAliasAction(next, act)
+		res, dropped, err := st.applyAliasAction(next, act, drop)
 		if err != nil {
 			st.mu.Unlock()
 			return nil, err
@@ -103,7 +104,7 @@ func (st *Store) expandIndices(pats []string) ([]string, error) {
 	return out, nil
 }
 
-func (st *Store) applyAliasAction(next map[string]map[string]*AliasMeta, act AliasAction) (ActionResult, []string, error) {
+func (st *Store) applyAliasAction(next map[string]map[string]*AliasMeta, act AliasAction, dropping []string) (ActionResult, []string, error) {
 	indices, err := st.expandIndices(act.Indices)
 	if err != nil {
 		return ActionResult{}, nil, err
@@ -112,7 +113,7 @@ func (st *Store) applyAliasAction(next map[string]map[string]*AliasMeta, act Ali
 	switch act.Type {
 	case "add":
 		for _, a := range act.Aliases {
-			if st.indices[a] != nil {
+			if st.indices[a] != nil && !containsStr(dropping, a) {
 				return res, nil, eserr.New(400, "invalid_alias_name_exception", "Invalid alias name [%s]: an index or data stream exists with the same name as the alias", a)
 			}
 			if err := ValidateIndexName(a); err != nil {
@@ -189,12 +190,38 @@ func (st *Store) AliasNames() []string {
 	return out
 }
 
-// AliasFilter returns the filter of alias on index, if the search named the alias.
-func (st *Store) AliasFilter(alias, index string) []byte {
+// AliasFilters returns, per index, the filters of the aliases an expression names. An
+// index also reached by its own name or through an unfiltered alias gets no filter.
+func (st *Store) AliasFilters(expr string) map[string][]json.RawMessage {
 	st.mu.RLock()
 	defer st.mu.RUnlock()
-	if l := st.aliases[alias][index]; l != nil {
-		return l.Filter
+	out := map[string][]json.RawMessage{}
+	unfiltered := map[string]bool{}
+	for _, part := range strings.Split(expr, ",") {
+		links, ok := st.aliases[part]
+		if !ok {
+			unfiltered[part] = true
+			continue
+		}
+		for n, l := range links {
+			if len(l.Filter) == 0 {
+				unfiltered[n] = true
+			} else {
+				out[n] = append(out[n], l.Filter)
+			}
+		}
 	}
-	return nil
+	for n := range unfiltered {
+		delete(out, n)
+	}
+	return out
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
