@@ -79,7 +79,11 @@ func parseOne(v any, f string) (time.Time, bool) {
 	case "yyyy":
 		layouts = []string{"2006"}
 	default:
-		layouts = isoLayouts
+		if l, ok := javaLayout(f); ok {
+			layouts = []string{l}
+		} else {
+			layouts = isoLayouts
+		}
 	}
 	for _, l := range layouts {
 		if t, err := time.Parse(l, s); err == nil {
@@ -106,4 +110,46 @@ func DetectDate(s string) bool {
 // FormatDate renders a time like ES renders date keys: strict_date_optional_time in UTC.
 func FormatDate(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// javaLayout converts a Java DateTimeFormatter pattern such as "yyyy-MM-dd HH:mm:ss.SSS"
+// into a Go layout; ok is false for patterns with letters it does not know.
+func javaLayout(p string) (string, bool) {
+	repl := []struct{ java, goLayout string }{
+		{"yyyy", "2006"}, {"uuuu", "2006"}, {"yy", "06"}, {"MMMM", "January"}, {"MMM", "Jan"}, {"MM", "01"},
+		{"dd", "02"}, {"HH", "15"}, {"hh", "03"}, {"mm", "04"}, {"ss", "05"}, {"SSSSSSSSS", "000000000"},
+		{"SSSSSS", "000000"}, {"SSS", "000"}, {"XXX", "Z07:00"}, {"xxx", "-07:00"}, {"Z", "-0700"}, {"a", "PM"},
+		{"EEE", "Mon"},
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); {
+		if p[i] == '\'' {
+			j := strings.IndexByte(p[i+1:], '\'')
+			if j < 0 {
+				return "", false
+			}
+			b.WriteString(p[i+1 : i+1+j])
+			i += j + 2
+			continue
+		}
+		matched := false
+		for _, r := range repl {
+			if strings.HasPrefix(p[i:], r.java) {
+				b.WriteString(r.goLayout)
+				i += len(r.java)
+				matched = true
+				break
+			}
+		}
+		if matched {
+			continue
+		}
+		c := p[i]
+		if (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') {
+			return "", false
+		}
+		b.WriteByte(c)
+		i++
+	}
+	return b.String(), true
 }

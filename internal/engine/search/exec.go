@@ -81,13 +81,19 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 	}
 	req := bleve.NewSearchRequestOptions(q, r.Size, r.From, false)
 	sorts, sortTypes, err := buildSort(r.Sort, qc, indices[0].Name)
+	formats := make([]string, len(r.Sort))
+	for i, sp := range r.Sort {
+		if l := qc.Leaf(sp.Field); l != nil {
+			formats[i] = l.Format
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	if sorts != nil {
 		req.Sort = sorts
 		if r.SearchAfter != nil {
-			after, err := encodeAfter(r.SearchAfter, sortTypes)
+			after, err := encodeAfter(r.SearchAfter, sortTypes, formats)
 			if err != nil {
 				return nil, err
 			}
@@ -324,7 +330,7 @@ func decodeSort(h *bsearch.DocumentMatch, types []string, descs []bool) []any {
 	return out
 }
 
-func encodeAfter(vals []any, types []string) ([]string, error) {
+func encodeAfter(vals []any, types, formats []string) ([]string, error) {
 	out := make([]string, len(vals))
 	for i, v := range vals {
 		t := types[i]
@@ -336,7 +342,11 @@ func encodeAfter(vals []any, types []string) ([]string, error) {
 			}
 			out[i] = strconv.FormatFloat(f, 'f', -1, 64)
 		case t == "date":
-			tm, err := mapping.ParseDate(dateValue(v), "strict_date_optional_time||epoch_millis")
+			f := "strict_date_optional_time||epoch_millis"
+			if formats[i] != "" {
+				f = formats[i] + "||" + f
+			}
+			tm, err := mapping.ParseDate(dateValue(v), f)
 			if err != nil {
 				return nil, eserr.SearchPhase(eserr.IllegalArgument("Failed to parse search_after value [%v]", v))
 			}

@@ -50,6 +50,8 @@ func openIndex(st *Store, dir string, meta *indexMeta) (*Index, error) {
 		return nil, err
 	}
 	ix.pendingIDs = map[string]int{}
+	// Hits of multi-index searches carry the bleve index name; make it the ES name.
+	ix.bidx.SetName(ix.Name)
 	if err := ix.catchUpBleve(); err != nil {
 		return nil, err
 	}
