@@ -48,6 +48,9 @@ func parseAliasMeta(def any) (*store.AliasMeta, error) {
 				m.SearchRouting = r
 			}
 		default:
+			if _, isArr := v.([]any); isArr {
+				return nil, eserr.Parsing("Unexpected token [START_ARRAY]")
+			}
 			return nil, eserr.Parsing("Unsupported field [%s]", k)
 		}
 	}

@@ -80,6 +80,10 @@ func mergeField(path string, of, nf *Field) error {
 	if nf.IgnoreAbove != 0 {
 		of.IgnoreAbove = nf.IgnoreAbove
 	}
+	if nf.Meta != nil {
+		// ES replaces a field's meta as a whole on update.
+		of.Meta = nf.Meta
+	}
 	for sub, sf := range nf.Fields {
 		if of.Fields == nil {
 			of.Fields = map[string]*Field{}

@@ -101,10 +101,48 @@ func Parse(raw json.RawMessage) (*Mapping, error) {
 	if err := validateDynamic(m.Dynamic); err != nil {
 		return nil, err
 	}
+	if err := expandDotted(m.Properties); err != nil {
+		return nil, err
+	}
 	if err := validateProps("", m.Properties); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// expandDotted turns "a.b": {...} property names into objects, as ES does.
+func expandDotted(props map[string]*Field) error {
+	for name, f := range props {
+		if f != nil {
+			if err := expandDotted(f.Properties); err != nil {
+				return err
+			}
+		}
+		head, rest, ok := strings.Cut(name, ".")
+		if !ok || head == "" || rest == "" {
+			continue
+		}
+		delete(props, name)
+		parent := props[head]
+		if parent == nil {
+			parent = &Field{Properties: map[string]*Field{}}
+			props[head] = parent
+		}
+		if !parent.IsObject() {
+			return eserr.MapperParsing("Failed to parse mapping: Field [%s] is defined more than once", head)
+		}
+		if parent.Properties == nil {
+			parent.Properties = map[string]*Field{}
+		}
+		if _, dup := parent.Properties[rest]; dup {
+			return eserr.MapperParsing("Failed to parse mapping: Field [%s] is defined more than once", name)
+		}
+		parent.Properties[rest] = f
+		if err := expandDotted(parent.Properties); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func validateDynamic(d any) error {

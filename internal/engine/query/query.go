@@ -26,6 +26,9 @@ type Context struct {
 	PrefixTerms func(field, prefix string, max int) []string
 	// Index is the ES index name used in error metadata.
 	Index string
+	// MaxTerms is index.max_terms_count and MaxIDs index.max_result_window (0: no limit).
+	MaxTerms int
+	MaxIDs   int
 }
 
 // Parse decodes a raw query object.

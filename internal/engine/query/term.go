@@ -94,8 +94,8 @@ func parseTerms(c *Context, body any) (bq.Query, error) {
 	if n != 1 {
 		return nil, eserr.Parsing("[terms] query does not support multiple fields")
 	}
-	if len(vals) > 65536 {
-		return nil, eserr.IllegalArgument("The number of terms [%d] used in the Terms Query request has exceeded the allowed maximum of [65536].", len(vals))
+	if c.MaxTerms > 0 && len(vals) > c.MaxTerms {
+		return nil, eserr.IllegalArgument("The number of terms [%d] used in the Terms Query request has exceeded the allowed maximum of [%d]. This maximum can be set by changing the [index.max_terms_count] index level setting.", len(vals), c.MaxTerms)
 	}
 	if field == "_id" {
 		ids := make([]string, len(vals))
@@ -380,6 +380,9 @@ func parseIDs(c *Context, body any) (bq.Query, error) {
 	}
 	if len(ids) == 0 {
 		return bleve.NewMatchNoneQuery(), nil
+	}
+	if c.MaxIDs > 0 && len(ids) > c.MaxIDs {
+		return nil, eserr.SearchPhase(c.shardErr("failed to create query: Too many ids specified, allowed max result window is [%d]", c.MaxIDs).(*eserr.Error))
 	}
 	return applyBoost(bleve.NewDocIDQuery(ids), m)
 }

@@ -22,7 +22,12 @@ func QueryContext(indices []*store.Index) *query.Context {
 	if len(indices) > 0 {
 		name = indices[0].Name
 	}
-	c := &query.Context{Index: name}
+	c := &query.Context{Index: name, MaxIDs: maxWindow(indices)}
+	for _, ix := range indices {
+		if n := ix.Settings().Int("index.max_terms_count", 65536); c.MaxTerms == 0 || n < c.MaxTerms {
+			c.MaxTerms = n
+		}
+	}
 	c.Leaf = func(p string) *mapping.Leaf {
 		for _, l := range leaves {
 			if f := l[p]; f != nil {

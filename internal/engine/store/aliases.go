@@ -39,10 +39,15 @@ func (st *Store) UpdateAliases(actions []AliasAction) ([]ActionResult, error) {
 			next[a][n] = l
 		}
 	}
-	var drop []string
+	var drop, dropping []string
+	for _, act := range actions {
+		if act.Type == "remove_index" {
+			dropping = append(dropping, act.Indices...)
+		}
+	}
 	results := make([]ActionResult, len(actions))
 	for i, act := range actions {
-		res, dropped, err := st.applyAliasAction(next, act, drop)
+		res, dropped, err := st.applyAliasAction(next, act, dropping)
 		if err != nil {
 			st.mu.Unlock()
 			return nil, err
