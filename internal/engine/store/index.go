@@ -65,6 +65,7 @@ type Index struct {
 
 	checkpointMu sync.Mutex
 	closed       atomic.Bool
+	asyncRefresh atomic.Bool
 
 	// useMu is held shared by searches in flight; dropping an index takes it exclusively
 	// so an index removed by an alias swap is closed only after its last reader finished.
@@ -180,7 +181,7 @@ func (ix *Index) pendingBatch(id string) *bleve.Batch {
 	if p, ok := ix.pendingIDs[id]; ok {
 		return ix.pending[p]
 	}
-	const partDocs = 2000
+	const partDocs = 5000
 	n := len(ix.pending)
 	if n == 0 || ix.pending[n-1].Size() >= partDocs {
 		ix.pending = append(ix.pending, ix.bidx.NewBatch())

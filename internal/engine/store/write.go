@@ -37,8 +37,11 @@ type Result struct {
 	Err     *eserr.Error
 }
 
-// maxPendingOps bounds unrefreshed operations held in memory per index.
-const maxPendingOps = 8000
+// eagerRefreshOps starts a background refresh; maxPendingOps makes writers wait for one.
+const (
+	eagerRefreshOps = 10000
+	maxPendingOps   = 40000
+)
 
 // maxWALBeforeCheckpoint bounds the translog; past it a snapshot is written and the log cut.
 const maxWALBeforeCheckpoint = 128 << 20
@@ -68,7 +71,7 @@ func (ix *Index) Write(ops []Op) ([]Result, error) {
 	}
 	wal := ix.wal
 	big := ix.walSize > maxWALBeforeCheckpoint
-	backlog := ix.pendingN >= maxPendingOps
+	pending := ix.pendingN
 	ix.mu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("translog write: %w", err)
@@ -88,13 +91,20 @@ func (ix *Index) Write(ops []Op) ([]Result, error) {
 	if big {
 		go func() { _ = ix.checkpoint() }()
 	}
-	if backlog {
+	switch {
+	case pending >= maxPendingOps:
 		// Backpressure, like ES's indexing buffer: when unrefreshed writes pile up faster
-		// than periodic refreshes absorb them, the writer builds segments now, bounding the
-		// memory held by pending documents.
+		// than refreshes absorb them, the writer waits for segments to be built, bounding
+		// the memory held by pending documents.
 		if err := ix.Refresh(); err != nil {
 			return nil, err
 		}
+	case pending >= eagerRefreshOps && ix.asyncRefresh.CompareAndSwap(false, true):
+		// Start building segments early, on another core, while writers keep parsing.
+		go func() {
+			defer ix.asyncRefresh.Store(false)
+			_ = ix.Refresh()
+		}()
 	}
 	return results, nil
 }
