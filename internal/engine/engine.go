@@ -1,0 +1,110 @@
+// Package engine is Aisle's embedded search engine: an Elasticsearch-8-compatible HTTP
+// server (the REST subset in DESIGN.md) on bleve, with on-disk data that survives restarts.
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aislehq/aisle/internal/engine/httpapi"
+	"github.com/aislehq/aisle/internal/engine/store"
+)
+
+// Config configures a Server.
+type Config struct {
+	// DataDir holds indices and metadata; it is created if missing.
+	DataDir string
+	// Addr is the listen address; default "127.0.0.1:0" (a random loopback port).
+	Addr string
+}
+
+// Server is a running engine.
+type Server struct {
+	store    *store.Store
+	http     *http.Server
+	listener net.Listener
+	url      string
+	done     chan error
+	once     sync.Once
+	closeErr error
+}
+
+// Start opens the data directory and serves HTTP until Close or ctx is cancelled.
+func Start(ctx context.Context, cfg Config) (*Server, error) {
+	if cfg.DataDir == "" {
+		return nil, errors.New("engine: DataDir is required")
+	}
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:0"
+	}
+	st, err := store.Open(cfg.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("engine: open data: %w", err)
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		_ = st.Close()
+		return nil, fmt.Errorf("engine: listen: %w", err)
+	}
+	api := &httpapi.API{Store: st, ClusterUUID: clusterUUID(cfg.DataDir)}
+	s := &Server{
+		store:    st,
+		listener: ln,
+		url:      "http://" + ln.Addr().String(),
+		done:     make(chan error, 1),
+		http: &http.Server{
+			Handler:           api,
+			ReadHeaderTimeout: 30 * time.Second,
+			MaxHeaderBytes:    1 << 20,
+		},
+	}
+	go func() { s.done <- s.http.Serve(ln) }()
+	go func() {
+		<-ctx.Done()
+		_ = s.Close()
+	}()
+	return s, nil
+}
+
+// URL is the base URL, e.g. http://127.0.0.1:41234.
+func (s *Server) URL() string { return s.url }
+
+// Close stops serving, waits for in-flight requests, and persists all indices.
+func (s *Server) Close() error {
+	s.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		err := s.http.Shutdown(ctx)
+		if serr := <-s.done; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
+			err = serr
+		}
+		if cerr := s.store.Close(); err == nil {
+			err = cerr
+		}
+		s.closeErr = err
+	})
+	return s.closeErr
+}
+
+// clusterUUID is stable per data directory, as an ES cluster's UUID is.
+func clusterUUID(dir string) string {
+	p := filepath.Join(dir, "cluster_uuid")
+	if b, err := os.ReadFile(p); err == nil && len(b) > 0 {
+		return strings.TrimSpace(string(b))
+	}
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	id := base64.RawURLEncoding.EncodeToString(b)[:22]
+	_ = os.WriteFile(p, []byte(id), 0o644)
+	return id
+}

@@ -1,0 +1,107 @@
+package engine_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/elastic/go-elasticsearch/v8"
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/aislehq/aisle/internal/engine"
+)
+
+// childEnv makes the test binary act as a bare engine process: the durability test starts
+// it as a subprocess and kills it with SIGKILL.
+const childEnv = "AISLE_ENGINE_TEST_CHILD_DATA"
+
+func init() {
+	dir := os.Getenv(childEnv)
+	if dir == "" {
+		return
+	}
+	srv, err := engine.Start(context.Background(), engine.Config{DataDir: dir})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "child engine:", err)
+		os.Exit(3)
+	}
+	fmt.Println("URL " + srv.URL())
+	select {}
+}
+
+func TestEngine(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Engine Suite")
+}
+
+var (
+	srv *engine.Server
+	es  *elasticsearch.TypedClient
+	ctx = context.Background()
+)
+
+var _ = BeforeSuite(func() {
+	var err error
+	srv, err = engine.Start(ctx, engine.Config{DataDir: GinkgoT().TempDir()})
+	Expect(err).NotTo(HaveOccurred())
+	es = newClient(srv.URL())
+})
+
+var _ = AfterSuite(func() {
+	if srv != nil {
+		Expect(srv.Close()).To(Succeed())
+	}
+})
+
+func newClient(url string) *elasticsearch.TypedClient {
+	c, err := elasticsearch.NewTypedClient(elasticsearch.Config{Addresses: []string{url}, MaxRetries: 0, DisableRetry: true})
+	Expect(err).NotTo(HaveOccurred())
+	return c
+}
+
+// esError extracts the ES error of a typed client call.
+func esError(err error) *types.ElasticsearchError {
+	var e *types.ElasticsearchError
+	if errors.As(err, &e) {
+		return e
+	}
+	Fail(fmt.Sprintf("expected an Elasticsearch error, got %v", err))
+	return nil
+}
+
+// rawDo sends a raw request and returns status and body (for malformed input the typed
+// client cannot express).
+func rawDo(method, path, contentType, body string) (int, string, http.Header) {
+	req, err := http.NewRequest(method, srv.URL()+path, strings.NewReader(body))
+	Expect(err).NotTo(HaveOccurred())
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	res, err := http.DefaultClient.Do(req)
+	Expect(err).NotTo(HaveOccurred())
+	defer res.Body.Close()
+	var b strings.Builder
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		b.WriteString(sc.Text())
+	}
+	return res.StatusCode, b.String(), res.Header
+}
+
+var nameSeq int
+
+// uniqueIndex returns a fresh index name so specs never share state.
+func uniqueIndex(prefix string) string {
+	nameSeq++
+	return fmt.Sprintf("%s-%d", prefix, nameSeq)
+}
+
+func jsonReader(s string) *strings.Reader { return strings.NewReader(s) }

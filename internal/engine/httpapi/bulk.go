@@ -1,0 +1,267 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/aislehq/aisle/internal/engine/eserr"
+	"github.com/aislehq/aisle/internal/engine/store"
+)
+
+var bulkParams = []string{"refresh", "routing", "wait_for_active_shards", "require_alias", "require_data_stream", "pipeline", "_source", "_source_includes", "_source_excludes", "list_executed_pipelines", "include_source_on_error"}
+
+// bulkItem is one action of a _bulk body.
+type bulkItem struct {
+	action string
+	// opCreate is set for create actions and for index actions with op_type=create or an
+	// auto-generated id; the response keeps the action name the client sent.
+	opCreate bool
+	index    string
+	id       string
+	source   []byte
+	seq      *int64
+	term     *int64
+	reqAl    bool
+	err      *eserr.Error
+	target   *store.Index
+	result   *store.Result
+}
+
+type bulkMeta struct {
+	Index         string          `json:"_index"`
+	ID            json.RawMessage `json:"_id"`
+	IfSeqNo       *int64          `json:"if_seq_no"`
+	IfPrimaryTerm *int64          `json:"if_primary_term"`
+	OpType        string          `json:"op_type"`
+	RequireAlias  *bool           `json:"require_alias"`
+	Routing       string          `json:"routing"`
+	Version       json.RawMessage `json:"version"`
+	VersionType   string          `json:"version_type"`
+	Pipeline      string          `json:"pipeline"`
+}
+
+// parseBulk splits the NDJSON body; a malformed action line fails the whole request, as
+// in ES, while per-document problems become per-item errors.
+func parseBulk(body []byte, defIndex string, reqAlias bool) ([]*bulkItem, error) {
+	lines := bytes.Split(body, []byte("\n"))
+	var items []*bulkItem
+	for i := 0; i < len(lines); i++ {
+		line := bytes.TrimSpace(lines[i])
+		if len(line) == 0 {
+			continue
+		}
+		var action map[string]json.RawMessage
+		if err := json.Unmarshal(line, &action); err != nil {
+			return nil, eserr.IllegalArgument("Malformed action/metadata line [%d], expected START_OBJECT or END_OBJECT but found [VALUE_STRING]", i+1)
+		}
+		if len(action) != 1 {
+			if len(action) == 0 {
+				return nil, eserr.IllegalArgument("Malformed action/metadata line [%d], expected FIELD_NAME but found [END_OBJECT]", i+1)
+			}
+			return nil, eserr.IllegalArgument("Malformed action/metadata line [%d], expected END_OBJECT but found [FIELD_NAME]", i+1)
+		}
+		it := &bulkItem{index: defIndex, reqAl: reqAlias}
+		var metaRaw json.RawMessage
+		for k, v := range action {
+			it.action, metaRaw = k, v
+		}
+		switch it.action {
+		case "index", "create", "delete", "update":
+		default:
+			return nil, eserr.IllegalArgument("Malformed action/metadata line [%d], expected field [create], [delete], [index] or [update] but found [%s]", i+1, it.action)
+		}
+		var meta bulkMeta
+		if err := json.Unmarshal(metaRaw, &meta); err != nil {
+			return nil, eserr.IllegalArgument("Malformed action/metadata line [%d], expected a simple value for field but found [%s]", i+1, err.Error())
+		}
+		if err := fillMeta(it, &meta); err != nil {
+			return nil, err
+		}
+		if it.action != "delete" {
+			i++
+			if i >= len(lines) || len(bytes.TrimSpace(lines[i])) == 0 {
+				return nil, eserr.ActionValidation("no requests added")
+			}
+			it.source = compact(bytes.TrimSpace(lines[i]))
+		}
+		items = append(items, it)
+	}
+	if len(items) == 0 {
+		return nil, eserr.ActionValidation("no requests added")
+	}
+	return items, nil
+}
+
+func fillMeta(it *bulkItem, m *bulkMeta) error {
+	if m.Index != "" {
+		it.index = m.Index
+	}
+	if m.OpType == "create" && it.action == "index" {
+		it.action = "create"
+	}
+	it.opCreate = it.action == "create"
+	if m.RequireAlias != nil {
+		it.reqAl = *m.RequireAlias
+	}
+	it.seq, it.term = m.IfSeqNo, m.IfPrimaryTerm
+	switch {
+	case it.index == "":
+		it.err = eserr.ActionValidation("index is missing")
+	case it.action == "update":
+		it.err = eserr.IllegalArgument("bulk action [update] is not supported by this engine")
+	case len(m.Version) > 0 || m.VersionType != "":
+		it.err = eserr.IllegalArgument("external versioning is not supported by this engine")
+	case m.Pipeline != "":
+		it.err = eserr.IllegalArgument("ingest pipelines are not supported by this engine")
+	}
+	if len(m.ID) > 0 && string(m.ID) != "null" {
+		var s string
+		if err := json.Unmarshal(m.ID, &s); err != nil {
+			s = string(m.ID) // ES accepts numeric ids and uses their text
+		}
+		it.id = s
+		if it.id == "" && it.err == nil {
+			it.err = eserr.IllegalArgument("if _id is specified it must not be empty")
+		}
+	} else if it.action == "delete" && it.err == nil {
+		it.err = eserr.ActionValidation("id is missing")
+	}
+	if it.err == nil {
+		if err := validateCAS(it.seq, it.term, it.action == "create"); err != nil {
+			it.err = eserr.As(err)
+		}
+	}
+	return nil
+}
+
+func (a *API) bulk(defIndex string) func(q *req) (int, any, error) {
+	return func(q *req) (int, any, error) {
+		start := time.Now()
+		if err := unsupportedParams(q, "pipeline", "require_data_stream"); err != nil {
+			return 0, nil, err
+		}
+		mode, err := refreshMode(q)
+		if err != nil {
+			return 0, nil, err
+		}
+		items, err := parseBulk(q.body, defIndex, q.param("require_alias") == "true")
+		if err != nil {
+			return 0, nil, err
+		}
+		a.resolveTargets(items)
+		touched, err := a.applyBulk(items)
+		if err != nil {
+			return 0, nil, err
+		}
+		if mode != "false" {
+			for _, ix := range touched {
+				if err := ix.Refresh(); err != nil {
+					return 0, nil, err
+				}
+			}
+		}
+		return 200, renderBulk(items, time.Since(start), mode == "true"), nil
+	}
+}
+
+func (a *API) resolveTargets(items []*bulkItem) {
+	cache := map[string]*store.Index{}
+	for _, it := range items {
+		if it.err != nil {
+			continue
+		}
+		if it.id == "" {
+			it.id = newID()
+			it.opCreate = true
+		}
+		key := fmt.Sprintf("%s\x00%v\x00%v", it.index, it.reqAl, it.action == "delete")
+		if ix, ok := cache[key]; ok {
+			it.target = ix
+			continue
+		}
+		var ix *store.Index
+		var err error
+		if it.action == "delete" {
+			ix, err = a.writeIndexNoCreate(it.index)
+		} else {
+			ix, err = a.Store.WriteTarget(it.index, it.reqAl)
+		}
+		if err != nil {
+			it.err = eserr.As(err)
+			continue
+		}
+		cache[key] = ix
+		it.target = ix
+	}
+}
+
+// applyBulk groups items per index (keeping their order) so each index takes its write
+// lock and fsyncs its translog once per request.
+func (a *API) applyBulk(items []*bulkItem) ([]*store.Index, error) {
+	var order []*store.Index
+	groups := map[*store.Index][]*bulkItem{}
+	for _, it := range items {
+		if it.err != nil || it.target == nil {
+			continue
+		}
+		if _, ok := groups[it.target]; !ok {
+			order = append(order, it.target)
+		}
+		groups[it.target] = append(groups[it.target], it)
+	}
+	for _, ix := range order {
+		its := groups[ix]
+		ops := make([]store.Op, len(its))
+		for i, it := range its {
+			kind := store.OpIndex
+			switch {
+			case it.action == "delete":
+				kind = store.OpDelete
+			case it.opCreate:
+				kind = store.OpCreate
+			}
+			ops[i] = store.Op{Kind: kind, ID: it.id, Source: it.source, IfSeqNo: it.seq, IfPrimaryTerm: it.term}
+		}
+		res, err := ix.Write(ops)
+		if err != nil {
+			return nil, err
+		}
+		for i := range res {
+			its[i].result = &res[i]
+		}
+	}
+	return order, nil
+}
+
+func renderBulk(items []*bulkItem, took time.Duration, forced bool) map[string]any {
+	out := make([]any, len(items))
+	errors := false
+	for i, it := range items {
+		var body map[string]any
+		switch {
+		case it.err != nil:
+			errors = true
+			body = map[string]any{"_index": it.index, "_id": nilIfEmpty(it.id), "status": it.err.Status, "error": it.err.BodyJSON()}
+		case it.result.Err != nil:
+			errors = true
+			body = map[string]any{"_index": it.target.Name, "_id": it.id, "status": it.result.Status, "error": it.result.Err.BodyJSON()}
+		default:
+			body = writeResponse(it.target, *it.result)
+			body["status"] = it.result.Status
+			if forced {
+				body["forced_refresh"] = true
+			}
+		}
+		out[i] = map[string]any{it.action: body}
+	}
+	return map[string]any{"took": took.Milliseconds(), "errors": errors, "items": out}
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

@@ -1,0 +1,289 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+
+	"github.com/blevesearch/bleve/v2"
+
+	"github.com/aislehq/aisle/internal/engine/eserr"
+	"github.com/aislehq/aisle/internal/engine/search"
+	"github.com/aislehq/aisle/internal/engine/store"
+)
+
+var docWriteParams = []string{"if_seq_no", "if_primary_term", "op_type", "refresh", "routing", "wait_for_active_shards", "require_alias", "require_data_stream", "pipeline", "version", "version_type", "list_executed_pipelines", "include_source_on_error"}
+
+var getParams = []string{"_source", "_source_includes", "_source_excludes", "realtime", "refresh", "routing", "preference", "stored_fields", "version", "version_type"}
+
+// refreshMode parses ?refresh= (""/true force a refresh, wait_for waits for one).
+func refreshMode(q *req) (string, error) {
+	v, ok := q.params["refresh"]
+	if !ok {
+		return "false", nil
+	}
+	switch v[0] {
+	case "", "true":
+		return "true", nil
+	case "false", "wait_for":
+		return v[0], nil
+	}
+	return "", eserr.IllegalArgument("Unknown value for refresh: [%s].", v[0])
+}
+
+func afterWrite(ix *store.Index, mode string, body map[string]any) error {
+	if mode == "false" {
+		return nil
+	}
+	if err := ix.Refresh(); err != nil {
+		return err
+	}
+	if mode == "true" {
+		body["forced_refresh"] = true
+	}
+	return nil
+}
+
+func int64Param(q *req, name string) (*int64, error) {
+	v, ok := q.params[name]
+	if !ok {
+		return nil, nil
+	}
+	n, err := strconv.ParseInt(v[0], 10, 64)
+	if err != nil {
+		return nil, eserr.IllegalArgument("Failed to parse long parameter [%s] with value [%s]", name, v[0])
+	}
+	return &n, nil
+}
+
+// newID generates a 20-character id like ES's auto-generated ids.
+func newID() string {
+	b := make([]byte, 15)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func unsupportedParams(q *req, names ...string) error {
+	for _, n := range names {
+		if _, ok := q.params[n]; ok {
+			return eserr.IllegalArgument("request parameter [%s] is not supported by this engine", n)
+		}
+	}
+	return nil
+}
+
+func writeResponse(ix *store.Index, r store.Result) map[string]any {
+	return map[string]any{
+		"_index": ix.Name, "_id": r.ID, "_version": r.Version, "result": r.Result,
+		"_shards": shardsForWrite(ix),
+		"_seq_no": r.SeqNo, "_primary_term": r.Term,
+	}
+}
+
+func shardsForWrite(ix *store.Index) map[string]any {
+	return map[string]any{"total": 1 + ix.Settings().Int("index.number_of_replicas", 1), "successful": 1, "failed": 0}
+}
+
+// validateCAS applies ES's request validation for conditional writes.
+func validateCAS(seq, term *int64, create bool) error {
+	if seq != nil && *seq < 0 && *seq != -2 {
+		return eserr.ActionValidation("ifSeqNo is set, but primary term is [0]")
+	}
+	if seq != nil && (term == nil || *term == 0) {
+		return eserr.ActionValidation("ifSeqNo is set, but primary term is [0]")
+	}
+	if term != nil && seq == nil {
+		return eserr.ActionValidation("ifSeqNo is unassigned, but primary term is [" + strconv.FormatInt(*term, 10) + "]")
+	}
+	if create && seq != nil {
+		return eserr.ActionValidation("create operations do not support compare and set. use index instead")
+	}
+	return nil
+}
+
+func (a *API) indexDoc(index, id string, create bool) func(q *req) (int, any, error) {
+	return func(q *req) (int, any, error) {
+		if err := unsupportedParams(q, "version", "version_type", "pipeline", "require_data_stream"); err != nil {
+			return 0, nil, err
+		}
+		mode, err := refreshMode(q)
+		if err != nil {
+			return 0, nil, err
+		}
+		switch q.param("op_type") {
+		case "create":
+			create = true
+		case "", "index":
+		default:
+			return 0, nil, eserr.IllegalArgument("opType must be 'create' or 'index', found: [%s]", q.param("op_type"))
+		}
+		seq, err := int64Param(q, "if_seq_no")
+		if err != nil {
+			return 0, nil, err
+		}
+		term, err := int64Param(q, "if_primary_term")
+		if err != nil {
+			return 0, nil, err
+		}
+		if err := validateCAS(seq, term, create); err != nil {
+			return 0, nil, err
+		}
+		if len(bytes.TrimSpace(q.body)) == 0 {
+			return 0, nil, eserr.ActionValidation("source is missing")
+		}
+		if id == "" {
+			id = newID()
+			create = true
+		}
+		if len(id) > 512 {
+			return 0, nil, eserr.ActionValidation("id [" + id + "] is too long, must be no longer than 512 bytes but was: " + strconv.Itoa(len(id)))
+		}
+		requireAlias := q.param("require_alias") == "true"
+		ix, err := a.Store.WriteTarget(index, requireAlias)
+		if err != nil {
+			return 0, nil, err
+		}
+		kind := store.OpIndex
+		if create {
+			kind = store.OpCreate
+		}
+		res, err := ix.Write([]store.Op{{Kind: kind, ID: id, Source: compact(q.body), IfSeqNo: seq, IfPrimaryTerm: term}})
+		if err != nil {
+			return 0, nil, err
+		}
+		if res[0].Err != nil {
+			return 0, nil, res[0].Err
+		}
+		body := writeResponse(ix, res[0])
+		if err := afterWrite(ix, mode, body); err != nil {
+			return 0, nil, err
+		}
+		return res[0].Status, body, nil
+	}
+}
+
+// compact stores sources without insignificant whitespace when they are valid JSON; the
+// document builder reports invalid JSON with ES's error.
+func compact(src []byte) []byte {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, src); err != nil {
+		return src
+	}
+	return buf.Bytes()
+}
+
+func (a *API) deleteDoc(index, id string) func(q *req) (int, any, error) {
+	return func(q *req) (int, any, error) {
+		mode, err := refreshMode(q)
+		if err != nil {
+			return 0, nil, err
+		}
+		seq, err := int64Param(q, "if_seq_no")
+		if err != nil {
+			return 0, nil, err
+		}
+		term, err := int64Param(q, "if_primary_term")
+		if err != nil {
+			return 0, nil, err
+		}
+		if err := validateCAS(seq, term, false); err != nil {
+			return 0, nil, err
+		}
+		ix, err := a.writeIndexNoCreate(index)
+		if err != nil {
+			return 0, nil, err
+		}
+		res, err := ix.Write([]store.Op{{Kind: store.OpDelete, ID: id, IfSeqNo: seq, IfPrimaryTerm: term}})
+		if err != nil {
+			return 0, nil, err
+		}
+		if res[0].Err != nil {
+			return 0, nil, res[0].Err
+		}
+		body := writeResponse(ix, res[0])
+		if err := afterWrite(ix, mode, body); err != nil {
+			return 0, nil, err
+		}
+		return res[0].Status, body, nil
+	}
+}
+
+// writeIndexNoCreate resolves a write target that must already exist (delete).
+func (a *API) writeIndexNoCreate(name string) (*store.Index, error) {
+	if ix := a.Store.Index(name); ix != nil {
+		return ix, nil
+	}
+	for _, al := range a.Store.AliasNames() {
+		if al == name {
+			return a.Store.WriteTarget(name, true)
+		}
+	}
+	return nil, eserr.IndexNotFound(name)
+}
+
+// readIndex resolves a single index for GET (an alias must point at exactly one index).
+func (a *API) readIndex(name string) (*store.Index, error) {
+	if ix := a.Store.Index(name); ix != nil {
+		return ix, nil
+	}
+	indices, err := a.Store.Resolve(name, store.ResolveOpts{})
+	if err != nil {
+		return nil, err
+	}
+	if len(indices) != 1 {
+		return nil, eserr.IllegalArgument("alias [%s] has more than one index associated with it [%d], can't execute a single index op", name, len(indices))
+	}
+	return indices[0], nil
+}
+
+func inSearcher(ix *store.Index, id string) bool {
+	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery([]string{id}), 0, 0, false)
+	res, err := ix.Bleve().SearchInContext(context.Background(), req)
+	return err == nil && res.Total > 0
+}
+
+func (a *API) getDoc(index, id string, sourceOnly bool) func(q *req) (int, any, error) {
+	return func(q *req) (int, any, error) {
+		if err := unsupportedParams(q, "version", "version_type"); err != nil {
+			return 0, nil, err
+		}
+		ix, err := a.readIndex(index)
+		if err != nil {
+			return 0, nil, err
+		}
+		if q.param("refresh") == "true" {
+			if err := ix.Refresh(); err != nil {
+				return 0, nil, err
+			}
+		}
+		filter := search.SourceFromParams(q.param("_source"), q.param("_source_includes"), q.param("_source_excludes"))
+		doc := ix.Get(id)
+		if doc != nil && q.param("realtime") == "false" && !inSearcher(ix, id) {
+			doc = nil
+		}
+		if sourceOnly {
+			if doc == nil {
+				return 0, nil, eserr.New(404, "resource_not_found_exception", "Document not found [%s]/[%s]", ix.Name, id)
+			}
+			return 200, json.RawMessage(filter.Apply(doc.Source)), nil
+		}
+		return getResult(ix, id, doc, filter, q.param("stored_fields"))
+	}
+}
+
+func getResult(ix *store.Index, id string, doc *store.Doc, filter *search.SourceFilter, storedFields string) (int, map[string]any, error) {
+	if doc == nil {
+		return 404, map[string]any{"_index": ix.Name, "_id": id, "found": false}, nil
+	}
+	out := map[string]any{"_index": ix.Name, "_id": id, "_version": doc.Version, "_seq_no": doc.SeqNo,
+		"_primary_term": doc.Term, "found": true}
+	if storedFields == "" {
+		if src := filter.Apply(doc.Source); src != nil {
+			out["_source"] = json.RawMessage(src)
+		}
+	}
+	return 200, out, nil
+}

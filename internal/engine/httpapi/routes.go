@@ -1,0 +1,191 @@
+package httpapi
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// route maps method and path segments to a handler. It returns the allowed methods when
+// the path exists under another method (ES answers 405 then).
+func (a *API) route(q *req) (*handler, string) {
+	m := q.r.Method
+	if m == http.MethodHead {
+		m = "HEAD"
+	}
+	table := a.routesFor(q.parts)
+	if hd, ok := table[m]; ok {
+		return hd, ""
+	}
+	if m == "HEAD" {
+		if hd, ok := table["GET"]; ok {
+			return hd, ""
+		}
+	}
+	if len(table) == 0 {
+		return &handler{fn: func(q *req) (int, any, error) { return 0, nil, noHandler(q) }}, ""
+	}
+	var allowed []string
+	for k := range table {
+		allowed = append(allowed, k)
+	}
+	sort.Strings(allowed)
+	return nil, strings.Join(allowed, ", ")
+}
+
+type methods map[string]*handler
+
+func (a *API) routesFor(p []string) methods {
+	n := len(p)
+	if n == 0 {
+		return methods{"GET": h(a.info), "HEAD": h(a.info)}
+	}
+	if strings.HasPrefix(p[0], "_") && p[0] != "_all" {
+		if m := a.globalRoutes(p); m != nil || n > 1 {
+			return m
+		}
+	}
+	idx := p[0]
+	if n == 1 {
+		return methods{
+			"PUT":    h(a.createIndex(idx), "wait_for_active_shards"),
+			"DELETE": h(a.deleteIndex(idx), resolveParams...),
+			"HEAD":   h(a.existsIndex(idx), with(resolveParams, "local", "flat_settings", "include_defaults")...),
+			"GET":    h(a.getIndex(idx), with(resolveParams, "local", "flat_settings", "include_defaults", "features")...),
+		}
+	}
+	switch p[1] {
+	case "_doc":
+		if n == 2 {
+			return methods{"POST": h(a.indexDoc(idx, "", false), docWriteParams...)}
+		}
+		if n == 3 {
+			return methods{
+				"PUT": h(a.indexDoc(idx, p[2], false), docWriteParams...), "POST": h(a.indexDoc(idx, p[2], false), docWriteParams...),
+				"GET": h(a.getDoc(idx, p[2], false), getParams...), "HEAD": h(a.getDoc(idx, p[2], false), getParams...),
+				"DELETE": h(a.deleteDoc(idx, p[2]), docWriteParams...),
+			}
+		}
+	case "_create":
+		if n == 3 {
+			return methods{"PUT": h(a.indexDoc(idx, p[2], true), docWriteParams...), "POST": h(a.indexDoc(idx, p[2], true), docWriteParams...)}
+		}
+	case "_source":
+		if n == 3 {
+			return methods{"GET": h(a.getDoc(idx, p[2], true), getParams...), "HEAD": h(a.getDoc(idx, p[2], true), getParams...)}
+		}
+	}
+	if n == 2 {
+		return a.indexScopedRoutes(idx, p[1])
+	}
+	if n == 3 {
+		switch p[1] {
+		case "_alias", "_aliases":
+			return methods{
+				"PUT": h(a.putAlias(idx, p[2])), "POST": h(a.putAlias(idx, p[2])),
+				"DELETE": h(a.deleteAlias(idx, p[2])),
+				"GET":    h(a.getAlias(idx, p[2]), with(resolveParams, "local")...),
+				"HEAD":   h(a.getAlias(idx, p[2]), with(resolveParams, "local")...),
+			}
+		case "_settings":
+			return methods{"GET": h(a.getSettings(idx, p[2]), with(resolveParams, "flat_settings", "include_defaults", "local")...)}
+		case "_mapping":
+			return methods{"GET": h(a.getMapping(idx), with(resolveParams, "local")...)}
+		}
+	}
+	return nil
+}
+
+func (a *API) indexScopedRoutes(idx, op string) methods {
+	switch op {
+	case "_search":
+		return methods{"GET": h(a.search(idx), searchParams...), "POST": h(a.search(idx), searchParams...)}
+	case "_count":
+		return methods{"GET": h(a.count(idx), countParams...), "POST": h(a.count(idx), countParams...)}
+	case "_bulk":
+		return methods{"POST": h(a.bulk(idx), bulkParams...), "PUT": h(a.bulk(idx), bulkParams...)}
+	case "_mget":
+		return methods{"GET": h(a.mget(idx), mgetParams...), "POST": h(a.mget(idx), mgetParams...)}
+	case "_delete_by_query":
+		return methods{"POST": h(a.deleteByQuery(idx), dbqParams...)}
+	case "_refresh":
+		return methods{"POST": h(a.refresh(idx), resolveParams...), "GET": h(a.refresh(idx), resolveParams...)}
+	case "_mapping", "_mappings":
+		return methods{
+			"GET": h(a.getMapping(idx), with(resolveParams, "local")...),
+			"PUT": h(a.putMapping(idx), with(resolveParams, "write_index_only")...), "POST": h(a.putMapping(idx), with(resolveParams, "write_index_only")...),
+		}
+	case "_settings":
+		return methods{
+			"GET": h(a.getSettings(idx, ""), with(resolveParams, "flat_settings", "include_defaults", "local")...),
+			"PUT": h(a.putSettings(idx), with(resolveParams, "preserve_existing", "flat_settings", "reopen")...),
+		}
+	case "_alias", "_aliases":
+		return methods{"GET": h(a.getAlias(idx, ""), with(resolveParams, "local")...)}
+	case "_stats":
+		return methods{"GET": h(a.stats(idx), with(resolveParams, "level", "completion_fields", "fielddata_fields", "fields", "groups", "include_segment_file_sizes", "include_unloaded_segments", "forbid_closed_indices")...)}
+	}
+	return nil
+}
+
+func (a *API) globalRoutes(p []string) methods {
+	n := len(p)
+	switch p[0] {
+	case "_search":
+		if n == 1 {
+			return methods{"GET": h(a.search(""), searchParams...), "POST": h(a.search(""), searchParams...)}
+		}
+	case "_count":
+		if n == 1 {
+			return methods{"GET": h(a.count(""), countParams...), "POST": h(a.count(""), countParams...)}
+		}
+	case "_bulk":
+		if n == 1 {
+			return methods{"POST": h(a.bulk(""), bulkParams...), "PUT": h(a.bulk(""), bulkParams...)}
+		}
+	case "_mget":
+		if n == 1 {
+			return methods{"GET": h(a.mget(""), mgetParams...), "POST": h(a.mget(""), mgetParams...)}
+		}
+	case "_refresh":
+		if n == 1 {
+			return methods{"POST": h(a.refresh(""), resolveParams...), "GET": h(a.refresh(""), resolveParams...)}
+		}
+	case "_aliases":
+		if n == 1 {
+			return methods{"POST": h(a.updateAliases), "GET": h(a.getAlias("", ""), with(resolveParams, "local")...)}
+		}
+	case "_alias":
+		if n == 1 {
+			return methods{"GET": h(a.getAlias("", ""), with(resolveParams, "local")...)}
+		}
+		if n == 2 {
+			return methods{"GET": h(a.getAlias("", p[1]), with(resolveParams, "local")...), "HEAD": h(a.getAlias("", p[1]), with(resolveParams, "local")...)}
+		}
+	case "_mapping", "_mappings":
+		if n == 1 {
+			return methods{"GET": h(a.getMapping(""), with(resolveParams, "local")...)}
+		}
+	case "_settings":
+		if n == 1 {
+			return methods{"GET": h(a.getSettings("", ""), with(resolveParams, "flat_settings", "include_defaults", "local")...),
+				"PUT": h(a.putSettings(""), with(resolveParams, "preserve_existing", "flat_settings")...)}
+		}
+		if n == 2 {
+			return methods{"GET": h(a.getSettings("", p[1]), with(resolveParams, "flat_settings", "include_defaults", "local")...)}
+		}
+	case "_stats":
+		if n == 1 {
+			return methods{"GET": h(a.stats(""), "level")}
+		}
+	case "_cluster":
+		if n >= 2 && p[1] == "health" {
+			idx := ""
+			if n == 3 {
+				idx = p[2]
+			}
+			return methods{"GET": h(a.health(idx), "level", "local", "wait_for_active_shards", "wait_for_nodes", "wait_for_events", "wait_for_no_relocating_shards", "wait_for_no_initializing_shards", "wait_for_status", "expand_wildcards")}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,315 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aislehq/aisle/internal/engine/eserr"
+	"github.com/aislehq/aisle/internal/engine/search"
+	"github.com/aislehq/aisle/internal/engine/store"
+)
+
+var searchParams = with(resolveParams, "typed_keys", "rest_total_hits_as_int", "size", "from", "sort", "_source", "_source_includes",
+	"_source_excludes", "track_total_hits", "track_scores", "version", "seq_no_primary_term", "search_type", "request_cache",
+	"preference", "routing", "batched_reduce_size", "max_concurrent_shard_requests", "pre_filter_shard_size",
+	"allow_partial_search_results", "ccs_minimize_roundtrips", "q", "scroll", "ignore_throttled")
+
+var countParams = with(resolveParams, "q", "routing", "preference", "min_score", "terminate_after", "ignore_throttled", "analyzer", "df", "default_operator", "lenient", "analyze_wildcard")
+
+var mgetParams = []string{"_source", "_source_includes", "_source_excludes", "realtime", "refresh", "routing", "preference", "stored_fields", "force_synthetic_source"}
+
+var dbqParams = with(resolveParams, "refresh", "conflicts", "wait_for_completion", "max_docs", "requests_per_second", "slices", "scroll_size", "routing", "q", "preference", "wait_for_active_shards", "scroll", "search_timeout", "request_cache")
+
+func (a *API) search(expr string) func(q *req) (int, any, error) {
+	return func(q *req) (int, any, error) {
+		if q.param("scroll") != "" {
+			return 0, nil, eserr.IllegalArgument("scroll is not supported by this engine; use search_after")
+		}
+		if st := q.param("search_type"); st != "" && st != "query_then_fetch" && st != "dfs_query_then_fetch" {
+			return 0, nil, eserr.IllegalArgument("No search type for [%s]", st)
+		}
+		body, err := search.DecodeBody(q.body)
+		if err != nil {
+			return 0, nil, err
+		}
+		sr, err := search.ParseBody(body)
+		if err != nil {
+			return 0, nil, err
+		}
+		if err := sr.ApplyParams(q.param); err != nil {
+			return 0, nil, err
+		}
+		indices, err := a.pinned(q, expr, true)
+		if err != nil {
+			return 0, nil, err
+		}
+		if err := a.applyAliasFilters(expr, indices, sr); err != nil {
+			return 0, nil, err
+		}
+		o := search.Options{TypedKeys: q.param("typed_keys") == "true", RestTotalHitsAsInt: q.param("rest_total_hits_as_int") == "true"}
+		resp, err := search.Run(q.r.Context(), indices, sr, o)
+		if err != nil {
+			return 0, nil, err
+		}
+		return 200, resp, nil
+	}
+}
+
+// applyAliasFilters adds the filters of filtered aliases the search went through.
+func (a *API) applyAliasFilters(expr string, indices []*store.Index, sr *search.Request) error {
+	filters := a.Store.AliasFilters(expr)
+	if len(filters) == 0 {
+		return nil
+	}
+	if len(indices) != 1 {
+		return eserr.IllegalArgument("searching filtered aliases across several indices is not supported by this engine")
+	}
+	var clauses []any
+	for _, f := range filters[indices[0].Name] {
+		var v any
+		dec := json.NewDecoder(strings.NewReader(string(f)))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		clauses = append(clauses, v)
+	}
+	if len(clauses) == 0 {
+		return nil
+	}
+	base := sr.Query
+	if base == nil {
+		base = map[string]any{"match_all": map[string]any{}}
+	}
+	sr.Query = map[string]any{"bool": map[string]any{"must": []any{base}, "filter": []any{map[string]any{"bool": map[string]any{"should": clauses}}}}}
+	return nil
+}
+
+func (a *API) count(expr string) func(q *req) (int, any, error) {
+	return func(q *req) (int, any, error) {
+		if err := unsupportedParams(q, "q", "min_score", "terminate_after"); err != nil {
+			return 0, nil, err
+		}
+		body, err := search.DecodeBody(q.body)
+		if err != nil {
+			return 0, nil, err
+		}
+		for k, v := range body {
+			if k != "query" {
+				return 0, nil, eserr.Parsing("request does not support [%s]", k).With("value", fmt.Sprint(v))
+			}
+		}
+		indices, err := a.pinned(q, expr, true)
+		if err != nil {
+			return 0, nil, err
+		}
+		sr := &search.Request{Query: body["query"]}
+		if err := a.applyAliasFilters(expr, indices, sr); err != nil {
+			return 0, nil, err
+		}
+		n, err := search.Count(q.r.Context(), indices, sr.Query)
+		if err != nil {
+			return 0, nil, err
+		}
+		return 200, map[string]any{"count": n, "_shards": map[string]any{"total": len(indices), "successful": len(indices), "skipped": 0, "failed": 0}}, nil
+	}
+}
+
+type mgetDoc struct {
+	Index  string          `json:"_index"`
+	ID     json.RawMessage `json:"_id"`
+	Source json.RawMessage `json:"_source"`
+	Stored json.RawMessage `json:"stored_fields"`
+	Route  string          `json:"routing"`
+}
+
+func (a *API) mget(defIndex string) func(q *req) (int, any, error) {
+	return func(q *req) (int, any, error) {
+		var body struct {
+			Docs []mgetDoc         `json:"docs"`
+			IDs  []json.RawMessage `json:"ids"`
+		}
+		if len(q.body) == 0 {
+			return 0, nil, eserr.ActionValidation("no documents to get")
+		}
+		if err := json.Unmarshal(q.body, &body); err != nil {
+			return 0, nil, eserr.XContentParse("[1:1] failed to parse mget body: %s", err.Error())
+		}
+		for _, id := range body.IDs {
+			body.Docs = append(body.Docs, mgetDoc{ID: id})
+		}
+		if len(body.Docs) == 0 {
+			return 0, nil, eserr.ActionValidation("no documents to get")
+		}
+		if q.param("refresh") == "true" {
+			if ix := a.Store.Index(defIndex); ix != nil {
+				_ = ix.Refresh()
+			}
+		}
+		var problems []string
+		for i, d := range body.Docs {
+			if d.Index == "" && defIndex == "" {
+				problems = append(problems, fmt.Sprintf("index is missing for doc %d", i))
+			}
+			if len(d.ID) == 0 || string(d.ID) == "null" {
+				problems = append(problems, fmt.Sprintf("id is missing for doc %d", i))
+			}
+		}
+		if len(problems) > 0 {
+			reason := "Validation Failed: "
+			for i, p := range problems {
+				reason += strconv.Itoa(i+1) + ": " + p + ";"
+			}
+			return 0, nil, eserr.New(400, "action_request_validation_exception", "%s", reason)
+		}
+		paramFilter := search.SourceFromParams(q.param("_source"), q.param("_source_includes"), q.param("_source_excludes"))
+		docs := make([]any, len(body.Docs))
+		for i, d := range body.Docs {
+			docs[i] = a.mgetOne(q, d, defIndex, paramFilter)
+		}
+		return 200, map[string]any{"docs": docs}, nil
+	}
+}
+
+func (a *API) mgetOne(q *req, d mgetDoc, defIndex string, paramFilter *search.SourceFilter) any {
+	index := d.Index
+	if index == "" {
+		index = defIndex
+	}
+	var id string
+	if err := json.Unmarshal(d.ID, &id); err != nil {
+		id = string(d.ID)
+	}
+	ix, err := a.readIndex(index)
+	if err != nil {
+		return map[string]any{"_index": index, "_id": id, "error": eserr.As(err).BodyWithRootsJSON()}
+	}
+	filter := paramFilter
+	if len(d.Source) > 0 {
+		var v any
+		_ = json.Unmarshal(d.Source, &v)
+		if f, err := search.ParseSourceFilter(v); err == nil {
+			filter = f
+		}
+	}
+	doc := ix.Get(id)
+	if doc != nil && q.param("realtime") == "false" && !inSearcher(ix, id) {
+		doc = nil
+	}
+	_, out, _ := getResult(ix, id, doc, filter, q.param("stored_fields"))
+	return out
+}
+
+func (a *API) deleteByQuery(expr string) func(q *req) (int, any, error) {
+	return func(q *req) (int, any, error) {
+		start := time.Now()
+		if err := unsupportedParams(q, "q"); err != nil {
+			return 0, nil, err
+		}
+		if q.param("wait_for_completion") == "false" {
+			return 0, nil, eserr.IllegalArgument("wait_for_completion=false (tasks) is not supported by this engine")
+		}
+		if rps := q.param("requests_per_second"); rps != "" {
+			f, err := strconv.ParseFloat(rps, 64)
+			if err != nil || (f <= 0 && f != -1) {
+				return 0, nil, eserr.ActionValidation("[requests_per_second] must be a float greater than 0. Use -1 to disable throttling.")
+			}
+		}
+		if sl := q.param("slices"); sl != "" && sl != "auto" {
+			n, err := strconv.Atoi(sl)
+			if err != nil || n < 1 {
+				return 0, nil, eserr.IllegalArgument("[slices] must be a positive integer or the string \"auto\"")
+			}
+		}
+		conflicts := q.param("conflicts")
+		if conflicts != "" && conflicts != "abort" && conflicts != "proceed" {
+			return 0, nil, eserr.IllegalArgument("conflicts may only be \"proceed\" or \"abort\" but was [%s]", conflicts)
+		}
+		body, err := search.DecodeBody(q.body)
+		if err != nil {
+			return 0, nil, err
+		}
+		maxDocs := int(^uint(0) >> 1)
+		for k, v := range body {
+			switch k {
+			case "query":
+			case "max_docs":
+				n, err := strconv.Atoi(fmt.Sprint(v))
+				if err != nil || n < 0 {
+					return 0, nil, eserr.ActionValidation("maxDocs should be greater than 0 if the request is limited to some number of documents or -1 if it isn't but it was [" + fmt.Sprint(v) + "]")
+				}
+				maxDocs = n
+			default:
+				return 0, nil, eserr.Parsing("[delete_by_query] unknown field [%s]", k)
+			}
+		}
+		if md := q.param("max_docs"); md != "" {
+			n, err := strconv.Atoi(md)
+			if err != nil || n < 0 {
+				return 0, nil, eserr.ActionValidation("maxDocs should be greater than 0 if the request is limited to some number of documents or -1 if it isn't but it was [" + md + "]")
+			}
+			maxDocs = n
+		}
+		if _, ok := body["query"]; !ok {
+			return 0, nil, eserr.ActionValidation("query is missing")
+		}
+		indices, err := a.pinned(q, expr, true)
+		if err != nil {
+			return 0, nil, err
+		}
+		mode, err := refreshMode(q)
+		if err != nil {
+			return 0, nil, err
+		}
+		deleted, total, err := a.runDeleteByQuery(q, indices, body["query"], maxDocs, mode != "false")
+		if err != nil {
+			return 0, nil, err
+		}
+		return 200, map[string]any{"took": time.Since(start).Milliseconds(), "timed_out": false, "total": total,
+			"deleted": deleted, "batches": 1 + total/1000, "version_conflicts": 0, "noops": 0,
+			"retries": map[string]any{"bulk": 0, "search": 0}, "throttled_millis": 0, "requests_per_second": -1.0,
+			"throttled_until_millis": 0, "failures": []any{}}, nil
+	}
+}
+
+func (a *API) runDeleteByQuery(q *req, indices []*store.Index, rawQuery any, maxDocs int, refresh bool) (int, int, error) {
+	deleted, total := 0, 0
+	for _, ix := range indices {
+		if total >= maxDocs {
+			break
+		}
+		bq, _, err := search.BuildQuery([]*store.Index{ix}, rawQuery)
+		if err != nil {
+			return 0, 0, err
+		}
+		ids, err := search.MatchingIDs(q.r.Context(), ix, bq, maxDocs-total)
+		if err != nil {
+			return 0, 0, err
+		}
+		total += len(ids)
+		ops := make([]store.Op, len(ids))
+		for i, id := range ids {
+			ops[i] = store.Op{Kind: store.OpDelete, ID: id}
+		}
+		if len(ops) > 0 {
+			res, err := ix.Write(ops)
+			if err != nil {
+				return 0, 0, err
+			}
+			for _, r := range res {
+				if r.Result == "deleted" {
+					deleted++
+				}
+			}
+		}
+		if refresh {
+			if err := ix.Refresh(); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
+	return deleted, total, nil
+}

@@ -1,0 +1,429 @@
+package mapping
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/aislehq/aisle/internal/engine/eserr"
+)
+
+// FieldNames is the hidden keyword field listing every field a document has; the exists
+// query searches it, as ES's _field_names does.
+const FieldNames = "_field_names"
+
+// AnalyzerLookup resolves a bleve analyzer name (see BleveAnalyzer).
+type AnalyzerLookup func(name string) analysis.Analyzer
+
+// Builder turns JSON sources into bleve documents under one index's mapping and analysis.
+type Builder struct {
+	Mapping  *Mapping
+	Analysis *Analysis
+	Analyzer AnalyzerLookup
+}
+
+// Build parses source and returns the document to index. When dynamic mapping added fields,
+// updated is the new mapping (the caller persists it before acknowledging the write).
+// It works in two passes so the index's mapping is never mutated: the first collects new
+// fields into an update merged into a copy, the second builds the document.
+func (b *Builder) Build(id string, source []byte) (doc *document.Document, updated *Mapping, err error) {
+	dec := json.NewDecoder(bytes.NewReader(source))
+	dec.UseNumber()
+	var root any
+	if err := dec.Decode(&root); err != nil {
+		return nil, nil, eserr.DocumentParsing("failed to parse: %s", err.Error())
+	}
+	if dec.More() {
+		return nil, nil, eserr.DocumentParsing("failed to parse: unexpected content after the document")
+	}
+	obj, ok := root.(map[string]any)
+	if !ok {
+		return nil, nil, eserr.DocumentParsing("failed to parse: Root mapping definition must be an object")
+	}
+	m := b.Mapping
+	c := &collector{m: m}
+	add := map[string]*Field{}
+	if err := c.object("", obj, m.Properties, add, DynamicMode(m.Dynamic)); err != nil {
+		return nil, nil, err
+	}
+	if c.added {
+		merged, err := Merge(m, &Mapping{Properties: add})
+		if err != nil {
+			return nil, nil, err
+		}
+		m, updated = merged, merged
+	}
+	w := &walker{b: b, id: id, doc: document.NewDocument(id), seen: map[string]bool{}}
+	if err := w.object("", obj, m.Properties); err != nil {
+		return nil, nil, err
+	}
+	if len(w.seen) > 0 {
+		// One whitespace-analysed field instead of one field per name: bleve's cost grows
+		// with the number of field instances per document.
+		names := make([]byte, 0, 16*len(w.seen))
+		for name := range w.seen {
+			names = append(names, name...)
+			names = append(names, ' ')
+		}
+		w.doc.AddField(document.NewTextFieldCustom(FieldNames, nil, names, index.IndexField, b.Analyzer("es:whitespace")))
+	}
+	return w.doc, updated, nil
+}
+
+// collector finds fields the mapping lacks and applies the dynamic setting to them.
+type collector struct {
+	m     *Mapping
+	added bool
+}
+
+func splitKey(key string, val any) (string, any, error) {
+	if !strings.Contains(key, ".") {
+		if key == "" {
+			return "", nil, eserr.DocumentParsing("[1:2] failed to parse: field name cannot be an empty string")
+		}
+		return key, val, nil
+	}
+	// "a.b": v is the same as {"a": {"b": v}}, as in ES.
+	head, rest, _ := strings.Cut(key, ".")
+	if head == "" || rest == "" {
+		return "", nil, eserr.DocumentParsing("field name cannot contain only whitespace or dots: ['%s']", key)
+	}
+	return head, map[string]any{rest: val}, nil
+}
+
+func (c *collector) object(prefix string, obj map[string]any, props, add map[string]*Field, dyn string) error {
+	for rawKey, rawVal := range obj {
+		key, val, err := splitKey(rawKey, rawVal)
+		if err != nil {
+			return err
+		}
+		if prefix == "" && strings.HasPrefix(key, "_") && metaField(key) {
+			return eserr.DocumentParsing("[1:2] Field [%s] is a metadata field and cannot be added inside a document. Use the index API request parameters.", key)
+		}
+		if err := c.value(prefix, key, val, props, add, dyn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *collector) value(prefix, key string, val any, props, add map[string]*Field, dyn string) error {
+	if arr, ok := val.([]any); ok {
+		for _, el := range arr {
+			if err := c.value(prefix, key, el, props, add, dyn); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if val == nil {
+		return nil
+	}
+	f := props[key]
+	if f == nil {
+		f = add[key]
+	}
+	if f == nil {
+		switch dyn {
+		case "strict":
+			parent := strings.TrimSuffix(prefix, ".")
+			if parent == "" {
+				parent = "_doc"
+			}
+			return eserr.New(400, "strict_dynamic_mapping_exception", "[1:2] mapping set to strict, dynamic introduction of [%s] within [%s] is not allowed", key, parent)
+		case "false":
+			return nil
+		}
+		f = infer(val, c.m)
+		if f == nil {
+			return nil
+		}
+		add[key] = f
+		c.added = true
+	}
+	obj, isObj := val.(map[string]any)
+	if !f.IsObject() || !isObj || (f.Enabled != nil && !*f.Enabled) {
+		return nil
+	}
+	sub := dyn
+	if f.Dynamic != nil {
+		sub = DynamicMode(f.Dynamic)
+	}
+	child := add[key]
+	if child == nil {
+		child = &Field{Properties: map[string]*Field{}}
+		add[key] = child
+	}
+	if child.Properties == nil {
+		child.Properties = map[string]*Field{}
+	}
+	return c.object(prefix+key+".", obj, f.Properties, child.Properties, sub)
+}
+
+type walker struct {
+	b    *Builder
+	id   string
+	doc  *document.Document
+	seen map[string]bool
+}
+
+func (w *walker) object(prefix string, obj map[string]any, props map[string]*Field) error {
+	for rawKey, rawVal := range obj {
+		key, val, err := splitKey(rawKey, rawVal)
+		if err != nil {
+			return err
+		}
+		if err := w.value(prefix, key, val, props); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func metaField(k string) bool {
+	switch k {
+	case "_id", "_index", "_source", "_routing", "_seq_no", "_version", "_primary_term", "_field_names", "_ignored":
+		return true
+	}
+	return false
+}
+
+func (w *walker) value(prefix, key string, val any, props map[string]*Field) error {
+	path := prefix + key
+	f := props[key]
+	if val == nil || f == nil || (f.Enabled != nil && !*f.Enabled) {
+		return nil
+	}
+	if arr, ok := val.([]any); ok {
+		for _, el := range arr {
+			if err := w.value(prefix, key, el, props); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if f.IsObject() {
+		obj, ok := val.(map[string]any)
+		if !ok {
+			return eserr.DocumentParsing("[1:2] object mapping for [%s] tried to parse field [%s] as object, but found a concrete value", path, key)
+		}
+		w.seen[path] = true
+		return w.object(path+".", obj, f.Properties)
+	}
+	if err := w.leaf(path, f, val); err != nil {
+		return err
+	}
+	for sub, sf := range f.Fields {
+		if err := w.leaf(path+"."+sub, sf, val); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// infer picks a type for a new field with ES's dynamic mapping rules.
+func infer(val any, m *Mapping) *Field {
+	switch v := val.(type) {
+	case string:
+		if (m.DateDetection == nil || *m.DateDetection) && DetectDate(v) {
+			return &Field{Type: "date"}
+		}
+		if m.NumericDetection != nil && *m.NumericDetection {
+			if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+				return &Field{Type: "long"}
+			}
+			if _, err := strconv.ParseFloat(v, 64); err == nil {
+				return &Field{Type: "float"}
+			}
+		}
+		return &Field{Type: "text", Fields: map[string]*Field{"keyword": {Type: "keyword", IgnoreAbove: 256}}}
+	case json.Number:
+		if strings.ContainsAny(string(v), ".eE") {
+			return &Field{Type: "float"}
+		}
+		return &Field{Type: "long"}
+	case bool:
+		return &Field{Type: "boolean"}
+	case map[string]any:
+		return &Field{Properties: map[string]*Field{}}
+	case []any:
+		for _, el := range v {
+			if el != nil {
+				return infer(el, m)
+			}
+		}
+	}
+	return nil
+}
+
+func preview(v any) string {
+	switch x := v.(type) {
+	case map[string]any, []any:
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}
+
+func (w *walker) typeErr(path, typ string, v any, why string) error {
+	e := eserr.DocumentParsing("[1:2] failed to parse field [%s] of type [%s] in document with id '%s'. Preview of field's value: '%s'", path, typ, w.id, preview(v))
+	if why != "" {
+		e.CausedBy = eserr.IllegalArgument("%s", why)
+	}
+	return e
+}
+
+func (w *walker) leaf(path string, f *Field, v any) error {
+	if _, isObj := v.(map[string]any); isObj {
+		return w.typeErr(path, f.Type, v, "")
+	}
+	indexed := f.Index == nil || *f.Index
+	dv := f.DocValues == nil || *f.DocValues
+	opts := index.FieldIndexingOptions(0)
+	if indexed {
+		opts |= index.IndexField
+	}
+	switch {
+	case f.Type == "text":
+		s := scalarString(v)
+		opts |= index.IncludeTermVectors
+		w.doc.AddField(document.NewTextFieldCustom(path, nil, []byte(s), opts, w.b.Analyzer(BleveAnalyzer(f.Analyzer, w.b.Analysis))))
+	case f.Type == "keyword" || f.Type == "wildcard" || f.Type == "ip" || f.Type == "version":
+		s := scalarString(v)
+		if f.Type == "ip" && net.ParseIP(s) == nil {
+			return w.typeErr(path, "ip", v, "'"+s+"' is not an IP string literal.")
+		}
+		if f.IgnoreAbove > 0 && len([]rune(s)) > f.IgnoreAbove {
+			return nil
+		}
+		if dv {
+			opts |= index.DocValues
+		}
+		w.doc.AddField(document.NewTextFieldCustom(path, nil, []byte(s), opts, w.b.Analyzer("es:keyword")))
+	case Numeric(f.Type):
+		n, err := toNumber(v, f.Type)
+		if err != nil {
+			return w.typeErr(path, f.Type, v, err.Error())
+		}
+		if dv {
+			opts |= index.DocValues
+		}
+		w.doc.AddField(document.NewNumericFieldWithIndexingOptions(path, nil, n, opts))
+	case f.Type == "binary":
+		// Binary values are kept in _source only and are not searchable, as in ES.
+		if _, ok := v.(string); !ok {
+			return w.typeErr(path, "binary", v, "")
+		}
+		return nil
+	case f.Type == "date" || f.Type == "date_nanos":
+		t, err := ParseDate(scalarDateInput(v), f.Format)
+		if err != nil {
+			return w.typeErr(path, "date", v, err.Error())
+		}
+		if dv {
+			opts |= index.DocValues
+		}
+		df, derr := document.NewDateTimeFieldWithIndexingOptions(path, nil, t, "", opts)
+		if derr != nil {
+			return w.typeErr(path, "date", v, derr.Error())
+		}
+		w.doc.AddField(df)
+	case f.Type == "boolean":
+		bv, err := toBool(v)
+		if err != nil {
+			return w.typeErr(path, "boolean", v, err.Error())
+		}
+		if dv {
+			opts |= index.DocValues
+		}
+		w.doc.AddField(document.NewBooleanFieldWithIndexingOptions(path, nil, bv, opts))
+	default:
+		return nil
+	}
+	w.seen[path] = true
+	return nil
+}
+
+func scalarString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+func scalarDateInput(v any) any {
+	if n, ok := v.(json.Number); ok {
+		f, _ := n.Float64()
+		return f
+	}
+	return v
+}
+
+// ToNumber converts a JSON value to a number under a numeric field type (exported for the
+// query parser, which coerces query values the same way).
+func ToNumber(v any, typ string) (float64, error) { return toNumber(v, typ) }
+
+func toNumber(v any, typ string) (float64, error) {
+	var f float64
+	switch x := v.(type) {
+	case json.Number:
+		p, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return 0, err
+		}
+		f = p
+	case float64:
+		f = x
+	case int:
+		f = float64(x)
+	case string:
+		p, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err != nil {
+			return 0, fmt.Errorf("For input string: \"%s\"", x)
+		}
+		f = p
+	case bool:
+		return 0, fmt.Errorf("Current token (VALUE_%s) not numeric, can not use numeric value accessors", strings.ToUpper(strconv.FormatBool(x)))
+	default:
+		return 0, fmt.Errorf("not a number")
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("[%s] supports only finite values, but got [%v]", typ, f)
+	}
+	if Integral(typ) {
+		f = math.Trunc(f)
+		lim := map[string]float64{"integer": math.MaxInt32, "short": math.MaxInt16, "byte": math.MaxInt8}[typ]
+		if lim > 0 && (f > lim || f < -lim-1) {
+			return 0, fmt.Errorf("Value [%v] is out of range for %s", f, typ)
+		}
+	}
+	return f, nil
+}
+
+func toBool(v any) (bool, error) {
+	switch x := v.(type) {
+	case bool:
+		return x, nil
+	case string:
+		switch x {
+		case "true":
+			return true, nil
+		case "false", "":
+			return false, nil
+		}
+	}
+	return false, fmt.Errorf("Failed to parse value [%s] as only [true] or [false] are allowed.", preview(v))
+}

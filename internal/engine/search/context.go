@@ -1,0 +1,101 @@
+package search
+
+import (
+	"sort"
+
+	"github.com/blevesearch/bleve/v2"
+
+	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/query"
+	"github.com/aislehq/aisle/internal/engine/store"
+)
+
+// QueryContext builds the query parser's view of a set of indices: a field's type is taken
+// from the first index that maps it (ES would resolve per shard; our indices of one search
+// share mappings in practice, and unmapped fields match nothing, as in ES).
+func QueryContext(indices []*store.Index) *query.Context {
+	leaves := make([]map[string]*mapping.Leaf, len(indices))
+	for i, ix := range indices {
+		leaves[i] = ix.Mapping().Leaves()
+	}
+	name := ""
+	if len(indices) > 0 {
+		name = indices[0].Name
+	}
+	c := &query.Context{Index: name, MaxIDs: maxWindow(indices)}
+	for _, ix := range indices {
+		if n := ix.Settings().Int("index.max_terms_count", 65536); c.MaxTerms == 0 || n < c.MaxTerms {
+			c.MaxTerms = n
+		}
+	}
+	c.Leaf = func(p string) *mapping.Leaf {
+		for _, l := range leaves {
+			if f := l[p]; f != nil {
+				return f
+			}
+		}
+		return nil
+	}
+	c.Leaves = func() []string {
+		set := map[string]bool{}
+		for _, l := range leaves {
+			for p := range l {
+				set[p] = true
+			}
+		}
+		out := make([]string, 0, len(set))
+		for p := range set {
+			out = append(out, p)
+		}
+		sort.Strings(out)
+		return out
+	}
+	c.Analyze = func(esName, text string) []string {
+		if len(indices) == 0 {
+			return nil
+		}
+		ix := indices[0]
+		a := ix.Analyzer(mapping.BleveAnalyzer(esName, ix.Analysis()))
+		toks := a.Analyze([]byte(text))
+		out := make([]string, 0, len(toks))
+		for _, t := range toks {
+			out = append(out, string(t.Term))
+		}
+		return out
+	}
+	c.PrefixTerms = func(field, prefix string, max int) []string {
+		set := map[string]bool{}
+		var out []string
+		for _, ix := range indices {
+			d, err := ix.Bleve().FieldDictPrefix(field, []byte(prefix))
+			if err != nil {
+				continue
+			}
+			for len(out) < max {
+				e, err := d.Next()
+				if err != nil || e == nil {
+					break
+				}
+				if !set[e.Term] {
+					set[e.Term] = true
+					out = append(out, e.Term)
+				}
+			}
+			_ = d.Close()
+		}
+		return out
+	}
+	return c
+}
+
+// Searchable returns one bleve index over all the given indices.
+func Searchable(indices []*store.Index) bleve.Index {
+	if len(indices) == 1 {
+		return indices[0].Bleve()
+	}
+	bs := make([]bleve.Index, len(indices))
+	for i, ix := range indices {
+		bs[i] = ix.Bleve()
+	}
+	return bleve.NewIndexAlias(bs...)
+}

@@ -1,0 +1,428 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/aislehq/aisle/internal/engine/aggs"
+	"github.com/aislehq/aisle/internal/engine/eserr"
+	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/query"
+	"github.com/aislehq/aisle/internal/engine/store"
+)
+
+// Options are URL-level switches that change the response shape.
+type Options struct {
+	TypedKeys          bool
+	RestTotalHitsAsInt bool
+}
+
+// BuildQuery parses the request's query (match_all when absent) for the indices.
+func BuildQuery(indices []*store.Index, raw any) (bq.Query, *query.Context, error) {
+	qc := QueryContext(indices)
+	if raw == nil {
+		return bleve.NewMatchAllQuery(), qc, nil
+	}
+	q, err := query.ParseValue(raw, qc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return q, qc, nil
+}
+
+func maxWindow(indices []*store.Index) int {
+	w := math.MaxInt32
+	for _, ix := range indices {
+		if m := ix.Settings().MaxResultWindow(); m < w {
+			w = m
+		}
+	}
+	if len(indices) == 0 {
+		return 10000
+	}
+	return w
+}
+
+// Run executes a search and returns the ES response body.
+func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (map[string]any, error) {
+	start := time.Now()
+	if err := r.Validate(maxWindow(indices)); err != nil {
+		return nil, err
+	}
+	if o.RestTotalHitsAsInt && r.TrackTotal > 0 && r.TrackTotal != 10000 {
+		return nil, eserr.ActionValidation(fmt.Sprintf("[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got %d", r.TrackTotal))
+	}
+	if o.RestTotalHitsAsInt && r.TrackTotal == 10000 {
+		r.TrackTotal = -1
+	}
+	if len(indices) == 0 {
+		return emptyResponse(r, o), nil
+	}
+	q, qc, err := BuildQuery(indices, r.Query)
+	if err != nil {
+		return nil, err
+	}
+	var parsedAggs []*aggs.Agg
+	if r.Aggs != nil {
+		if parsedAggs, err = aggs.Parse(r.Aggs, qc); err != nil {
+			return nil, err
+		}
+		if err := aggs.Validate(parsedAggs, indices[0].Name); err != nil {
+			return nil, err
+		}
+	}
+	req := bleve.NewSearchRequestOptions(q, r.Size, r.From, false)
+	sorts, sortTypes, err := buildSort(r.Sort, qc, indices[0].Name)
+	formats := make([]string, len(r.Sort))
+	for i, sp := range r.Sort {
+		if l := qc.Leaf(sp.Field); l != nil {
+			formats[i] = l.Format
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if sorts != nil {
+		req.Sort = sorts
+		if r.SearchAfter != nil {
+			after, err := encodeAfter(r.SearchAfter, sortTypes, formats)
+			if err != nil {
+				return nil, err
+			}
+			req.SearchAfter = after
+		}
+	}
+	aggs.Attach(req, parsedAggs)
+	idx := Searchable(indices)
+	res, err := idx.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, eserr.SearchPhase(eserr.New(400, "query_shard_exception", "failed to execute query: %s", err.Error()).With("index", indices[0].Name))
+	}
+	byName := map[string]*store.Index{}
+	for _, ix := range indices {
+		byName[ix.Name] = ix
+	}
+	hits := make([]any, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		hits = append(hits, renderHit(h, byName, r, sorts != nil, sortTypes))
+	}
+	resp := map[string]any{
+		"took": time.Since(start).Milliseconds(), "timed_out": false,
+		"_shards": shards(len(indices)),
+		"hits":    hitsObject(res, hits, r, o, sorts != nil),
+	}
+	if parsedAggs != nil {
+		runner := &aggs.Runner{Index: idx, Ctx: ctx, TypedKeys: o.TypedKeys, IndexName: indices[0].Name}
+		out, err := runner.Render(res.Facets, q, parsedAggs)
+		if err != nil {
+			return nil, err
+		}
+		resp["aggregations"] = out
+	}
+	return resp, nil
+}
+
+func shards(n int) map[string]any {
+	return map[string]any{"total": n, "successful": n, "skipped": 0, "failed": 0}
+}
+
+func emptyResponse(r *Request, o Options) map[string]any {
+	hits := map[string]any{"max_score": nil, "hits": []any{}}
+	if r.TrackTotal != 0 {
+		if o.RestTotalHitsAsInt {
+			hits["total"] = 0
+		} else {
+			hits["total"] = map[string]any{"value": 0, "relation": "eq"}
+		}
+	}
+	return map[string]any{"took": 0, "timed_out": false, "_shards": shards(0), "hits": hits}
+}
+
+func hitsObject(res *bleve.SearchResult, hits []any, r *Request, o Options, sorted bool) map[string]any {
+	out := map[string]any{"hits": hits}
+	if sorted && !r.TrackScores {
+		out["max_score"] = nil
+	} else if len(res.Hits) == 0 {
+		out["max_score"] = nil
+	} else {
+		out["max_score"] = res.MaxScore
+	}
+	if r.TrackTotal == 0 {
+		if o.RestTotalHitsAsInt {
+			out["total"] = -1
+		}
+		return out
+	}
+	total, rel := res.Total, "eq"
+	if r.TrackTotal > 0 && total > uint64(r.TrackTotal) {
+		total, rel = uint64(r.TrackTotal), "gte"
+	}
+	if o.RestTotalHitsAsInt {
+		out["total"] = total
+	} else {
+		out["total"] = map[string]any{"value": total, "relation": rel}
+	}
+	return out
+}
+
+func renderHit(h *bsearch.DocumentMatch, byName map[string]*store.Index, r *Request, sorted bool, types []string) map[string]any {
+	ix := byName[h.Index]
+	if ix == nil && len(byName) == 1 {
+		for _, only := range byName {
+			ix = only
+		}
+	}
+	hit := map[string]any{"_index": h.Index, "_id": h.ID}
+	if ix != nil {
+		hit["_index"] = ix.Name
+	}
+	if sorted && !r.TrackScores {
+		hit["_score"] = nil
+	} else {
+		hit["_score"] = h.Score
+	}
+	var doc *store.Doc
+	if ix != nil {
+		doc = ix.Get(h.ID)
+	}
+	if doc != nil {
+		if r.Version {
+			hit["_version"] = doc.Version
+		}
+		if r.SeqNoTerm {
+			hit["_seq_no"] = doc.SeqNo
+			hit["_primary_term"] = doc.Term
+		}
+		if src := r.Source.Apply(doc.Source); src != nil {
+			hit["_source"] = json.RawMessage(src)
+		}
+	}
+	if sorted {
+		descs := make([]bool, len(r.Sort))
+		for i, sp := range r.Sort {
+			descs[i] = sp.Desc
+		}
+		hit["sort"] = decodeSort(h, types, descs)
+	}
+	return hit
+}
+
+// buildSort maps ES sort clauses to bleve's; types records how to render each value.
+func buildSort(specs []SortSpec, qc *query.Context, index string) (bsearch.SortOrder, []string, error) {
+	if len(specs) == 0 {
+		return nil, nil, nil
+	}
+	order := make(bsearch.SortOrder, 0, len(specs))
+	types := make([]string, 0, len(specs))
+	for _, s := range specs {
+		switch s.Field {
+		case "_score":
+			order = append(order, &bsearch.SortScore{Desc: s.Desc})
+			types = append(types, "_score")
+			continue
+		case "_doc", "_id":
+			order = append(order, &bsearch.SortDocID{Desc: s.Desc})
+			types = append(types, "keyword")
+			continue
+		}
+		leaf := qc.Leaf(s.Field)
+		typ := ""
+		if leaf != nil {
+			typ = leaf.Type
+		} else if s.UnmappedType != "" {
+			typ = s.UnmappedType
+		} else {
+			return nil, nil, eserr.SearchPhase(eserr.New(400, "query_shard_exception", "No mapping found for [%s] in order to sort on", s.Field).With("index", index))
+		}
+		if typ == "text" {
+			return nil, nil, eserr.SearchPhase(eserr.IllegalArgument("Fielddata is disabled on [%s] in [%s]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead.", s.Field, index).With("index", index))
+		}
+		sf := &bsearch.SortField{Field: s.Field, Desc: s.Desc, Missing: bsearch.SortFieldMissingLast}
+		if s.MissingFirst {
+			sf.Missing = bsearch.SortFieldMissingFirst
+		}
+		switch {
+		case mapping.Numeric(typ):
+			sf.Type = bsearch.SortFieldAsNumber
+		case typ == "date":
+			sf.Type = bsearch.SortFieldAsDate
+		default:
+			sf.Type = bsearch.SortFieldAsString
+		}
+		order = append(order, sf)
+		types = append(types, typ)
+	}
+	return order, types, nil
+}
+
+// missingSortValue is what ES shows for a document without the sort field: the extreme
+// of the field's type that sorts last (or first with missing: _first).
+func missingSortValue(t string, desc bool) any {
+	if !mapping.Numeric(t) && t != "date" {
+		return nil
+	}
+	if mapping.Numeric(t) && !mapping.Integral(t) {
+		if desc {
+			return -math.MaxFloat64
+		}
+		return math.MaxFloat64
+	}
+	max, min := int64(math.MaxInt64), int64(math.MinInt64)
+	switch t {
+	case "integer":
+		max, min = math.MaxInt32, math.MinInt32
+	case "short":
+		max, min = math.MaxInt16, math.MinInt16
+	case "byte":
+		max, min = math.MaxInt8, math.MinInt8
+	}
+	if desc {
+		return min
+	}
+	return max
+}
+
+func decodeSort(h *bsearch.DocumentMatch, types []string, descs []bool) []any {
+	out := make([]any, len(types))
+	for i, t := range types {
+		var raw string
+		if i < len(h.DecodedSort) {
+			raw = h.DecodedSort[i]
+		}
+		switch {
+		case t == "_score":
+			out[i] = h.Score
+		case mapping.Numeric(t):
+			f, err := strconv.ParseFloat(raw, 64)
+			switch {
+			case err != nil:
+				out[i] = missingSortValue(t, descs[i])
+			case mapping.Integral(t):
+				out[i] = int64(f)
+			default:
+				out[i] = f
+			}
+		case t == "date":
+			tm, err := time.Parse(time.RFC3339Nano, raw)
+			if err != nil {
+				out[i] = missingSortValue(t, descs[i])
+			} else {
+				out[i] = tm.UnixMilli()
+			}
+		case t == "boolean":
+			out[i] = map[string]int{"T": 1, "F": 0}[raw]
+		default:
+			if raw == "" {
+				out[i] = nil
+			} else {
+				out[i] = raw
+			}
+		}
+	}
+	return out
+}
+
+func encodeAfter(vals []any, types, formats []string) ([]string, error) {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		t := types[i]
+		switch {
+		case t == "_score" || mapping.Numeric(t):
+			f, err := mapping.ToNumber(v, "double")
+			if err != nil {
+				return nil, eserr.SearchPhase(eserr.IllegalArgument("Failed to parse search_after value for field [%d]", i))
+			}
+			out[i] = strconv.FormatFloat(f, 'f', -1, 64)
+		case t == "date":
+			f := "strict_date_optional_time||epoch_millis"
+			if formats[i] != "" {
+				f = formats[i] + "||" + f
+			}
+			tm, err := mapping.ParseDate(dateValue(v), f)
+			if err != nil {
+				return nil, eserr.SearchPhase(eserr.IllegalArgument("Failed to parse search_after value [%v]", v))
+			}
+			out[i] = tm.UTC().Format(time.RFC3339Nano)
+		case t == "boolean":
+			out[i] = map[bool]string{true: "T", false: "F"}[v == true || v == "true" || toStr(v) == "1"]
+		default:
+			out[i] = toStr(v)
+		}
+	}
+	return out, nil
+}
+
+func dateValue(v any) any {
+	if n, ok := v.(json.Number); ok {
+		f, _ := n.Float64()
+		return f
+	}
+	return v
+}
+
+func toStr(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case nil:
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// Count returns the number of documents matching a query.
+func Count(ctx context.Context, indices []*store.Index, raw any) (uint64, error) {
+	if len(indices) == 0 {
+		return 0, nil
+	}
+	q, _, err := BuildQuery(indices, raw)
+	if err != nil {
+		return 0, err
+	}
+	req := bleve.NewSearchRequestOptions(q, 0, 0, false)
+	res, err := Searchable(indices).SearchInContext(ctx, req)
+	if err != nil {
+		return 0, err
+	}
+	return res.Total, nil
+}
+
+// MatchingIDs returns ids (per index) of refreshed documents matching q, up to max.
+func MatchingIDs(ctx context.Context, ix *store.Index, q bq.Query, max int) ([]string, error) {
+	var ids []string
+	var after []string
+	for len(ids) < max {
+		size := 1000
+		if max-len(ids) < size {
+			size = max - len(ids)
+		}
+		req := bleve.NewSearchRequestOptions(q, size, 0, false)
+		req.SortBy([]string{"_id"})
+		if after != nil {
+			req.SearchAfter = after
+		}
+		res, err := ix.Bleve().SearchInContext(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range res.Hits {
+			ids = append(ids, h.ID)
+		}
+		if len(res.Hits) < size {
+			break
+		}
+		after = []string{res.Hits[len(res.Hits)-1].ID}
+	}
+	return ids, nil
+}

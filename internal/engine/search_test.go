@@ -1,0 +1,230 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/elastic/go-elasticsearch/v8/typedapi/core/search"
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/refresh"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// catalogMapping is a small product catalog with an English analyzer and synonyms.
+const catalogMapping = `{
+ "settings":{"analysis":{
+   "filter":{"syn":{"type":"synonym_graph","synonyms":["tv, television"]},"en_stem":{"type":"stemmer","language":"english"}},
+   "analyzer":{"catalog":{"type":"custom","tokenizer":"standard","filter":["lowercase","asciifolding","syn","stop","en_stem"]}}}},
+ "mappings":{"properties":{
+   "title":{"type":"text","analyzer":"catalog","fields":{"keyword":{"type":"keyword"}}},
+   "description":{"type":"text"},
+   "brand":{"type":"keyword"},"category":{"type":"keyword"},
+   "price":{"type":"float"},"stock":{"type":"long"},"created":{"type":"date"},"tags":{"type":"keyword"}}}}`
+
+var catalog = []string{
+	`{"title":"Crème Brûlée Torch","description":"kitchen tool for desserts","brand":"acme","category":"kitchen","price":25.5,"stock":4,"created":"2024-01-15T10:00:00Z","tags":["cooking","gift"]}`,
+	`{"title":"Running Shoes","description":"light running shoes","brand":"zoom","category":"sport","price":89.9,"stock":10,"created":"2024-02-01T00:00:00Z","tags":["run"]}`,
+	`{"title":"Television 55 inch","description":"big screen","brand":"acme","category":"electronics","price":499,"stock":2,"created":"2024-02-20T12:00:00Z"}`,
+	`{"title":"Trail Running Shoe","description":"grippy trail shoe","brand":"zoom","category":"sport","price":120,"stock":0,"created":"2024-03-05T00:00:00Z","tags":["run","trail"]}`,
+	`{"title":"Kitchen Knife","description":"sharp chef knife","brand":"blade","category":"kitchen","price":45,"stock":7,"created":"2024-03-10T00:00:00Z","tags":["cooking"]}`,
+	`{"title":"TV Stand","description":"wooden stand","brand":"woody","category":"furniture","price":150,"created":"2024-03-11T00:00:00Z"}`,
+}
+
+func loadCatalog(idx string) {
+	_, err := es.Indices.Create(idx).Raw(strings.NewReader(catalogMapping)).Do(ctx)
+	Expect(err).NotTo(HaveOccurred())
+	b := es.Bulk().Index(idx).Refresh(refresh.True)
+	for i, doc := range catalog {
+		Expect(b.IndexOp(types.IndexOperation{Id_: ptr(fmt.Sprint(i + 1))}, json.RawMessage(doc))).To(Succeed())
+	}
+	res, err := b.Do(ctx)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(res.Errors).To(BeFalse())
+}
+
+func ids(res *search.Response) []string {
+	out := make([]string, 0, len(res.Hits.Hits))
+	for _, h := range res.Hits.Hits {
+		out = append(out, *h.Id_)
+	}
+	return out
+}
+
+func query(raw string) *types.Query {
+	var q types.Query
+	Expect(json.Unmarshal([]byte(raw), &q)).To(Succeed())
+	return &q
+}
+
+var _ = Describe("Search API", Ordered, func() {
+	idx := "catalog"
+	BeforeAll(func() { loadCatalog(idx) })
+
+	DescribeTable("queries match the documents ES would return",
+		func(q string, expected []string, ordered bool) {
+			res, err := es.Search().Index(idx).Query(query(q)).Size(20).Do(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			if ordered {
+				Expect(ids(res)).To(Equal(expected))
+			} else {
+				Expect(ids(res)).To(ConsistOf(expected))
+			}
+			Expect(res.Hits.Total.Value).To(Equal(int64(len(expected))))
+		},
+		// ES docs: Query DSL "Match all query".
+		Entry("match_all", `{"match_all":{}}`, []string{"1", "2", "3", "4", "5", "6"}, false),
+		// ES docs: "Match query" with analysis: stemming (shoes/shoe), stop words, asciifolding, synonyms.
+		Entry("match with stemming", `{"match":{"title":"shoes"}}`, []string{"2", "4"}, false),
+		Entry("match with asciifolding", `{"match":{"title":"creme brulee"}}`, []string{"1"}, false),
+		Entry("match with synonyms", `{"match":{"title":"tv"}}`, []string{"3", "6"}, false),
+		Entry("match operator and", `{"match":{"title":{"query":"trail shoes","operator":"and"}}}`, []string{"4"}, false),
+		// ES docs: "Multi-match query" with field boosts (title^3 ranks title matches first).
+		Entry("multi_match with boost", `{"multi_match":{"query":"knife","fields":["title^3","description"]}}`, []string{"5"}, true),
+		// ES docs: "Match phrase prefix query".
+		Entry("match_phrase_prefix", `{"match_phrase_prefix":{"title":"trail ru"}}`, []string{"4"}, false),
+		// ES docs: "Term query" on keyword, "Terms query", "Range query", "Exists query", "IDs", "Prefix".
+		Entry("term on keyword", `{"term":{"brand":"acme"}}`, []string{"1", "3"}, false),
+		Entry("term is not analyzed", `{"term":{"brand":"ACME"}}`, []string{}, false),
+		Entry("terms", `{"terms":{"category":["sport","furniture"]}}`, []string{"2", "4", "6"}, false),
+		Entry("range on float", `{"range":{"price":{"gte":45,"lt":150}}}`, []string{"2", "4", "5"}, false),
+		Entry("range on date", `{"range":{"created":{"gte":"2024-03-01","lte":"2024-03-10"}}}`, []string{"4", "5"}, false),
+		Entry("range on long", `{"range":{"stock":{"gt":3}}}`, []string{"1", "2", "5"}, false),
+		Entry("exists", `{"exists":{"field":"stock"}}`, []string{"1", "2", "3", "4", "5"}, false),
+		Entry("exists on array field", `{"exists":{"field":"tags"}}`, []string{"1", "2", "4", "5"}, false),
+		Entry("ids", `{"ids":{"values":["2","6","99"]}}`, []string{"2", "6"}, false),
+		Entry("prefix on keyword", `{"prefix":{"category":"kit"}}`, []string{"1", "5"}, false),
+		// ES docs: "Boolean query": must/filter/should/must_not and minimum_should_match.
+		Entry("bool", `{"bool":{"must":[{"match":{"description":"shoe shoes"}}],"filter":[{"term":{"brand":"zoom"}}],"must_not":[{"term":{"stock":0}}]}}`, []string{"2"}, false),
+		Entry("bool should only", `{"bool":{"should":[{"term":{"brand":"blade"}},{"term":{"brand":"woody"}}]}}`, []string{"5", "6"}, false),
+		Entry("bool minimum_should_match", `{"bool":{"should":[{"term":{"tags":"run"}},{"term":{"tags":"trail"}}],"minimum_should_match":2}}`, []string{"4"}, false),
+		Entry("unmapped field matches nothing", `{"term":{"nope":"x"}}`, []string{}, false),
+	)
+
+	DescribeTable("bad searches get ES's error type and status",
+		func(body string, status int, typ string, reason string) {
+			code, raw, _ := rawDo("POST", "/"+idx+"/_search", "application/json", body)
+			Expect(code).To(Equal(status))
+			Expect(raw).To(ContainSubstring(`"type":"` + typ + `"`))
+			Expect(raw).To(ContainSubstring(reason))
+		},
+		// ES docs: Query DSL — unknown query names are parsing errors.
+		Entry("unknown query type", `{"query":{"fuzzy_wuzzy":{}}}`, 400, "parsing_exception", "unknown query [fuzzy_wuzzy]"),
+		Entry("malformed JSON", `{"query":`, 400, "x_content_parse_exception", "failed to parse"),
+		Entry("unknown top-level key", `{"querx":{}}`, 400, "parsing_exception", "Unknown key for a START_OBJECT in [querx]"),
+		// ES docs: "Paginate search results" — index.max_result_window (10,000).
+		Entry("result window too large", `{"from":9995,"size":10}`, 400, "illegal_argument_exception", "Result window is too large, from + size must be less than or equal to: [10000] but was [10005]"),
+		Entry("negative from", `{"from":-1}`, 400, "illegal_argument_exception", "[from] parameter cannot be negative"),
+		// ES docs: "Sort search results" — sorting on text needs fielddata.
+		Entry("sort on text field", `{"sort":["title"]}`, 400, "illegal_argument_exception", "Fielddata is disabled on [title]"),
+		Entry("sort on unmapped field", `{"sort":["nope"]}`, 400, "query_shard_exception", "No mapping found for [nope] in order to sort on"),
+		Entry("terms agg on text field", `{"aggs":{"t":{"terms":{"field":"title"}}}}`, 400, "illegal_argument_exception", "Fielddata is disabled"),
+		Entry("search_after without sort", `{"search_after":[1]}`, 400, "illegal_argument_exception", "Sort must contain at least one field"),
+	)
+
+	// ES docs: "track_total_hits": false omits the total; an integer caps it with "gte".
+	It("honours track_total_hits", func() {
+		res, err := es.Search().Index(idx).TrackTotalHits(1).Do(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Hits.Total.Value).To(Equal(int64(1)))
+		Expect(res.Hits.Total.Relation.String()).To(Equal("gte"))
+		code, raw, _ := rawDo("POST", "/"+idx+"/_search", "application/json", `{"track_total_hits":false}`)
+		Expect(code).To(Equal(200))
+		var out struct {
+			Hits map[string]json.RawMessage `json:"hits"`
+		}
+		Expect(json.Unmarshal([]byte(raw), &out)).To(Succeed())
+		Expect(out.Hits).NotTo(HaveKey("total"))
+	})
+
+	// ES docs: "Retrieve selected fields" > _source filtering.
+	It("filters _source", func() {
+		res, err := es.Search().Index(idx).Query(query(`{"ids":{"values":["1"]}}`)).
+			Source_(types.SourceFilter{Includes: []string{"title", "pri*"}}).Do(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(res.Hits.Hits[0].Source_)).To(MatchJSON(`{"title":"Crème Brûlée Torch","price":25.5}`))
+	})
+
+	// ES docs: "Sort search results" — sort values are returned in hits[].sort.
+	It("sorts by numeric and keyword fields", func() {
+		code, raw, _ := rawDo("POST", "/"+idx+"/_search", "application/json", `{"sort":[{"brand":"asc"},{"price":{"order":"desc"}}],"_source":false}`)
+		Expect(code).To(Equal(200))
+		var out struct {
+			Hits struct {
+				Hits []struct {
+					ID   string `json:"_id"`
+					Sort []any  `json:"sort"`
+				} `json:"hits"`
+			} `json:"hits"`
+		}
+		Expect(json.Unmarshal([]byte(raw), &out)).To(Succeed())
+		var got []string
+		for _, h := range out.Hits.Hits {
+			got = append(got, h.ID)
+		}
+		Expect(got).To(Equal([]string{"3", "1", "5", "6", "4", "2"}))
+		Expect(out.Hits.Hits[0].Sort).To(Equal([]any{"acme", 499.0}))
+	})
+
+	// ES docs: "Terms aggregation" > "Order": default _count desc then _key asc;
+	// sum_other_doc_count counts documents of buckets not returned.
+	It("orders terms aggregations like ES and reports other counts", func() {
+		res, err := es.Search().Index(idx).Size(0).TypedKeys(true).Aggregations(map[string]types.Aggregations{
+			"brands":    {Terms: &types.TermsAggregation{Field: ptr("brand"), Size: ptr(2)}},
+			"brand_key": {Terms: &types.TermsAggregation{Field: ptr("brand"), Order: map[string]any{"_key": "desc"}}},
+			"tags":      {Terms: &types.TermsAggregation{Field: ptr("tags")}},
+		}).Do(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		brands := res.Aggregations["brands"].(*types.StringTermsAggregate)
+		buckets := brands.Buckets.([]types.StringTermsBucket)
+		Expect(buckets).To(HaveLen(2))
+		Expect(buckets[0].Key).To(Equal("acme"))
+		Expect(buckets[0].DocCount).To(Equal(int64(2)))
+		Expect(buckets[1].Key).To(Equal("zoom"))
+		Expect(*brands.SumOtherDocCount).To(Equal(int64(2)))
+		byKey := res.Aggregations["brand_key"].(*types.StringTermsAggregate).Buckets.([]types.StringTermsBucket)
+		keys := []any{}
+		for _, b := range byKey {
+			keys = append(keys, b.Key)
+		}
+		Expect(keys).To(Equal([]any{"zoom", "woody", "blade", "acme"}))
+		tags := res.Aggregations["tags"].(*types.StringTermsAggregate).Buckets.([]types.StringTermsBucket)
+		Expect(tags[0].Key).To(Equal("cooking"))
+		Expect(tags[1].Key).To(Equal("run"))
+		Expect(tags[2].Key).To(Equal("gift"))
+	})
+
+	// ES docs: "Filter", "Min", "Max", "Cardinality", "Date histogram" aggregations.
+	It("computes filter, min, max, cardinality and date_histogram aggregations", func() {
+		body := `{"size":0,"query":{"range":{"price":{"lte":200}}},"aggs":{
+			"cheap":{"filter":{"range":{"price":{"lt":50}}},"aggs":{"lo":{"min":{"field":"price"}},"hi":{"max":{"field":"price"}}}},
+			"brands":{"cardinality":{"field":"brand"}},
+			"months":{"date_histogram":{"field":"created","calendar_interval":"month"},"aggs":{"n":{"cardinality":{"field":"brand"}}}}}}`
+		code, raw, _ := rawDo("POST", "/"+idx+"/_search", "application/json", body)
+		Expect(code).To(Equal(200))
+		var out struct {
+			Aggregations map[string]json.RawMessage `json:"aggregations"`
+		}
+		Expect(json.Unmarshal([]byte(raw), &out)).To(Succeed())
+		Expect(string(out.Aggregations["cheap"])).To(MatchJSON(`{"doc_count":2,"lo":{"value":25.5},"hi":{"value":45}}`))
+		Expect(string(out.Aggregations["brands"])).To(MatchJSON(`{"value":4}`))
+		Expect(string(out.Aggregations["months"])).To(MatchJSON(`{"buckets":[
+			{"key_as_string":"2024-01-01T00:00:00.000Z","key":1704067200000,"doc_count":1,"n":{"value":1}},
+			{"key_as_string":"2024-02-01T00:00:00.000Z","key":1706745600000,"doc_count":1,"n":{"value":1}},
+			{"key_as_string":"2024-03-01T00:00:00.000Z","key":1709251200000,"doc_count":3,"n":{"value":3}}]}`))
+	})
+
+	// ES docs: "Delete by query API" response fields.
+	It("deletes by query", func() {
+		other := uniqueIndex("dbq")
+		loadCatalog(other)
+		res, err := es.DeleteByQuery(other).Query(query(`{"term":{"category":"sport"}}`)).Refresh(true).Do(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(*res.Deleted).To(Equal(int64(2)))
+		Expect(*res.Total).To(Equal(int64(2)))
+		cnt, err := es.Count().Index(other).Do(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cnt.Count).To(Equal(int64(4)))
+	})
+})

@@ -1,0 +1,208 @@
+package store
+
+import (
+	"fmt"
+
+	"github.com/aislehq/aisle/internal/engine/eserr"
+	"github.com/aislehq/aisle/internal/engine/mapping"
+)
+
+// OpKind is a write operation type.
+type OpKind int
+
+// Write operation kinds.
+const (
+	OpIndex OpKind = iota
+	OpCreate
+	OpDelete
+)
+
+// Op is one document write; IfSeqNo/IfPrimaryTerm make it a compare-and-set.
+type Op struct {
+	Kind          OpKind
+	ID            string
+	Source        []byte
+	IfSeqNo       *int64
+	IfPrimaryTerm *int64
+}
+
+// Result is the outcome of one Op, shaped for ES responses.
+type Result struct {
+	ID      string
+	Version int64
+	SeqNo   int64
+	Term    int64
+	Result  string // created, updated, deleted, not_found
+	Status  int
+	Err     *eserr.Error
+}
+
+// eagerRefreshOps starts a background refresh; maxPendingOps makes writers wait for one.
+const (
+	eagerRefreshOps = 10000
+	maxPendingOps   = 40000
+)
+
+// maxWALBeforeCheckpoint bounds the translog; past it a snapshot is written and the log cut.
+const maxWALBeforeCheckpoint = 128 << 20
+
+// Write applies ops in order under the index write lock and makes them durable with one
+// fsync before returning: a Result without Err is an acknowledged, crash-safe write.
+func (ix *Index) Write(ops []Op) ([]Result, error) {
+	if ix.closed.Load() {
+		return nil, eserr.New(500, "already_closed_exception", "index [%s] is closed", ix.Name)
+	}
+	results := make([]Result, len(ops))
+	var buf []byte
+	ix.mu.Lock()
+	startMapping := ix.Mapping()
+	for i := range ops {
+		var rec *record
+		results[i], rec = ix.applyLocked(&ops[i])
+		if rec != nil {
+			buf = appendRecord(buf, rec)
+		}
+	}
+	mappingChanged := ix.Mapping() != startMapping
+	var err error
+	if len(buf) > 0 {
+		_, err = ix.wal.Write(buf)
+		ix.walSize += int64(len(buf))
+	}
+	wal := ix.wal
+	big := ix.walSize > maxWALBeforeCheckpoint
+	pending := ix.pendingN
+	ix.mu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("translog write: %w", err)
+	}
+	if mappingChanged {
+		if err := ix.store.saveMeta(); err != nil {
+			return nil, err
+		}
+	}
+	// fsync outside the lock: it also covers records appended by other writers before it,
+	// and no result is returned to a client before its own record is synced.
+	if len(buf) > 0 {
+		if err := wal.Sync(); err != nil && !ix.closed.Load() {
+			return nil, fmt.Errorf("translog sync: %w", err)
+		}
+	}
+	if big {
+		go func() { _ = ix.checkpoint() }()
+	}
+	switch {
+	case pending >= maxPendingOps:
+		// Backpressure, like ES's indexing buffer: when unrefreshed writes pile up faster
+		// than refreshes absorb them, the writer waits for segments to be built, bounding
+		// the memory held by pending documents.
+		if err := ix.Refresh(); err != nil {
+			return nil, err
+		}
+	case pending >= eagerRefreshOps && ix.asyncRefresh.CompareAndSwap(false, true):
+		// Start building segments early, on another core, while writers keep parsing.
+		go func() {
+			defer ix.asyncRefresh.Store(false)
+			_ = ix.Refresh()
+		}()
+	}
+	return results, nil
+}
+
+func (ix *Index) conflict(id, detail string) *eserr.Error {
+	return eserr.VersionConflict(ix.Name, ix.UUID, id, detail)
+}
+
+// applyLocked validates and applies one op to the realtime state and the pending batch.
+func (ix *Index) applyLocked(op *Op) (Result, *record) {
+	cur := ix.docs[op.ID]
+	exists := cur != nil && !cur.Deleted
+	if op.IfSeqNo != nil || op.IfPrimaryTerm != nil {
+		seq, term := int64(-2), int64(0)
+		if op.IfSeqNo != nil {
+			seq = *op.IfSeqNo
+		}
+		if op.IfPrimaryTerm != nil {
+			term = *op.IfPrimaryTerm
+		}
+		if !exists {
+			return Result{ID: op.ID, Status: 409, Err: ix.conflict(op.ID, fmt.Sprintf("required seqNo [%d], primary term [%d]. but no document was found", seq, term))}, nil
+		}
+		if cur.SeqNo != seq || cur.Term != term {
+			return Result{ID: op.ID, Status: 409, Err: ix.conflict(op.ID, fmt.Sprintf("required seqNo [%d], primary term [%d]. current document has seqNo [%d] and primary term [%d]", seq, term, cur.SeqNo, cur.Term))}, nil
+		}
+	}
+	if op.Kind == OpCreate && exists {
+		return Result{ID: op.ID, Status: 409, Err: ix.conflict(op.ID, fmt.Sprintf("document already exists (current version [%d])", cur.Version))}, nil
+	}
+	version := int64(1)
+	if cur != nil {
+		version = cur.Version + 1
+	}
+	if op.Kind == OpDelete {
+		seq := ix.nextSeq()
+		ix.docs[op.ID] = &Doc{SeqNo: seq, Term: PrimaryTerm, Version: version, Deleted: true}
+		res := Result{ID: op.ID, Version: version, SeqNo: seq, Term: PrimaryTerm, Result: "deleted", Status: 200}
+		if !exists {
+			res.Result, res.Status = "not_found", 404
+		} else {
+			ix.live--
+		}
+		ix.pendingBatch(op.ID).Delete(op.ID)
+		ix.pendingN++
+		return res, &record{Kind: recDelete, SeqNo: seq, Term: PrimaryTerm, Version: version, ID: op.ID}
+	}
+	doc, updated, err := ix.builder().Build(op.ID, op.Source)
+	if err != nil {
+		e := eserr.As(err)
+		return Result{ID: op.ID, Status: e.Status, Err: e}, nil
+	}
+	if updated != nil {
+		ix.mapping.Store(updated)
+	}
+	if err := ix.pendingBatch(op.ID).IndexAdvanced(doc); err != nil {
+		e := eserr.As(err)
+		return Result{ID: op.ID, Status: e.Status, Err: e}, nil
+	}
+	ix.pendingN++
+	seq := ix.nextSeq()
+	ix.docs[op.ID] = &Doc{Source: op.Source, SeqNo: seq, Term: PrimaryTerm, Version: version}
+	res := Result{ID: op.ID, Version: version, SeqNo: seq, Term: PrimaryTerm, Result: "updated", Status: 200}
+	if !exists {
+		res.Result, res.Status = "created", 201
+		ix.live++
+	}
+	return res, &record{Kind: recIndex, SeqNo: seq, Term: PrimaryTerm, Version: version, ID: op.ID, Source: op.Source}
+}
+
+func (ix *Index) nextSeq() int64 {
+	ix.seqNo++
+	return ix.seqNo
+}
+
+// PutMapping merges an update into the mapping under the write lock (so no document is
+// built against a stale mapping mid-update) and persists it.
+func (ix *Index) PutMapping(update *mapping.Mapping) error {
+	ix.mu.Lock()
+	merged, err := mapping.Merge(ix.Mapping(), update)
+	if err == nil {
+		err = validateAnalyzers(merged, ix.analysis)
+	}
+	if err == nil {
+		ix.mapping.Store(merged)
+	}
+	ix.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return ix.store.saveMeta()
+}
+
+func validateAnalyzers(m *mapping.Mapping, a *mapping.Analysis) error {
+	for _, name := range m.Analyzers() {
+		if !mapping.KnownAnalyzer(name, a) {
+			return eserr.MapperParsing("Failed to parse mapping: analyzer [%s] has not been configured in mappings", name)
+		}
+	}
+	return nil
+}
