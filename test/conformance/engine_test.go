@@ -1,8 +1,3 @@
-//go:build engine
-
-// The in-process engine lives on another branch; remove the build tag once
-// internal/engine is merged so `go test` uses it when AISLE_ES_URL is unset.
-
 package conformance_test
 
 import (

@@ -1,8 +1,3 @@
-//go:build engine
-
-// The in-process engine arrives with the engine branch; until the merge this file builds
-// only with -tags engine. The lead removes the tag when both branches are in one tree.
-
 package esbackend
 
 import (

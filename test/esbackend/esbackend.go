@@ -1,5 +1,5 @@
 // Package esbackend gives tests a search backend: the cluster at $AISLE_ES_URL when it is
-// set, else the embedded engine started in-process (built with the "engine" tag), and a
+// set, else the embedded engine started in-process, and a
 // TCP proxy in front of it that a test can stop and start to simulate an outage.
 package esbackend
 
