@@ -78,8 +78,8 @@ build: $(LOCALBIN) ## Build bin/aisle.
 	go build -o $(LOCALBIN)/aisle ./cmd/aisle
 
 .PHONY: run
-run: build ## Start the whole system locally.
-	$(LOCALBIN)/aisle engine --data .dev/engine --listen 127.0.0.1:9200
+run: build k8s-binaries ## Start the whole system locally (aisle dev); writes dev-env.json.
+	KUBEBUILDER_ASSETS="$(K8S_BIN)" $(LOCALBIN)/aisle dev
 
 ##@ Dependencies
 

@@ -24,7 +24,7 @@ func TestNewPublicID(t *testing.T) {
 			t.Fatalf("bad or repeated id %q", id)
 		}
 		for _, c := range id {
-			if !(c >= 'a' && c <= 'z' || c >= '2' && c <= '7') {
+			if (c < 'a' || c > 'z') && (c < '2' || c > '7') {
 				t.Fatalf("id %q has %q, not lowercase base32", id, c)
 			}
 		}
@@ -49,7 +49,7 @@ func TestRetryConflicts(t *testing.T) {
 		t.Errorf("conflict: %v %v", res, err)
 	}
 	other := errors.New("boom")
-	if _, err := retryConflicts(ctrl.Result{}, other); err != other {
+	if _, err := retryConflicts(ctrl.Result{}, other); !errors.Is(err, other) {
 		t.Errorf("other error became %v", err)
 	}
 }

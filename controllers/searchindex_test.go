@@ -47,10 +47,6 @@ func esIndices(pattern string) []string {
 	return names
 }
 
-func esIndicesFn(pattern string) func() []string {
-	return func() []string { return esIndices(pattern) }
-}
-
 var _ = Describe("SearchIndex", func() {
 	It("creates the physical index with its mapping and alias, keeps a stable public ID and counts records", func() {
 		ns := newNamespace("si")

@@ -10,8 +10,6 @@ import (
 	"github.com/elastic/go-elasticsearch/v8"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -19,8 +17,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
-
-	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
 
 const (
@@ -94,18 +90,6 @@ func Setup(mgr ctrl.Manager, opts Options) error {
 		return fmt.Errorf("setting up the APIKey controller: %w", err)
 	}
 	return nil
-}
-
-// NewScheme returns a scheme with the built-in Kubernetes types and Aisle's types.
-func NewScheme() (*runtime.Scheme, error) {
-	s := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(s); err != nil {
-		return nil, fmt.Errorf("adding Kubernetes types: %w", err)
-	}
-	if err := searchv1alpha1.AddToScheme(s); err != nil {
-		return nil, fmt.Errorf("adding Aisle types: %w", err)
-	}
-	return s, nil
 }
 
 // CacheOptions limit the manager's Secret cache to the Secrets the operator writes.

@@ -27,33 +27,33 @@ type WorkspaceReconciler struct {
 
 // Reconcile refreshes one Workspace's status.
 func (r *WorkspaceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	return retryConflicts(r.reconcile(ctx, req))
+	return retryConflicts(ctrl.Result{}, r.reconcile(ctx, req))
 }
 
-func (r *WorkspaceReconciler) reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+func (r *WorkspaceReconciler) reconcile(ctx context.Context, req ctrl.Request) error {
 	ws := &searchv1alpha1.Workspace{}
 	if err := r.Get(ctx, req.NamespacedName, ws); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
+		return client.IgnoreNotFound(err)
 	}
 	before := ws.Status.DeepCopy()
 	indexes, keys, err := r.count(ctx, ws.Name)
 	if err != nil {
-		return ctrl.Result{}, err
+		return err
 	}
 	ws.Status.Indexes, ws.Status.APIKeys = indexes, keys
 	rd, err := r.namespaceReadiness(ctx, ws.Name)
 	if err != nil {
-		return ctrl.Result{}, err
+		return err
 	}
 	setReady(r.Recorder, ws, &ws.Status.Conditions, ws.Generation, rd)
 	ws.Status.ObservedGeneration = ws.Generation
 	if equality.Semantic.DeepEqual(before, &ws.Status) {
-		return ctrl.Result{}, nil
+		return nil
 	}
 	if err := r.Status().Update(ctx, ws); err != nil {
-		return ctrl.Result{}, fmt.Errorf("updating status: %w", err)
+		return fmt.Errorf("updating status: %w", err)
 	}
-	return ctrl.Result{}, nil
+	return nil
 }
 
 // count returns the SearchIndexes and APIKeys of the workspace that are not being deleted.

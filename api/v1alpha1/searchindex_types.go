@@ -104,7 +104,7 @@ type SearchIndexStatus struct {
 	SettingsHash string `json:"settingsHash,omitempty"`
 	// Records is the number of records in the index.
 	// +optional
-	Records int64 `json:"records,omitempty"`
+	Records int64 `json:"records"`
 
 	// Rebuild is the progress of the latest settings rebuild.
 	// +optional

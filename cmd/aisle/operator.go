@@ -13,6 +13,7 @@ import (
 
 	"github.com/aislehq/aisle/controllers"
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/kubescheme"
 )
 
 // LeaderElectionID names the lease the operator replicas compete for.
@@ -52,7 +53,7 @@ func runOperator(args []string) error {
 	if err != nil {
 		return fmt.Errorf("operator: loading the Kubernetes config: %w", err)
 	}
-	scheme, err := controllers.NewScheme()
+	scheme, err := kubescheme.New()
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ type Env struct {
 	BaseURL    string            `json:"baseUrl"`
 	EngineURL  string            `json:"engineUrl"`
 	Kubeconfig string            `json:"kubeconfig"`
+	Kubectl    string            `json:"kubectl"`
 	Workspace  string            `json:"workspace"`
 	Indexes    []EnvIndex        `json:"indexes"`
 	Keys       map[string]string `json:"keys"`
@@ -133,6 +134,6 @@ func (e Env) CurlLines() string {
 			fmt.Fprintf(&b, "curl -s -H 'Authorization: Bearer %s' %s/public-access\n", k, prefix)
 		}
 	}
-	fmt.Fprintf(&b, "KUBECONFIG=%s kubectl get workspaces,searchindexes,apikeys -A\n", e.Kubeconfig)
+	fmt.Fprintf(&b, "%s --kubeconfig %s get workspaces,searchindexes,apikeys -A\n", e.Kubectl, e.Kubeconfig)
 	return b.String()
 }

@@ -2,6 +2,7 @@ package yamlrest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -124,7 +125,8 @@ func (x *execution) do(ctx context.Context, arg any) error {
 	}
 	x.req, x.resp = nil, nil
 	req, err := x.r.Specs.Build(d.api, d.params)
-	if perr, ok := err.(*ParamError); ok {
+	var perr *ParamError
+	if errors.As(err, &perr) {
 		if d.catch == "param" {
 			return nil
 		}

@@ -1,0 +1,72 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/aislehq/aisle/internal/devenv"
+)
+
+// The end-to-end specs run the whole system as `aisle dev` does: a real kube-apiserver
+// and etcd, the embedded engine, the operator and the API server, in this process.
+var (
+	env    devenv.Env
+	cancel context.CancelFunc
+	done   chan error
+)
+
+func TestEndToEnd(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "End to end")
+}
+
+var _ = BeforeSuite(func() {
+	root, err := devenv.RepoRoot()
+	Expect(err).NotTo(HaveOccurred())
+	assets, err := devenv.AssetsDir(root)
+	Expect(err).NotTo(HaveOccurred())
+	dir := GinkgoT().TempDir()
+	started := make(chan devenv.Env, 1)
+	var ctx context.Context
+	ctx, cancel = context.WithCancel(context.Background())
+	done = make(chan error, 1)
+	opts := devenv.Options{
+		Root: root, DataDir: dir, Assets: assets, Workspace: "demo",
+		Listen: freeAddr(), EngineAddr: freeAddr(), EnvFile: dir + "/dev-env.json",
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Started: func(e devenv.Env) { started <- e },
+	}
+	go func() { done <- devenv.Run(ctx, opts) }()
+	select {
+	case env = <-started:
+	case err := <-done:
+		Fail("the system stopped before it was ready: " + errString(err))
+	}
+})
+
+var _ = AfterSuite(func() {
+	if cancel != nil {
+		cancel()
+		Expect(<-done).To(Succeed())
+	}
+})
+
+func freeAddr() string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	Expect(err).NotTo(HaveOccurred())
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "no error"
+	}
+	return err.Error()
+}
