@@ -39,8 +39,8 @@ type Result struct {
 
 // eagerRefreshOps starts a background refresh; maxPendingOps makes writers wait for one.
 const (
-	eagerRefreshOps = 10000
-	maxPendingOps   = 40000
+	eagerRefreshOps = 4000
+	maxPendingOps   = 12000
 )
 
 // maxWALBeforeCheckpoint bounds the translog; past it a snapshot is written and the log cut.
