@@ -114,6 +114,9 @@ func (ix *Index) DocCountRealtime() int {
 	return ix.live
 }
 
+// RefreshedSeq is the highest seq_no visible to search.
+func (ix *Index) RefreshedSeq() int64 { return ix.refreshedSeq.Load() }
+
 // SearchableCount is the number of documents visible to search.
 func (ix *Index) SearchableCount() uint64 {
 	n, _ := ix.bidx.DocCount()
