@@ -121,7 +121,7 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 	}
 	if parsedAggs != nil {
 		runner := &aggs.Runner{Index: idx, Ctx: ctx, TypedKeys: o.TypedKeys, IndexName: indices[0].Name}
-		out, err := runner.Render(res.Facets, q, parsedAggs)
+		out, err := runner.Render(res.Facets, res.Total, q, parsedAggs)
 		if err != nil {
 			return nil, err
 		}
