@@ -215,6 +215,28 @@ var _ = Describe("Search API", Ordered, func() {
 			{"key_as_string":"2024-03-01T00:00:00.000Z","key":1709251200000,"doc_count":3,"n":{"value":3}}]}`))
 	})
 
+	// ES docs: "Delete by query API" > "conflicts": a document changed after the snapshot
+	// the query ran on is a version conflict; it aborts (409) unless conflicts=proceed.
+	It("reports version conflicts in delete by query", func() {
+		other := uniqueIndex("dbqc")
+		code, _, _ := rawDo("PUT", "/"+other, "application/json", `{"settings":{"index.refresh_interval":"-1"}}`)
+		Expect(code).To(Equal(200))
+		code, _, _ = rawDo("PUT", "/"+other+"/_doc/1?refresh=true", "application/json", `{"a":1}`)
+		Expect(code).To(Equal(201))
+		code, _, _ = rawDo("PUT", "/"+other+"/_doc/1", "application/json", `{"a":2}`)
+		Expect(code).To(Equal(200))
+		code, body, _ := rawDo("POST", "/"+other+"/_delete_by_query", "application/json", `{"query":{"match_all":{}}}`)
+		Expect(code).To(Equal(409))
+		Expect(body).To(ContainSubstring(`"version_conflicts":1`))
+		Expect(body).To(ContainSubstring(`version_conflict_engine_exception`))
+		code, body, _ = rawDo("POST", "/"+other+"/_delete_by_query?conflicts=proceed", "application/json", `{"query":{"match_all":{}}}`)
+		Expect(code).To(Equal(200))
+		Expect(body).To(ContainSubstring(`"deleted":0`))
+		got, err := es.Get(other, "1").Do(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got.Found).To(BeTrue())
+	})
+
 	// ES docs: "Delete by query API" response fields.
 	It("deletes by query", func() {
 		other := uniqueIndex("dbq")

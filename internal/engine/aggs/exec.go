@@ -73,7 +73,7 @@ func Attach(req *bleve.SearchRequest, aggs []*Agg) {
 
 // Render builds the "aggregations" object from a search that had Attach'ed facets; base
 // is that search's query, used to scope sub-aggregations of buckets.
-func (r *Runner) Render(facets search.FacetResults, base bq.Query, aggs []*Agg) (map[string]any, error) {
+func (r *Runner) Render(facets search.FacetResults, total uint64, base bq.Query, aggs []*Agg) (map[string]any, error) {
 	out := map[string]any{}
 	for _, a := range aggs {
 		var val map[string]any
@@ -82,16 +82,19 @@ func (r *Runner) Render(facets search.FacetResults, base bq.Query, aggs []*Agg) 
 		case "filter":
 			val, err = r.filterAgg(base, a)
 		case "terms":
-			val, err = r.termsAgg(facets[a.Name], base, a)
+			val, err = r.termsAgg(facets[a.Name], total, base, a)
 		case "date_histogram":
 			val, err = r.histogramAgg(facets[a.Name], base, a)
 		case "cardinality":
-			val = map[string]any{"value": len(values(facets[a.Name], a))}
+			val = cardinality(facets[a.Name], total, a)
 		case "min", "max":
-			val = minMax(facets[a.Name], a)
+			val = minMax(facets[a.Name], total, a)
 		}
 		if err != nil {
 			return nil, err
+		}
+		if a.Meta != nil {
+			val["meta"] = a.Meta
 		}
 		out[r.key(a)] = val
 	}
@@ -126,7 +129,7 @@ func (r *Runner) level(q bq.Query, aggs []*Agg) (map[string]any, uint64, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	out, err := r.Render(res.Facets, q, aggs)
+	out, err := r.Render(res.Facets, res.Total, q, aggs)
 	return out, res.Total, err
 }
 
@@ -185,11 +188,42 @@ func values(fr *search.FacetResult, a *Agg) []value {
 	return out
 }
 
-func minMax(fr *search.FacetResult, a *Agg) map[string]any {
-	if a.Leaf == nil {
-		return map[string]any{"value": nil}
+// missingCount is how many matching documents lack the field.
+func missingCount(fr *search.FacetResult, total uint64, a *Agg) int {
+	if a.Leaf == nil || fr == nil {
+		return int(total)
 	}
-	vals := values(fr, a)
+	return fr.Missing
+}
+
+func cardinality(fr *search.FacetResult, total uint64, a *Agg) map[string]any {
+	var vals []value
+	if a.Leaf != nil {
+		vals = values(fr, a)
+	}
+	n := len(vals)
+	if a.Missing != nil && missingCount(fr, total, a) > 0 {
+		seen := false
+		for _, v := range vals {
+			if v.str == toStr(a.Missing) || (v.str == "" && v.num == toNum(a.Missing)) {
+				seen = true
+			}
+		}
+		if !seen {
+			n++
+		}
+	}
+	return map[string]any{"value": n}
+}
+
+func minMax(fr *search.FacetResult, total uint64, a *Agg) map[string]any {
+	var vals []value
+	if a.Leaf != nil {
+		vals = values(fr, a)
+	}
+	if a.Missing != nil && missingCount(fr, total, a) > 0 {
+		vals = append(vals, value{num: toNum(a.Missing)})
+	}
 	if len(vals) == 0 {
 		return map[string]any{"value": nil}
 	}
@@ -200,15 +234,20 @@ func minMax(fr *search.FacetResult, a *Agg) map[string]any {
 		}
 	}
 	out := map[string]any{"value": best}
-	if a.Leaf.Type == "date" {
+	if a.Leaf != nil && a.Leaf.Type == "date" {
 		out["value_as_string"] = mapping.FormatDate(time.UnixMilli(int64(best)))
 	}
 	return out
 }
 
-func (r *Runner) termsAgg(fr *search.FacetResult, base bq.Query, a *Agg) (map[string]any, error) {
+func (r *Runner) termsAgg(fr *search.FacetResult, total uint64, base bq.Query, a *Agg) (map[string]any, error) {
 	out := map[string]any{"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []any{}}
 	if a.Leaf == nil {
+		// Every matching document lacks an unmapped field: with "missing" they all fall in
+		// that bucket, as in ES.
+		if a.Missing != nil && total > 0 && int(total) >= a.MinDocCount {
+			out["buckets"] = []any{map[string]any{"key": a.Missing, "doc_count": total}}
+		}
 		return out, nil
 	}
 	vals := values(fr, a)
@@ -217,6 +256,13 @@ func (r *Runner) termsAgg(fr *search.FacetResult, base bq.Query, a *Agg) (map[st
 	}
 	keep := vals[:0]
 	for _, v := range vals {
+		key := v.str
+		if key == "" || (a.Leaf.Type != "keyword" && a.Leaf.Type != "boolean" && a.Leaf.Type != "date") {
+			key = strconv.FormatFloat(v.num, 'f', -1, 64)
+		}
+		if (a.Include != nil && !a.Include.match(key)) || (a.Exclude != nil && a.Exclude.match(key)) {
+			continue
+		}
 		if v.count >= a.MinDocCount {
 			keep = append(keep, v)
 		}

@@ -6,6 +6,7 @@ package aggs
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,6 +36,9 @@ type Agg struct {
 	BoundsMin   *int64
 	BoundsMax   *int64
 	Subs        []*Agg
+	Meta        any
+	Include     *valueFilter
+	Exclude     *valueFilter
 }
 
 // OrderKey is one terms ordering criterion.
@@ -80,6 +84,7 @@ func parseOne(name string, v any, c *query.Context) (*Agg, error) {
 			}
 			a.Subs = subs
 		case "meta":
+			a.Meta = val
 		default:
 			if a.Type != "" {
 				return nil, eserr.Parsing("Found two aggregation type definitions in [%s]: [%s] and [%s]", name, a.Type, k)
@@ -110,7 +115,7 @@ func (a *Agg) parseBody(typ string, val any, c *query.Context) error {
 		return eserr.Parsing("Expected [START_OBJECT] under [%s], but got a [%s] in [%s]", typ, fmt.Sprint(val), a.Name)
 	}
 	allowed := map[string][]string{
-		"terms":          {"field", "size", "order", "min_doc_count", "missing", "shard_size", "show_term_doc_count_error", "execution_hint", "collect_mode", "format"},
+		"terms":          {"field", "size", "order", "min_doc_count", "missing", "shard_size", "show_term_doc_count_error", "execution_hint", "collect_mode", "format", "include", "exclude", "value_type"},
 		"cardinality":    {"field", "precision_threshold", "missing"},
 		"min":            {"field", "format", "missing"},
 		"max":            {"field", "format", "missing"},
@@ -127,12 +132,17 @@ func (a *Agg) parseBody(typ string, val any, c *query.Context) error {
 	}
 	field, _ := body["field"].(string)
 	if field == "" {
-		return eserr.IllegalArgument("Required [field] for aggregation [%s]", a.Name)
+		return eserr.IllegalArgument("Required one of fields [field, script], but none were specified. ")
+	}
+	if pt, ok := body["precision_threshold"]; ok {
+		if n, err := toInt(pt); err != nil || n < 0 {
+			return eserr.IllegalArgument("[precisionThreshold] must be greater than or equal to 0. Found [%v] in [%s]", pt, a.Name)
+		}
 	}
 	a.Field, a.Leaf = field, c.Leaf(field)
 	a.Format, _ = body["format"].(string)
 	a.Missing = body["missing"]
-	if a.Missing != nil && typ != "terms" {
+	if a.Missing != nil && typ == "date_histogram" {
 		return eserr.IllegalArgument("[missing] is not supported by this engine for [%s]", typ)
 	}
 	switch typ {
@@ -197,6 +207,13 @@ func (a *Agg) parseTerms(body map[string]any) error {
 	}
 	if len(a.Order) == 0 {
 		a.Order = []OrderKey{{"_count", true}}
+	}
+	var err error
+	if a.Include, err = parseValueFilter(body["include"], "include"); err != nil {
+		return err
+	}
+	if a.Exclude, err = parseValueFilter(body["exclude"], "exclude"); err != nil {
+		return err
 	}
 	last := a.Order[len(a.Order)-1].Key
 	if last != "_key" {
@@ -316,4 +333,38 @@ func parseFixed(s string) (time.Duration, error) {
 		}
 	}
 	return 0, fmt.Errorf("bad interval")
+}
+
+// valueFilter is a terms aggregation include/exclude: a regular expression on the whole
+// term, or a list of exact values.
+type valueFilter struct {
+	re     *regexp.Regexp
+	values map[string]bool
+}
+
+func parseValueFilter(v any, name string) (*valueFilter, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		re, err := regexp.Compile("^(?:" + x + ")$")
+		if err != nil {
+			return nil, eserr.IllegalArgument("invalid [%s] regular expression [%s]", name, x)
+		}
+		return &valueFilter{re: re}, nil
+	case []any:
+		f := &valueFilter{values: map[string]bool{}}
+		for _, e := range x {
+			f.values[fmt.Sprint(e)] = true
+		}
+		return f, nil
+	}
+	return nil, eserr.IllegalArgument("[%s] partitions are not supported by this engine", name)
+}
+
+func (f *valueFilter) match(s string) bool {
+	if f.re != nil {
+		return f.re.MatchString(s)
+	}
+	return f.values[s]
 }

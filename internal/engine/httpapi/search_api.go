@@ -264,52 +264,96 @@ func (a *API) deleteByQuery(expr string) func(q *req) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		deleted, total, err := a.runDeleteByQuery(q, indices, body["query"], maxDocs, mode != "false")
+		res, err := a.runDeleteByQuery(q, indices, body["query"], maxDocs, mode != "false", conflicts == "proceed")
 		if err != nil {
 			return 0, nil, err
 		}
-		return 200, map[string]any{"took": time.Since(start).Milliseconds(), "timed_out": false, "total": total,
-			"deleted": deleted, "batches": 1 + total/1000, "version_conflicts": 0, "noops": 0,
+		status := 200
+		failures := res.failures
+		if conflicts == "proceed" || failures == nil {
+			failures = []any{}
+		}
+		if conflicts != "proceed" && res.conflicts > 0 {
+			status = 409
+		}
+		return status, map[string]any{"took": time.Since(start).Milliseconds(), "timed_out": false, "total": res.total,
+			"deleted": res.deleted, "batches": 1 + res.total/1000, "version_conflicts": res.conflicts, "noops": 0,
 			"retries": map[string]any{"bulk": 0, "search": 0}, "throttled_millis": 0, "requests_per_second": -1.0,
-			"throttled_until_millis": 0, "failures": []any{}}, nil
+			"throttled_until_millis": 0, "failures": failures}, nil
 	}
 }
 
-func (a *API) runDeleteByQuery(q *req, indices []*store.Index, rawQuery any, maxDocs int, refresh bool) (int, int, error) {
-	deleted, total := 0, 0
+// dbqResult accumulates a delete-by-query run.
+type dbqResult struct {
+	deleted, total, conflicts int
+	failures                  []any
+}
+
+// runDeleteByQuery deletes the documents matching the query in the searchable snapshot,
+// each conditioned on the version the snapshot saw, like ES: a document changed since the
+// last refresh (or concurrently) is a version conflict, which aborts the run unless
+// conflicts=proceed.
+func (a *API) runDeleteByQuery(q *req, indices []*store.Index, rawQuery any, maxDocs int, refresh, proceed bool) (*dbqResult, error) {
+	res := &dbqResult{}
 	for _, ix := range indices {
-		if total >= maxDocs {
+		if res.total >= maxDocs {
 			break
 		}
 		bq, _, err := search.BuildQuery([]*store.Index{ix}, rawQuery)
 		if err != nil {
-			return 0, 0, err
+			return nil, err
 		}
-		ids, err := search.MatchingIDs(q.r.Context(), ix, bq, maxDocs-total)
+		ids, err := search.MatchingIDs(q.r.Context(), ix, bq, maxDocs-res.total)
 		if err != nil {
-			return 0, 0, err
+			return nil, err
 		}
-		total += len(ids)
-		ops := make([]store.Op, len(ids))
-		for i, id := range ids {
-			ops[i] = store.Op{Kind: store.OpDelete, ID: id}
+		res.total += len(ids)
+		snapshot := ix.RefreshedSeq()
+		var ops []store.Op
+		for _, id := range ids {
+			doc := ix.Get(id)
+			if doc == nil {
+				continue // deleted since the snapshot: nothing left to delete
+			}
+			if doc.SeqNo > snapshot {
+				res.conflict(ix, id, snapshot, doc.SeqNo)
+				if !proceed {
+					return res, nil
+				}
+				continue
+			}
+			seq, term := doc.SeqNo, doc.Term
+			ops = append(ops, store.Op{Kind: store.OpDelete, ID: id, IfSeqNo: &seq, IfPrimaryTerm: &term})
 		}
 		if len(ops) > 0 {
-			res, err := ix.Write(ops)
+			out, err := ix.Write(ops)
 			if err != nil {
-				return 0, 0, err
+				return nil, err
 			}
-			for _, r := range res {
-				if r.Result == "deleted" {
-					deleted++
+			for i, r := range out {
+				switch {
+				case r.Err != nil:
+					res.conflicts++
+					res.failures = append(res.failures, map[string]any{"index": ix.Name, "id": ops[i].ID, "cause": r.Err.BodyJSON(), "status": 409})
+					if !proceed {
+						return res, nil
+					}
+				case r.Result == "deleted":
+					res.deleted++
 				}
 			}
 		}
 		if refresh {
 			if err := ix.Refresh(); err != nil {
-				return 0, 0, err
+				return nil, err
 			}
 		}
 	}
-	return deleted, total, nil
+	return res, nil
+}
+
+func (r *dbqResult) conflict(ix *store.Index, id string, seen, current int64) {
+	r.conflicts++
+	cause := eserr.VersionConflict(ix.Name, ix.UUID, id, fmt.Sprintf("required seqNo [%d], primary term [1]. current document has seqNo [%d] and primary term [1]", seen, current))
+	r.failures = append(r.failures, map[string]any{"index": ix.Name, "id": id, "cause": cause.BodyJSON(), "status": 409})
 }

@@ -317,11 +317,17 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 			opts |= index.DocValues
 		}
 		w.doc.AddField(document.NewNumericFieldWithIndexingOptions(path, nil, n, opts))
+	case f.Type == "geo_point":
+		// Geo points are kept in _source and answer exists queries; geo queries are not
+		// part of the engine's subset and are rejected at query time.
+		w.seen[path] = true
+		return nil
 	case f.Type == "binary":
 		// Binary values are kept in _source only and are not searchable, as in ES.
 		if _, ok := v.(string); !ok {
 			return w.typeErr(path, "binary", v, "")
 		}
+		w.seen[path] = true
 		return nil
 	case f.Type == "date" || f.Type == "date_nanos":
 		t, err := ParseDate(scalarDateInput(v), f.Format)

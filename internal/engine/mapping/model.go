@@ -56,7 +56,7 @@ var knownTypes = map[string]bool{
 	"text": true, "keyword": true, "long": true, "integer": true, "short": true, "byte": true,
 	"double": true, "float": true, "half_float": true, "scaled_float": true, "unsigned_long": true,
 	"boolean": true, "date": true, "object": true, "constant_keyword": false, "match_only_text": true,
-	"wildcard": true, "ip": true, "binary": true, "date_nanos": true, "version": true,
+	"wildcard": true, "ip": true, "binary": true, "date_nanos": true, "version": true, "geo_point": true,
 }
 
 // Numeric reports whether a type is one of ES's numeric types.
@@ -251,7 +251,7 @@ func leafType(t string) string {
 func leafOf(path string, f *Field) *Leaf {
 	l := &Leaf{Path: path, Type: leafType(f.Type), Analyzer: f.Analyzer, SearchAnalyzer: f.SearchAnalyzer,
 		Format: f.Format, IgnoreAbove: f.IgnoreAbove, Indexed: f.Index == nil || *f.Index, Boost: f.Boost}
-	l.DocValues = f.Type != "text" && f.Type != "binary" && (f.DocValues == nil || *f.DocValues)
+	l.DocValues = f.Type != "text" && f.Type != "binary" && f.Type != "geo_point" && (f.DocValues == nil || *f.DocValues)
 	if l.Analyzer == "" && f.Type == "text" {
 		l.Analyzer = "standard"
 	}

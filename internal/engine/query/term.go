@@ -62,7 +62,7 @@ func (c *Context) termValue(field string, val any) (bq.Query, error) {
 		return bleve.NewMatchNoneQuery(), nil
 	}
 	if leaf.Type == "text" || leaf.Type == "keyword" {
-		q := bleve.NewTermQuery(fmt.Sprint(val))
+		q := bleve.NewTermQuery(scalarText2(val))
 		q.SetField(field)
 		return q, nil
 	}
@@ -347,6 +347,15 @@ func parseExists(c *Context, body any) (bq.Query, error) {
 	if !ok {
 		return nil, eserr.Parsing("[exists] must be provided with a [field]")
 	}
+	switch field {
+	case "_id", "_index", "_seq_no", "_version", "_primary_term":
+		return applyBoost(bleve.NewMatchAllQuery(), m)
+	case "_source", "_field_names", "_routing", "_ignored":
+		if field == "_routing" {
+			return bleve.NewMatchNoneQuery(), nil
+		}
+		return nil, c.shardErr("[exists] query does not support field [%s]", field)
+	}
 	q := bleve.NewTermQuery(field)
 	q.SetField(mapping.FieldNames)
 	if strings.Contains(field, "*") {
@@ -411,4 +420,12 @@ func parsePrefix(c *Context, body any) (bq.Query, error) {
 	q := bleve.NewPrefixQuery(fmt.Sprint(val))
 	q.SetField(field)
 	return applyBoost(q, opts)
+}
+
+// scalarText2 renders a term value like ES does for keyword terms (numbers as written).
+func scalarText2(v any) string {
+	if n, ok := v.(json.Number); ok {
+		return n.String()
+	}
+	return fmt.Sprint(v)
 }

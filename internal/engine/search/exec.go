@@ -121,7 +121,7 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 	}
 	if parsedAggs != nil {
 		runner := &aggs.Runner{Index: idx, Ctx: ctx, TypedKeys: o.TypedKeys, IndexName: indices[0].Name}
-		out, err := runner.Render(res.Facets, q, parsedAggs)
+		out, err := runner.Render(res.Facets, res.Total, q, parsedAggs)
 		if err != nil {
 			return nil, err
 		}
@@ -244,6 +244,9 @@ func buildSort(specs []SortSpec, qc *query.Context, index string) (bsearch.SortO
 		}
 		if typ == "text" {
 			return nil, nil, eserr.SearchPhase(eserr.IllegalArgument("Fielddata is disabled on [%s] in [%s]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead.", s.Field, index).With("index", index))
+		}
+		if typ == "geo_point" || typ == "binary" {
+			return nil, nil, eserr.SearchPhase(eserr.IllegalArgument("Sorting on field [%s] of type [%s] is not supported by this engine", s.Field, typ).With("index", index))
 		}
 		sf := &bsearch.SortField{Field: s.Field, Desc: s.Desc, Missing: bsearch.SortFieldMissingLast}
 		if s.MissingFirst {

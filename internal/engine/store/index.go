@@ -114,6 +114,9 @@ func (ix *Index) DocCountRealtime() int {
 	return ix.live
 }
 
+// RefreshedSeq is the highest seq_no visible to search.
+func (ix *Index) RefreshedSeq() int64 { return ix.refreshedSeq.Load() }
+
 // SearchableCount is the number of documents visible to search.
 func (ix *Index) SearchableCount() uint64 {
 	n, _ := ix.bidx.DocCount()
@@ -181,7 +184,7 @@ func (ix *Index) pendingBatch(id string) *bleve.Batch {
 	if p, ok := ix.pendingIDs[id]; ok {
 		return ix.pending[p]
 	}
-	const partDocs = 5000
+	const partDocs = 4000
 	n := len(ix.pending)
 	if n == 0 || ix.pending[n-1].Size() >= partDocs {
 		ix.pending = append(ix.pending, ix.bidx.NewBatch())

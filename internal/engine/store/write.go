@@ -1,7 +1,9 @@
 package store
 
 import (
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/mapping"
@@ -39,8 +41,8 @@ type Result struct {
 
 // eagerRefreshOps starts a background refresh; maxPendingOps makes writers wait for one.
 const (
-	eagerRefreshOps = 10000
-	maxPendingOps   = 40000
+	eagerRefreshOps = 4000
+	maxPendingOps   = 12000
 )
 
 // maxWALBeforeCheckpoint bounds the translog; past it a snapshot is written and the log cut.
@@ -84,7 +86,9 @@ func (ix *Index) Write(ops []Op) ([]Result, error) {
 	// fsync outside the lock: it also covers records appended by other writers before it,
 	// and no result is returned to a client before its own record is synced.
 	if len(buf) > 0 {
-		if err := wal.Sync(); err != nil && !ix.closed.Load() {
+		// A checkpoint may have rotated the translog since: it synced the old file under
+		// the write lock before closing it, so ErrClosed means our records are durable.
+		if err := wal.Sync(); err != nil && !errors.Is(err, os.ErrClosed) && !ix.closed.Load() {
 			return nil, fmt.Errorf("translog sync: %w", err)
 		}
 	}
