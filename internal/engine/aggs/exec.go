@@ -42,6 +42,8 @@ func Validate(aggs []*Agg, index string) error {
 			switch {
 			case t == "text":
 				return eserr.SearchPhase(eserr.IllegalArgument("Fielddata is disabled on [%s] in [%s]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [%s] in order to load field data by uninverting the inverted index. Note that this can use significant memory.", a.Field, index, a.Field).With("index", index))
+			case mapping.Unqueryable(t) && a.Type != "filter":
+				return eserr.SearchPhase(eserr.IllegalArgument("Field [%s] of type [%s] is not supported for aggregation [%s]", a.Field, t, a.Type).With("index", index))
 			case (a.Type == "min" || a.Type == "max") && !mapping.Numeric(t) && t != "date" && t != "boolean":
 				return eserr.SearchPhase(eserr.IllegalArgument("Field [%s] of type [%s] is not supported for aggregation [%s]", a.Field, t, a.Type).With("index", index))
 			case a.Type == "date_histogram" && t != "date":

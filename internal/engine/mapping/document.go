@@ -202,6 +202,9 @@ func (w *walker) value(prefix, key string, val any, props map[string]*Field) err
 	if val == nil || f == nil || (f.Enabled != nil && !*f.Enabled) {
 		return nil
 	}
+	if Unqueryable(f.Type) {
+		return w.special(path, f, val)
+	}
 	if arr, ok := val.([]any); ok {
 		for _, el := range arr {
 			if err := w.value(prefix, key, el, props); err != nil {

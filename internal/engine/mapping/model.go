@@ -57,6 +57,7 @@ var knownTypes = map[string]bool{
 	"double": true, "float": true, "half_float": true, "scaled_float": true, "unsigned_long": true,
 	"boolean": true, "date": true, "object": true, "constant_keyword": false, "match_only_text": true,
 	"wildcard": true, "ip": true, "binary": true, "date_nanos": true, "version": true,
+	"geo_point": true, "date_range": true,
 }
 
 // Numeric reports whether a type is one of ES's numeric types.

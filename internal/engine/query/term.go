@@ -347,6 +347,13 @@ func parseExists(c *Context, body any) (bq.Query, error) {
 	if !ok {
 		return nil, eserr.Parsing("[exists] must be provided with a [field]")
 	}
+	switch field {
+	case "_id", "_index":
+		// Every document has these metadata fields, so ES rewrites the query to match_all.
+		return applyBoost(bleve.NewMatchAllQuery(), m)
+	case "_source":
+		return nil, c.shardErr("The _source field is not searchable")
+	}
 	q := bleve.NewTermQuery(field)
 	q.SetField(mapping.FieldNames)
 	if strings.Contains(field, "*") {

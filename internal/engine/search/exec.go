@@ -242,6 +242,9 @@ func buildSort(specs []SortSpec, qc *query.Context, index string) (bsearch.SortO
 		} else {
 			return nil, nil, eserr.SearchPhase(eserr.New(400, "query_shard_exception", "No mapping found for [%s] in order to sort on", s.Field).With("index", index))
 		}
+		if mapping.Unqueryable(typ) {
+			return nil, nil, eserr.SearchPhase(eserr.IllegalArgument("can't sort on %s field [%s] in this engine", typ, s.Field).With("index", index))
+		}
 		if typ == "text" {
 			return nil, nil, eserr.SearchPhase(eserr.IllegalArgument("Fielddata is disabled on [%s] in [%s]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead.", s.Field, index).With("index", index))
 		}
