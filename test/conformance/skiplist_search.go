@@ -1,7 +1,5 @@
 package conformance
 
-import "fmt"
-
 var searchSkips = concat(
 	tests("search/10_source_filtering.yml", storedFields, "fields in body", "fields in body with source"),
 	tests("search/10_source_filtering.yml", docvalues, "docvalue_fields", "multiple docvalue_fields",
@@ -30,25 +28,13 @@ var searchSkips = concat(
 	existsSkips(),
 )
 
-// existsSkips leaves out the exists-query tests on field types and
-// metadata fields outside the subset (README: geo_point, binary, ip,
-// half_float, doc_values: false, routing, _routing/_seq_no/_version).
+// existsSkips leaves out the exists-query tests on metadata fields outside
+// the subset (README: routing, _routing/_seq_no/_version). The field types the
+// README lists (geo_point, binary, ip, half_float, doc_values: false) are
+// accepted by the engine and their exists tests run.
 func existsSkips() []Entry {
-	const file = "search/160_exists_query.yml"
-	var out []Entry
-	for _, typ := range []string{"binary", "geo_point", "ip", "half_float"} {
-		out = append(out, tests(file, fmt.Sprintf("%s fields are outside the DESIGN subset", typ),
-			fmt.Sprintf("Test exists query on mapped %s field", typ),
-			fmt.Sprintf("Test exists query on unmapped %s field", typ),
-			fmt.Sprintf("Test exists query on %s field in empty index", typ))...)
-	}
-	for _, typ := range []string{"binary", "boolean", "date", "geo_point", "ip", "keyword", "byte", "double",
-		"float", "half_float", "integer", "long", "short", "object", "object inner", "text"} {
-		out = append(out, tests(file, "doc_values: false is outside the DESIGN subset",
-			fmt.Sprintf("Test exists query on mapped %s field with no doc values", typ))...)
-	}
-	return append(out, tests(file, "_routing/_seq_no/_version as queryable fields and custom routing are outside the DESIGN subset",
-		"Test exists query on _routing field", "Test exists query on _seq_no field", "Test exists query on _version field")...)
+	return tests("search/160_exists_query.yml", "_routing/_seq_no/_version as queryable fields and custom routing are outside the DESIGN subset",
+		"Test exists query on _routing field", "Test exists query on _seq_no field", "Test exists query on _version field")
 }
 
 var aggSkips = concat(

@@ -321,11 +321,11 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 		}
 		w.doc.AddField(document.NewNumericFieldWithIndexingOptions(path, nil, n, opts))
 	case f.Type == "binary":
-		// Binary values are kept in _source only and are not searchable, as in ES.
+		// Binary values are kept in _source only and are not searchable, as in ES; only
+		// exists sees them, through _field_names.
 		if _, ok := v.(string); !ok {
 			return w.typeErr(path, "binary", v, "")
 		}
-		return nil
 	case f.Type == "date" || f.Type == "date_nanos":
 		t, err := ParseDate(scalarDateInput(v), f.Format)
 		if err != nil {
