@@ -52,6 +52,9 @@ func Validate(aggs []*Agg, index string) error {
 				return eserr.SearchPhase(eserr.IllegalArgument("Can't load fielddata on [%s] because fielddata is unsupported on fields of type [%s]. Use doc values instead.", a.Field, t).With("index", index))
 			}
 		}
+		if err := a.checkRegexField(index); err != nil {
+			return err
+		}
 		if err := Validate(a.Subs, index); err != nil {
 			return err
 		}
@@ -219,11 +222,20 @@ func (r *Runner) termsAgg(fr *search.FacetResult, base bq.Query, a *Agg) (map[st
 	}
 	keep := vals[:0]
 	for _, v := range vals {
-		if v.count >= a.MinDocCount {
+		if v.count >= a.MinDocCount && a.accepts(v) {
 			keep = append(keep, v)
 		}
 	}
 	vals = keep
+	if a.hasSubOrder() {
+		buckets, other, err := r.sortBySubAggs(base, a, vals)
+		if err != nil {
+			return nil, err
+		}
+		out["sum_other_doc_count"] = other
+		out["buckets"] = buckets
+		return out, nil
+	}
 	sort.SliceStable(vals, func(i, j int) bool { return less(a, vals[i], vals[j]) })
 	other := 0
 	if len(vals) > a.Size {
@@ -260,14 +272,7 @@ func toNum(v any) float64 {
 
 func less(a *Agg, x, y value) bool {
 	for _, o := range a.Order {
-		var c int
-		if o.Key == "_count" {
-			c = compareInt(x.count, y.count)
-		} else if a.Leaf.Type == "keyword" {
-			c = compareStr(x.str, y.str)
-		} else {
-			c = compareFloat(x.num, y.num)
-		}
+		c := compareBy(a, o.Key, x, y)
 		if o.Desc {
 			c = -c
 		}
@@ -276,6 +281,17 @@ func less(a *Agg, x, y value) bool {
 		}
 	}
 	return false
+}
+
+// compareBy compares two values by _count or _key.
+func compareBy(a *Agg, key string, x, y value) int {
+	switch {
+	case key == "_count":
+		return compareInt(x.count, y.count)
+	case a.Leaf.Type == "keyword":
+		return compareStr(x.str, y.str)
+	}
+	return compareFloat(x.num, y.num)
 }
 
 func compareInt(a, b int) int {

@@ -34,13 +34,16 @@ type Agg struct {
 	Format      string
 	BoundsMin   *int64
 	BoundsMax   *int64
+	Include     *termFilter
+	Exclude     *termFilter
 	Subs        []*Agg
 }
 
 // OrderKey is one terms ordering criterion.
 type OrderKey struct {
-	Key  string // _count or _key
+	Key  string // _count, _key or a sub-aggregation path
 	Desc bool
+	sub  *subOrder
 }
 
 // Parse reads an "aggs" object.
@@ -93,6 +96,9 @@ func parseOne(name string, v any, c *query.Context) (*Agg, error) {
 	if a.Type == "" {
 		return nil, eserr.Parsing("Missing definition for aggregation [%s]", name)
 	}
+	if err := a.resolveOrder(); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -110,7 +116,7 @@ func (a *Agg) parseBody(typ string, val any, c *query.Context) error {
 		return eserr.Parsing("Expected [START_OBJECT] under [%s], but got a [%s] in [%s]", typ, fmt.Sprint(val), a.Name)
 	}
 	allowed := map[string][]string{
-		"terms":          {"field", "size", "order", "min_doc_count", "missing", "shard_size", "show_term_doc_count_error", "execution_hint", "collect_mode", "format"},
+		"terms":          {"field", "size", "order", "min_doc_count", "missing", "shard_size", "show_term_doc_count_error", "execution_hint", "collect_mode", "format", "include", "exclude"},
 		"cardinality":    {"field", "precision_threshold", "missing"},
 		"min":            {"field", "format", "missing"},
 		"max":            {"field", "format", "missing"},
@@ -188,6 +194,9 @@ func (a *Agg) parseTerms(body map[string]any) error {
 		}
 		a.MinDocCount = n
 	}
+	if err := a.parseIncludeExclude(body); err != nil {
+		return err
+	}
 	if v, ok := body["order"]; ok {
 		keys, err := parseOrder(v, a.Name)
 		if err != nil {
@@ -196,12 +205,12 @@ func (a *Agg) parseTerms(body map[string]any) error {
 		a.Order = keys
 	}
 	if len(a.Order) == 0 {
-		a.Order = []OrderKey{{"_count", true}}
+		a.Order = []OrderKey{{Key: "_count", Desc: true}}
 	}
 	last := a.Order[len(a.Order)-1].Key
 	if last != "_key" {
 		// ES breaks ties of _count order by key ascending.
-		a.Order = append(a.Order, OrderKey{"_key", false})
+		a.Order = append(a.Order, OrderKey{Key: "_key"})
 	}
 	return nil
 }
@@ -226,10 +235,7 @@ func parseOrder(v any, name string) ([]OrderKey, error) {
 			if key == "_term" {
 				key = "_key"
 			}
-			if key != "_count" && key != "_key" {
-				return nil, eserr.IllegalArgument("Ordering terms aggregation [%s] by [%s] is not supported by this engine (only _count and _key)", name, k)
-			}
-			out = append(out, OrderKey{key, d == "desc"})
+			out = append(out, OrderKey{Key: key, Desc: d == "desc"})
 		}
 	}
 	return out, nil

@@ -205,8 +205,10 @@ func (f *Field) IsObject() bool { return f.Type == "" || f.Type == "object" }
 
 // Leaf is a flattened, indexable field: "title", "title.keyword", "brand.name".
 type Leaf struct {
-	Path           string
-	Type           string
+	Path string
+	Type string
+	// Mapped is the type as mapped; Type folds ip, version and wildcard into keyword.
+	Mapped         string
 	Analyzer       string
 	SearchAnalyzer string
 	Format         string
@@ -250,7 +252,7 @@ func leafType(t string) string {
 }
 
 func leafOf(path string, f *Field) *Leaf {
-	l := &Leaf{Path: path, Type: leafType(f.Type), Analyzer: f.Analyzer, SearchAnalyzer: f.SearchAnalyzer,
+	l := &Leaf{Path: path, Type: leafType(f.Type), Mapped: f.Type, Analyzer: f.Analyzer, SearchAnalyzer: f.SearchAnalyzer,
 		Format: f.Format, IgnoreAbove: f.IgnoreAbove, Indexed: f.Index == nil || *f.Index, Boost: f.Boost}
 	l.DocValues = f.Type != "text" && f.Type != "binary" && (f.DocValues == nil || *f.DocValues)
 	if l.Analyzer == "" && f.Type == "text" {
