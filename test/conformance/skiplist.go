@@ -30,7 +30,7 @@ const (
 	storedFields = "stored_fields / store: true are outside the DESIGN subset"
 	docvalues    = "docvalue_fields are outside the DESIGN subset"
 	dateNanos    = "date_nanos fields are outside the DESIGN subset"
-	dbqTasks     = "delete_by_query wait_for_completion=false, tasks.get, conflicts, max_docs, scroll_size are outside the DESIGN subset"
+	dbqTasks     = "delete_by_query wait_for_completion=false with tasks.get, and scroll_size, are outside the DESIGN subset"
 	dbqThrottle  = "delete_by_query slices / requests_per_second / scroll_size are outside the DESIGN subset"
 	profile      = "search profile is outside the DESIGN subset"
 	unmappedAgg  = "terms agg value_type/missing on unmapped fields is outside the DESIGN subset"

@@ -82,12 +82,10 @@ var aggSkips = concat(
 
 var deleteByQuerySkips = concat(
 	tests("delete_by_query/10_basic.yml", dbqTasks,
-		"wait_for_completion=false", "Response for version conflict with conflicts=proceed",
-		"Limit by max_docs in URL", "Limit by max_docs in body", "Can override scroll_size"),
+		"wait_for_completion=false", "Can override scroll_size"),
 	tests("delete_by_query/20_validation.yml", dbqThrottle,
 		"invalid scroll_size fails", "requests_per_second cannot be an empty string",
 		"requests_per_second cannot be negative", "requests_per_second cannot be zero",
 		"requests_per_second cannot be unlimited", "junk in slices fails", "zero slices fails"),
-	tests("delete_by_query/20_validation.yml", dbqTasks, "invalid conflicts fails", "invalid max_docs fails"),
 	tests("delete_by_query/20_validation.yml", storedFields, "source fields may not be modified"),
 )

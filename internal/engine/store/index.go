@@ -51,6 +51,7 @@ type Index struct {
 	seqNo      int64
 	pending    []*bleve.Batch
 	pendingIDs map[string]int
+	visibleSeq map[string]int64 // see noteVisibleLocked
 	pendingN   int
 	wal        *os.File
 	walGen     int
@@ -131,6 +132,7 @@ func (ix *Index) Refresh() error {
 		return nil
 	}
 	ix.pending, ix.pendingIDs = nil, map[string]int{}
+	ix.visibleSeq = nil
 	ix.pendingN = 0
 	ix.mu.Unlock()
 	if err := ix.applyParallel(parts); err != nil {

@@ -116,6 +116,7 @@ func (ix *Index) conflict(id, detail string) *eserr.Error {
 // applyLocked validates and applies one op to the realtime state and the pending batch.
 func (ix *Index) applyLocked(op *Op) (Result, *record) {
 	cur := ix.docs[op.ID]
+	ix.noteVisibleLocked(op.ID, cur)
 	exists := cur != nil && !cur.Deleted
 	if op.IfSeqNo != nil || op.IfPrimaryTerm != nil {
 		seq, term := int64(-2), int64(0)
