@@ -66,6 +66,10 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 	if len(indices) == 0 {
 		return emptyResponse(r, o), nil
 	}
+	indices, failed, err := dropFailingIndices(indices, r.Query)
+	if err != nil {
+		return nil, err
+	}
 	q, qc, err := BuildQuery(indices, r.Query)
 	if err != nil {
 		return nil, err
@@ -116,7 +120,7 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 	}
 	resp := map[string]any{
 		"took": time.Since(start).Milliseconds(), "timed_out": false,
-		"_shards": shards(len(indices)),
+		"_shards": shardsWithFailures(len(indices), failed),
 		"hits":    hitsObject(res, hits, r, o, sorts != nil),
 	}
 	if parsedAggs != nil {
