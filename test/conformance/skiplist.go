@@ -34,10 +34,6 @@ const (
 	dbqThrottle  = "delete_by_query slices / requests_per_second / scroll_size are outside the DESIGN subset"
 	profile      = "search profile is outside the DESIGN subset"
 	unmappedAgg  = "terms agg value_type/missing on unmapped fields is outside the DESIGN subset"
-	aggMissing   = "aggregation `missing` parameter is outside the DESIGN subset"
-	aggMeta      = "aggregation `meta` is outside the DESIGN subset"
-	constScore   = "constant_score query is outside the DESIGN subset"
-	floatBounds  = "half_float/float range bounds are outside the DESIGN subset (README)"
 )
 
 // SkipList is the one place where tests or steps are left out. Each entry

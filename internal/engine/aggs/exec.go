@@ -90,13 +90,14 @@ func (r *Runner) Render(facets search.FacetResults, base bq.Query, aggs []*Agg) 
 			val, err = r.termsAgg(facets[a.Name], base, a)
 		case "date_histogram":
 			val, err = r.histogramAgg(facets[a.Name], base, a)
-		case "cardinality":
-			val = map[string]any{"value": len(values(facets[a.Name], a))}
-		case "min", "max":
-			val = minMax(facets[a.Name], a)
+		case "cardinality", "min", "max":
+			val, err = r.metricAgg(facets[a.Name], base, a)
 		}
 		if err != nil {
 			return nil, err
+		}
+		if a.Meta != nil {
+			val["meta"] = a.Meta
 		}
 		out[r.key(a)] = val
 	}
@@ -190,11 +191,7 @@ func values(fr *search.FacetResult, a *Agg) []value {
 	return out
 }
 
-func minMax(fr *search.FacetResult, a *Agg) map[string]any {
-	if a.Leaf == nil {
-		return map[string]any{"value": nil}
-	}
-	vals := values(fr, a)
+func minMaxOf(vals []value, a *Agg) map[string]any {
 	if len(vals) == 0 {
 		return map[string]any{"value": nil}
 	}
@@ -205,7 +202,7 @@ func minMax(fr *search.FacetResult, a *Agg) map[string]any {
 		}
 	}
 	out := map[string]any{"value": best}
-	if a.Leaf.Type == "date" {
+	if a.Leaf != nil && a.Leaf.Type == "date" {
 		out["value_as_string"] = mapping.FormatDate(time.UnixMilli(int64(best)))
 	}
 	return out

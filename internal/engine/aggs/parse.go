@@ -34,6 +34,7 @@ type Agg struct {
 	Format      string
 	BoundsMin   *int64
 	BoundsMax   *int64
+	Meta        map[string]any // echoed in the response, as ES does
 	Include     *termFilter
 	Exclude     *termFilter
 	Subs        []*Agg
@@ -83,6 +84,11 @@ func parseOne(name string, v any, c *query.Context) (*Agg, error) {
 			}
 			a.Subs = subs
 		case "meta":
+			meta, ok := val.(map[string]any)
+			if !ok {
+				return nil, eserr.Parsing("Expected [START_OBJECT] under [meta], but got a [%T] in [%s]", val, name)
+			}
+			a.Meta = meta
 		default:
 			if a.Type != "" {
 				return nil, eserr.Parsing("Found two aggregation type definitions in [%s]: [%s] and [%s]", name, a.Type, k)
@@ -138,7 +144,7 @@ func (a *Agg) parseBody(typ string, val any, c *query.Context) error {
 	a.Field, a.Leaf = field, c.Leaf(field)
 	a.Format, _ = body["format"].(string)
 	a.Missing = body["missing"]
-	if a.Missing != nil && typ != "terms" {
+	if a.Missing != nil && typ == "date_histogram" {
 		return eserr.IllegalArgument("[missing] is not supported by this engine for [%s]", typ)
 	}
 	switch typ {
