@@ -77,8 +77,6 @@ var SkipList = concat(
 		{File: "indices.get_settings/10_basic.yml", Test: "Get /_settings with local flag", Reason: localParam},
 		{File: "indices.put_settings/10_basic.yml", Test: "Test preserve_existing settings", Reason: "preserve_existing, translog.durability, flat_settings and closed indices are outside the DESIGN subset"},
 
-		{File: "indices.put_mapping/10_basic.yml", Test: "Test Create and update mapping", Reason: "custom analyzers and multi-fields in put_mapping are outside the DESIGN subset"},
-		{File: "indices.put_mapping/10_basic.yml", Test: "Update per-field metadata", Reason: "field `meta` is outside the DESIGN subset"},
 		{File: "indices.put_mapping/10_basic.yml", Test: "enabling synthetic source from explicit succeeds", Reason: synthetic},
 		{File: "indices.put_mapping/10_basic.yml", Test: "enabling synthetic source succeeds", Reason: synthetic},
 		{File: "indices.put_mapping/10_basic.yml", Test: "enabling synthetic source when no mapping succeeds", Reason: synthetic},

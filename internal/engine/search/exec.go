@@ -55,7 +55,7 @@ func maxWindow(indices []*store.Index) int {
 func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (map[string]any, error) {
 	start := time.Now()
 	if err := r.Validate(maxWindow(indices)); err != nil {
-		return nil, err
+		return nil, shardCheckOrder(indices, r, err)
 	}
 	if o.RestTotalHitsAsInt && r.TrackTotal > 0 && r.TrackTotal != 10000 {
 		return nil, eserr.ActionValidation(fmt.Sprintf("[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got %d", r.TrackTotal))

@@ -48,3 +48,16 @@ func shardsWithFailures(searched int, failed []shardFailure) map[string]any {
 	}
 	return s
 }
+
+// shardCheckOrder returns the error ES reports when a request fails a shard-level check
+// (result window, search_after shape): shards parse the query first, so a query error
+// wins over it. Coordinator-level validation errors are returned as they are.
+func shardCheckOrder(indices []*store.Index, r *Request, err error) error {
+	if e, ok := err.(*eserr.Error); !ok || e.Type != "search_phase_execution_exception" || len(indices) == 0 || r.Query == nil {
+		return err
+	}
+	if _, _, qerr := BuildQuery(indices, r.Query); qerr != nil {
+		return qerr
+	}
+	return err
+}
