@@ -30,14 +30,10 @@ const (
 	storedFields = "stored_fields / store: true are outside the DESIGN subset"
 	docvalues    = "docvalue_fields are outside the DESIGN subset"
 	dateNanos    = "date_nanos fields are outside the DESIGN subset"
-	dbqTasks     = "delete_by_query wait_for_completion=false, tasks.get, conflicts, max_docs, scroll_size are outside the DESIGN subset"
+	dbqTasks     = "delete_by_query wait_for_completion=false with tasks.get, and scroll_size, are outside the DESIGN subset"
 	dbqThrottle  = "delete_by_query slices / requests_per_second / scroll_size are outside the DESIGN subset"
 	profile      = "search profile is outside the DESIGN subset"
 	unmappedAgg  = "terms agg value_type/missing on unmapped fields is outside the DESIGN subset"
-	aggMissing   = "aggregation `missing` parameter is outside the DESIGN subset"
-	aggMeta      = "aggregation `meta` is outside the DESIGN subset"
-	constScore   = "constant_score query is outside the DESIGN subset"
-	floatBounds  = "half_float/float range bounds are outside the DESIGN subset (README)"
 )
 
 // SkipList is the one place where tests or steps are left out. Each entry
@@ -81,8 +77,6 @@ var SkipList = concat(
 		{File: "indices.get_settings/10_basic.yml", Test: "Get /_settings with local flag", Reason: localParam},
 		{File: "indices.put_settings/10_basic.yml", Test: "Test preserve_existing settings", Reason: "preserve_existing, translog.durability, flat_settings and closed indices are outside the DESIGN subset"},
 
-		{File: "indices.put_mapping/10_basic.yml", Test: "Test Create and update mapping", Reason: "custom analyzers and multi-fields in put_mapping are outside the DESIGN subset"},
-		{File: "indices.put_mapping/10_basic.yml", Test: "Update per-field metadata", Reason: "field `meta` is outside the DESIGN subset"},
 		{File: "indices.put_mapping/10_basic.yml", Test: "enabling synthetic source from explicit succeeds", Reason: synthetic},
 		{File: "indices.put_mapping/10_basic.yml", Test: "enabling synthetic source succeeds", Reason: synthetic},
 		{File: "indices.put_mapping/10_basic.yml", Test: "enabling synthetic source when no mapping succeeds", Reason: synthetic},

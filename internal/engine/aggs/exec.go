@@ -42,6 +42,8 @@ func Validate(aggs []*Agg, index string) error {
 			switch {
 			case t == "text":
 				return eserr.SearchPhase(eserr.IllegalArgument("Fielddata is disabled on [%s] in [%s]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [%s] in order to load field data by uninverting the inverted index. Note that this can use significant memory.", a.Field, index, a.Field).With("index", index))
+			case mapping.Unqueryable(t) && a.Type != "filter":
+				return eserr.SearchPhase(eserr.IllegalArgument("Field [%s] of type [%s] is not supported for aggregation [%s]", a.Field, t, a.Type).With("index", index))
 			case (a.Type == "min" || a.Type == "max") && !mapping.Numeric(t) && t != "date" && t != "boolean":
 				return eserr.SearchPhase(eserr.IllegalArgument("Field [%s] of type [%s] is not supported for aggregation [%s]", a.Field, t, a.Type).With("index", index))
 			case a.Type == "date_histogram" && t != "date":
@@ -49,6 +51,9 @@ func Validate(aggs []*Agg, index string) error {
 			case !a.Leaf.DocValues:
 				return eserr.SearchPhase(eserr.IllegalArgument("Can't load fielddata on [%s] because fielddata is unsupported on fields of type [%s]. Use doc values instead.", a.Field, t).With("index", index))
 			}
+		}
+		if err := a.checkRegexField(index); err != nil {
+			return err
 		}
 		if err := Validate(a.Subs, index); err != nil {
 			return err
@@ -73,7 +78,7 @@ func Attach(req *bleve.SearchRequest, aggs []*Agg) {
 
 // Render builds the "aggregations" object from a search that had Attach'ed facets; base
 // is that search's query, used to scope sub-aggregations of buckets.
-func (r *Runner) Render(facets search.FacetResults, total uint64, base bq.Query, aggs []*Agg) (map[string]any, error) {
+func (r *Runner) Render(facets search.FacetResults, base bq.Query, aggs []*Agg) (map[string]any, error) {
 	out := map[string]any{}
 	for _, a := range aggs {
 		var val map[string]any
@@ -82,13 +87,11 @@ func (r *Runner) Render(facets search.FacetResults, total uint64, base bq.Query,
 		case "filter":
 			val, err = r.filterAgg(base, a)
 		case "terms":
-			val, err = r.termsAgg(facets[a.Name], total, base, a)
+			val, err = r.termsAgg(facets[a.Name], base, a)
 		case "date_histogram":
 			val, err = r.histogramAgg(facets[a.Name], base, a)
-		case "cardinality":
-			val = cardinality(facets[a.Name], total, a)
-		case "min", "max":
-			val = minMax(facets[a.Name], total, a)
+		case "cardinality", "min", "max":
+			val, err = r.metricAgg(facets[a.Name], base, a)
 		}
 		if err != nil {
 			return nil, err
@@ -129,7 +132,7 @@ func (r *Runner) level(q bq.Query, aggs []*Agg) (map[string]any, uint64, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	out, err := r.Render(res.Facets, res.Total, q, aggs)
+	out, err := r.Render(res.Facets, q, aggs)
 	return out, res.Total, err
 }
 
@@ -188,42 +191,7 @@ func values(fr *search.FacetResult, a *Agg) []value {
 	return out
 }
 
-// missingCount is how many matching documents lack the field.
-func missingCount(fr *search.FacetResult, total uint64, a *Agg) int {
-	if a.Leaf == nil || fr == nil {
-		return int(total)
-	}
-	return fr.Missing
-}
-
-func cardinality(fr *search.FacetResult, total uint64, a *Agg) map[string]any {
-	var vals []value
-	if a.Leaf != nil {
-		vals = values(fr, a)
-	}
-	n := len(vals)
-	if a.Missing != nil && missingCount(fr, total, a) > 0 {
-		seen := false
-		for _, v := range vals {
-			if v.str == toStr(a.Missing) || (v.str == "" && v.num == toNum(a.Missing)) {
-				seen = true
-			}
-		}
-		if !seen {
-			n++
-		}
-	}
-	return map[string]any{"value": n}
-}
-
-func minMax(fr *search.FacetResult, total uint64, a *Agg) map[string]any {
-	var vals []value
-	if a.Leaf != nil {
-		vals = values(fr, a)
-	}
-	if a.Missing != nil && missingCount(fr, total, a) > 0 {
-		vals = append(vals, value{num: toNum(a.Missing)})
-	}
+func minMaxOf(vals []value, a *Agg) map[string]any {
 	if len(vals) == 0 {
 		return map[string]any{"value": nil}
 	}
@@ -240,14 +208,9 @@ func minMax(fr *search.FacetResult, total uint64, a *Agg) map[string]any {
 	return out
 }
 
-func (r *Runner) termsAgg(fr *search.FacetResult, total uint64, base bq.Query, a *Agg) (map[string]any, error) {
+func (r *Runner) termsAgg(fr *search.FacetResult, base bq.Query, a *Agg) (map[string]any, error) {
 	out := map[string]any{"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []any{}}
 	if a.Leaf == nil {
-		// Every matching document lacks an unmapped field: with "missing" they all fall in
-		// that bucket, as in ES.
-		if a.Missing != nil && total > 0 && int(total) >= a.MinDocCount {
-			out["buckets"] = []any{map[string]any{"key": a.Missing, "doc_count": total}}
-		}
 		return out, nil
 	}
 	vals := values(fr, a)
@@ -256,18 +219,20 @@ func (r *Runner) termsAgg(fr *search.FacetResult, total uint64, base bq.Query, a
 	}
 	keep := vals[:0]
 	for _, v := range vals {
-		key := v.str
-		if key == "" || (a.Leaf.Type != "keyword" && a.Leaf.Type != "boolean" && a.Leaf.Type != "date") {
-			key = strconv.FormatFloat(v.num, 'f', -1, 64)
-		}
-		if (a.Include != nil && !a.Include.match(key)) || (a.Exclude != nil && a.Exclude.match(key)) {
-			continue
-		}
-		if v.count >= a.MinDocCount {
+		if v.count >= a.MinDocCount && a.accepts(v) {
 			keep = append(keep, v)
 		}
 	}
 	vals = keep
+	if a.hasSubOrder() {
+		buckets, other, err := r.sortBySubAggs(base, a, vals)
+		if err != nil {
+			return nil, err
+		}
+		out["sum_other_doc_count"] = other
+		out["buckets"] = buckets
+		return out, nil
+	}
 	sort.SliceStable(vals, func(i, j int) bool { return less(a, vals[i], vals[j]) })
 	other := 0
 	if len(vals) > a.Size {
@@ -304,14 +269,7 @@ func toNum(v any) float64 {
 
 func less(a *Agg, x, y value) bool {
 	for _, o := range a.Order {
-		var c int
-		if o.Key == "_count" {
-			c = compareInt(x.count, y.count)
-		} else if a.Leaf.Type == "keyword" {
-			c = compareStr(x.str, y.str)
-		} else {
-			c = compareFloat(x.num, y.num)
-		}
+		c := compareBy(a, o.Key, x, y)
 		if o.Desc {
 			c = -c
 		}
@@ -320,6 +278,17 @@ func less(a *Agg, x, y value) bool {
 		}
 	}
 	return false
+}
+
+// compareBy compares two values by _count or _key.
+func compareBy(a *Agg, key string, x, y value) int {
+	switch {
+	case key == "_count":
+		return compareInt(x.count, y.count)
+	case a.Leaf.Type == "keyword":
+		return compareStr(x.str, y.str)
+	}
+	return compareFloat(x.num, y.num)
 }
 
 func compareInt(a, b int) int {

@@ -6,7 +6,6 @@ package aggs
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,16 +34,17 @@ type Agg struct {
 	Format      string
 	BoundsMin   *int64
 	BoundsMax   *int64
+	Meta        map[string]any // echoed in the response, as ES does
+	Include     *termFilter
+	Exclude     *termFilter
 	Subs        []*Agg
-	Meta        any
-	Include     *valueFilter
-	Exclude     *valueFilter
 }
 
 // OrderKey is one terms ordering criterion.
 type OrderKey struct {
-	Key  string // _count or _key
+	Key  string // _count, _key or a sub-aggregation path
 	Desc bool
+	sub  *subOrder
 }
 
 // Parse reads an "aggs" object.
@@ -84,7 +84,11 @@ func parseOne(name string, v any, c *query.Context) (*Agg, error) {
 			}
 			a.Subs = subs
 		case "meta":
-			a.Meta = val
+			meta, ok := val.(map[string]any)
+			if !ok {
+				return nil, eserr.Parsing("Expected [START_OBJECT] under [meta], but got a [%T] in [%s]", val, name)
+			}
+			a.Meta = meta
 		default:
 			if a.Type != "" {
 				return nil, eserr.Parsing("Found two aggregation type definitions in [%s]: [%s] and [%s]", name, a.Type, k)
@@ -97,6 +101,9 @@ func parseOne(name string, v any, c *query.Context) (*Agg, error) {
 	}
 	if a.Type == "" {
 		return nil, eserr.Parsing("Missing definition for aggregation [%s]", name)
+	}
+	if err := a.resolveOrder(); err != nil {
+		return nil, err
 	}
 	return a, nil
 }
@@ -115,7 +122,7 @@ func (a *Agg) parseBody(typ string, val any, c *query.Context) error {
 		return eserr.Parsing("Expected [START_OBJECT] under [%s], but got a [%s] in [%s]", typ, fmt.Sprint(val), a.Name)
 	}
 	allowed := map[string][]string{
-		"terms":          {"field", "size", "order", "min_doc_count", "missing", "shard_size", "show_term_doc_count_error", "execution_hint", "collect_mode", "format", "include", "exclude", "value_type"},
+		"terms":          {"field", "size", "order", "min_doc_count", "missing", "shard_size", "show_term_doc_count_error", "execution_hint", "collect_mode", "format", "include", "exclude"},
 		"cardinality":    {"field", "precision_threshold", "missing"},
 		"min":            {"field", "format", "missing"},
 		"max":            {"field", "format", "missing"},
@@ -132,12 +139,7 @@ func (a *Agg) parseBody(typ string, val any, c *query.Context) error {
 	}
 	field, _ := body["field"].(string)
 	if field == "" {
-		return eserr.IllegalArgument("Required one of fields [field, script], but none were specified. ")
-	}
-	if pt, ok := body["precision_threshold"]; ok {
-		if n, err := toInt(pt); err != nil || n < 0 {
-			return eserr.IllegalArgument("[precisionThreshold] must be greater than or equal to 0. Found [%v] in [%s]", pt, a.Name)
-		}
+		return eserr.IllegalArgument("Required [field] for aggregation [%s]", a.Name)
 	}
 	a.Field, a.Leaf = field, c.Leaf(field)
 	a.Format, _ = body["format"].(string)
@@ -198,6 +200,9 @@ func (a *Agg) parseTerms(body map[string]any) error {
 		}
 		a.MinDocCount = n
 	}
+	if err := a.parseIncludeExclude(body); err != nil {
+		return err
+	}
 	if v, ok := body["order"]; ok {
 		keys, err := parseOrder(v, a.Name)
 		if err != nil {
@@ -206,19 +211,12 @@ func (a *Agg) parseTerms(body map[string]any) error {
 		a.Order = keys
 	}
 	if len(a.Order) == 0 {
-		a.Order = []OrderKey{{"_count", true}}
-	}
-	var err error
-	if a.Include, err = parseValueFilter(body["include"], "include"); err != nil {
-		return err
-	}
-	if a.Exclude, err = parseValueFilter(body["exclude"], "exclude"); err != nil {
-		return err
+		a.Order = []OrderKey{{Key: "_count", Desc: true}}
 	}
 	last := a.Order[len(a.Order)-1].Key
 	if last != "_key" {
 		// ES breaks ties of _count order by key ascending.
-		a.Order = append(a.Order, OrderKey{"_key", false})
+		a.Order = append(a.Order, OrderKey{Key: "_key"})
 	}
 	return nil
 }
@@ -243,10 +241,7 @@ func parseOrder(v any, name string) ([]OrderKey, error) {
 			if key == "_term" {
 				key = "_key"
 			}
-			if key != "_count" && key != "_key" {
-				return nil, eserr.IllegalArgument("Ordering terms aggregation [%s] by [%s] is not supported by this engine (only _count and _key)", name, k)
-			}
-			out = append(out, OrderKey{key, d == "desc"})
+			out = append(out, OrderKey{Key: key, Desc: d == "desc"})
 		}
 	}
 	return out, nil
@@ -333,38 +328,4 @@ func parseFixed(s string) (time.Duration, error) {
 		}
 	}
 	return 0, fmt.Errorf("bad interval")
-}
-
-// valueFilter is a terms aggregation include/exclude: a regular expression on the whole
-// term, or a list of exact values.
-type valueFilter struct {
-	re     *regexp.Regexp
-	values map[string]bool
-}
-
-func parseValueFilter(v any, name string) (*valueFilter, error) {
-	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case string:
-		re, err := regexp.Compile("^(?:" + x + ")$")
-		if err != nil {
-			return nil, eserr.IllegalArgument("invalid [%s] regular expression [%s]", name, x)
-		}
-		return &valueFilter{re: re}, nil
-	case []any:
-		f := &valueFilter{values: map[string]bool{}}
-		for _, e := range x {
-			f.values[fmt.Sprint(e)] = true
-		}
-		return f, nil
-	}
-	return nil, eserr.IllegalArgument("[%s] partitions are not supported by this engine", name)
-}
-
-func (f *valueFilter) match(s string) bool {
-	if f.re != nil {
-		return f.re.MatchString(s)
-	}
-	return f.values[s]
 }

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
@@ -252,29 +251,23 @@ func (a *API) getAlias(indexExpr, nameExpr string) func(q *req) (int, any, error
 		} else if indices, err = a.concrete(q, indexExpr, true); err != nil {
 			return 0, nil, err
 		}
-		patterns, excludes := splitAliasExpr(nameExpr)
+		names := parseAliasNames(nameExpr)
 		links := a.Store.AliasesOf()
 		out := map[string]any{}
 		found := map[string]bool{}
 		for _, ix := range indices {
 			aliases := map[string]any{}
 			for alias, meta := range links[ix.Name] {
-				if matchesAlias(patterns, alias) && !excluded(excludes, alias) {
+				if names.match(alias) {
 					aliases[alias] = renderAliasMeta(meta)
 					found[alias] = true
 				}
 			}
-			if len(aliases) > 0 || (patterns == nil && indexExpr != "") || (patterns == nil && nameExpr == "") {
+			if len(aliases) > 0 || !names.explicit() {
 				out[ix.Name] = map[string]any{"aliases": aliases}
 			}
 		}
-		var missing []string
-		for _, p := range patterns {
-			if !strings.Contains(p, "*") && p != "_all" && !found[p] {
-				missing = append(missing, p)
-			}
-		}
-		if len(missing) > 0 {
+		if missing := names.missing(found); len(missing) > 0 {
 			sort.Strings(missing)
 			if len(missing) == 1 {
 				out["error"] = "alias [" + missing[0] + "] missing"
@@ -284,50 +277,6 @@ func (a *API) getAlias(indexExpr, nameExpr string) func(q *req) (int, any, error
 			out["status"] = 404
 			return 404, out, nil
 		}
-		if patterns != nil && len(found) == 0 {
-			return 404, out, nil
-		}
 		return 200, out, nil
 	}
-}
-
-// splitAliasExpr splits "a,b*,-b1" into patterns and exclusions; "-x" only excludes when a
-// wildcard came before it, as in ES (otherwise it is a literal name).
-func splitAliasExpr(expr string) (patterns, excludes []string) {
-	if expr == "" || expr == "_all" || expr == "*" {
-		return nil, nil
-	}
-	wildcard := false
-	for _, p := range strings.Split(expr, ",") {
-		if strings.HasPrefix(p, "-") && wildcard {
-			excludes = append(excludes, p[1:])
-			continue
-		}
-		if strings.Contains(p, "*") || p == "_all" {
-			wildcard = true
-		}
-		patterns = append(patterns, p)
-	}
-	return patterns, excludes
-}
-
-func excluded(excludes []string, alias string) bool {
-	for _, e := range excludes {
-		if ok, _ := path.Match(e, alias); ok || e == alias {
-			return true
-		}
-	}
-	return false
-}
-
-func matchesAlias(patterns []string, alias string) bool {
-	if patterns == nil {
-		return true
-	}
-	for _, p := range patterns {
-		if ok, _ := path.Match(p, alias); ok || p == alias {
-			return true
-		}
-	}
-	return false
 }

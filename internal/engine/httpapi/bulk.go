@@ -81,7 +81,11 @@ func parseBulk(body []byte, defIndex string, reqAlias bool) ([]*bulkItem, error)
 		}
 		if it.action != "delete" {
 			i++
-			if i >= len(lines) || len(bytes.TrimSpace(lines[i])) == 0 {
+			if i >= len(lines) || i == len(lines)-1 && len(bytes.TrimSpace(lines[i])) == 0 {
+				// ES stops at a final action line without a source line and ignores it.
+				break
+			}
+			if len(bytes.TrimSpace(lines[i])) == 0 {
 				return nil, eserr.ActionValidation("no requests added")
 			}
 			it.source = compact(bytes.TrimSpace(lines[i]))

@@ -22,7 +22,7 @@ func (a *API) info(q *req) (int, any, error) {
 	return 200, map[string]any{
 		"name": "aisle-node", "cluster_name": "aisle", "cluster_uuid": a.ClusterUUID,
 		"version": map[string]any{
-			"number": "8.19.7", "build_flavor": "default", "build_type": "tar",
+			"number": engineVersion, "build_flavor": "default", "build_type": "tar",
 			"build_hash": "aisle", "build_date": "2025-01-01T00:00:00.000Z", "build_snapshot": false,
 			"lucene_version": "9.12.2", "minimum_wire_compatibility_version": "7.17.0",
 			"minimum_index_compatibility_version": "7.0.0",
@@ -109,16 +109,12 @@ func (a *API) pinned(q *req, expr string, allowNo bool) ([]*store.Index, error) 
 
 func (a *API) deleteIndex(expr string) func(q *req) (int, any, error) {
 	return func(q *req) (int, any, error) {
-		for _, part := range strings.Split(expr, ",") {
-			if a.Store.Index(part) == nil && !strings.Contains(part, "*") && part != "_all" {
-				for _, al := range a.Store.AliasNames() {
-					if al == part {
-						return 0, nil, eserr.IllegalArgument("The provided expression [%s] matches an alias, specify the corresponding concrete indices instead.", part)
-					}
-				}
-			}
+		o, err := a.resolveOpts(q, true)
+		if err != nil {
+			return 0, nil, err
 		}
-		indices, err := a.concrete(q, expr, true)
+		o.IgnoreAliases = true
+		indices, err := a.Store.Resolve(expr, o)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -166,21 +162,6 @@ func (a *API) aliasBlock(ix *store.Index) map[string]any {
 		out[alias] = renderAliasMeta(meta)
 	}
 	return out
-}
-
-func (a *API) getIndex(expr string) func(q *req) (int, any, error) {
-	return func(q *req) (int, any, error) {
-		indices, err := a.concrete(q, expr, false)
-		if err != nil {
-			return 0, nil, err
-		}
-		flat := q.param("flat_settings") == "true"
-		out := map[string]any{}
-		for _, ix := range indices {
-			out[ix.Name] = map[string]any{"aliases": a.aliasBlock(ix), "mappings": ix.Mapping().Render(), "settings": renderSettings(ix, flat)}
-		}
-		return 200, out, nil
-	}
 }
 
 func (a *API) getMapping(expr string) func(q *req) (int, any, error) {

@@ -202,6 +202,9 @@ func (w *walker) value(prefix, key string, val any, props map[string]*Field) err
 	if val == nil || f == nil || (f.Enabled != nil && !*f.Enabled) {
 		return nil
 	}
+	if Unqueryable(f.Type) {
+		return w.special(path, f, val)
+	}
 	if arr, ok := val.([]any); ok {
 		for _, el := range arr {
 			if err := w.value(prefix, key, el, props); err != nil {
@@ -317,18 +320,12 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 			opts |= index.DocValues
 		}
 		w.doc.AddField(document.NewNumericFieldWithIndexingOptions(path, nil, n, opts))
-	case f.Type == "geo_point":
-		// Geo points are kept in _source and answer exists queries; geo queries are not
-		// part of the engine's subset and are rejected at query time.
-		w.seen[path] = true
-		return nil
 	case f.Type == "binary":
-		// Binary values are kept in _source only and are not searchable, as in ES.
+		// Binary values are kept in _source only and are not searchable, as in ES; only
+		// exists sees them, through _field_names.
 		if _, ok := v.(string); !ok {
 			return w.typeErr(path, "binary", v, "")
 		}
-		w.seen[path] = true
-		return nil
 	case f.Type == "date" || f.Type == "date_nanos":
 		t, err := ParseDate(scalarDateInput(v), f.Format)
 		if err != nil {

@@ -56,7 +56,8 @@ var knownTypes = map[string]bool{
 	"text": true, "keyword": true, "long": true, "integer": true, "short": true, "byte": true,
 	"double": true, "float": true, "half_float": true, "scaled_float": true, "unsigned_long": true,
 	"boolean": true, "date": true, "object": true, "constant_keyword": false, "match_only_text": true,
-	"wildcard": true, "ip": true, "binary": true, "date_nanos": true, "version": true, "geo_point": true,
+	"wildcard": true, "ip": true, "binary": true, "date_nanos": true, "version": true,
+	"geo_point": true, "date_range": true,
 }
 
 // Numeric reports whether a type is one of ES's numeric types.
@@ -204,8 +205,10 @@ func (f *Field) IsObject() bool { return f.Type == "" || f.Type == "object" }
 
 // Leaf is a flattened, indexable field: "title", "title.keyword", "brand.name".
 type Leaf struct {
-	Path           string
-	Type           string
+	Path string
+	Type string
+	// Mapped is the type as mapped; Type folds ip, version and wildcard into keyword.
+	Mapped         string
 	Analyzer       string
 	SearchAnalyzer string
 	Format         string
@@ -249,9 +252,9 @@ func leafType(t string) string {
 }
 
 func leafOf(path string, f *Field) *Leaf {
-	l := &Leaf{Path: path, Type: leafType(f.Type), Analyzer: f.Analyzer, SearchAnalyzer: f.SearchAnalyzer,
+	l := &Leaf{Path: path, Type: leafType(f.Type), Mapped: f.Type, Analyzer: f.Analyzer, SearchAnalyzer: f.SearchAnalyzer,
 		Format: f.Format, IgnoreAbove: f.IgnoreAbove, Indexed: f.Index == nil || *f.Index, Boost: f.Boost}
-	l.DocValues = f.Type != "text" && f.Type != "binary" && f.Type != "geo_point" && (f.DocValues == nil || *f.DocValues)
+	l.DocValues = f.Type != "text" && f.Type != "binary" && (f.DocValues == nil || *f.DocValues)
 	if l.Analyzer == "" && f.Type == "text" {
 		l.Analyzer = "standard"
 	}

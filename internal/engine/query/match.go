@@ -354,8 +354,8 @@ func parseMultiMatch(c *Context, body any) (bq.Query, error) {
 // exactValue matches one value against a non-text field.
 func (c *Context) exactValue(leaf *mapping.Leaf, v any) (bq.Query, error) {
 	switch {
-	case leaf.Type == "geo_point" || leaf.Type == "binary":
-		return nil, c.shardErr("Field [%s] of type [%s] does not support term queries in this engine", leaf.Path, leaf.Type)
+	case mapping.Unqueryable(leaf.Type):
+		return nil, c.shardErr("Field [%s] of type [%s] does not support exact queries in this engine", leaf.Path, leaf.Type)
 	case mapping.Numeric(leaf.Type):
 		f, err := mapping.ToNumber(v, leaf.Type)
 		if err != nil {

@@ -62,7 +62,7 @@ func (c *Context) termValue(field string, val any) (bq.Query, error) {
 		return bleve.NewMatchNoneQuery(), nil
 	}
 	if leaf.Type == "text" || leaf.Type == "keyword" {
-		q := bleve.NewTermQuery(scalarText2(val))
+		q := bleve.NewTermQuery(fmt.Sprint(val))
 		q.SetField(field)
 		return q, nil
 	}
@@ -335,67 +335,6 @@ func roundDate(t time.Time, u byte, up bool) time.Time {
 	return r
 }
 
-func parseExists(c *Context, body any) (bq.Query, error) {
-	m, err := asObject("exists", body)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkKeys("exists", m, "field"); err != nil {
-		return nil, err
-	}
-	field, ok := m["field"].(string)
-	if !ok {
-		return nil, eserr.Parsing("[exists] must be provided with a [field]")
-	}
-	switch field {
-	case "_id", "_index", "_seq_no", "_version", "_primary_term":
-		return applyBoost(bleve.NewMatchAllQuery(), m)
-	case "_source", "_field_names", "_routing", "_ignored":
-		if field == "_routing" {
-			return bleve.NewMatchNoneQuery(), nil
-		}
-		return nil, c.shardErr("[exists] query does not support field [%s]", field)
-	}
-	q := bleve.NewTermQuery(field)
-	q.SetField(mapping.FieldNames)
-	if strings.Contains(field, "*") {
-		var qs []bq.Query
-		for _, p := range c.Leaves() {
-			if ok, _ := pathMatch(field, p); ok {
-				t := bleve.NewTermQuery(p)
-				t.SetField(mapping.FieldNames)
-				qs = append(qs, t)
-			}
-		}
-		if len(qs) == 0 {
-			return bleve.NewMatchNoneQuery(), nil
-		}
-		return applyBoost(bleve.NewDisjunctionQuery(qs...), m)
-	}
-	return applyBoost(q, m)
-}
-
-func parseIDs(c *Context, body any) (bq.Query, error) {
-	m, err := asObject("ids", body)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkKeys("ids", m, "values"); err != nil {
-		return nil, err
-	}
-	var ids []string
-	for _, v := range list(m["values"]) {
-		ids = append(ids, fmt.Sprint(v))
-	}
-	if len(ids) == 0 {
-		return bleve.NewMatchNoneQuery(), nil
-	}
-	if c.MaxIDs > 0 && len(ids) > c.MaxIDs {
-		return nil, eserr.SearchPhase(c.shardErr("failed to create query: Too many ids specified, allowed max result window is [%d]", c.MaxIDs).(*eserr.Error))
-	}
-	return applyBoost(bleve.NewDocIDQuery(ids), m)
-}
-
 func parsePrefix(c *Context, body any) (bq.Query, error) {
 	field, val, opts, err := fieldBody("prefix", body)
 	if err != nil {
@@ -420,12 +359,4 @@ func parsePrefix(c *Context, body any) (bq.Query, error) {
 	q := bleve.NewPrefixQuery(fmt.Sprint(val))
 	q.SetField(field)
 	return applyBoost(q, opts)
-}
-
-// scalarText2 renders a term value like ES does for keyword terms (numbers as written).
-func scalarText2(v any) string {
-	if n, ok := v.(json.Number); ok {
-		return n.String()
-	}
-	return fmt.Sprint(v)
 }

@@ -28,14 +28,7 @@ func QueryContext(indices []*store.Index) *query.Context {
 			c.MaxTerms = n
 		}
 	}
-	c.Leaf = func(p string) *mapping.Leaf {
-		for _, l := range leaves {
-			if f := l[p]; f != nil {
-				return f
-			}
-		}
-		return nil
-	}
+	c.Leaf = func(p string) *mapping.Leaf { return leafAcross(leaves, p) }
 	c.Leaves = func() []string {
 		set := map[string]bool{}
 		for _, l := range leaves {
@@ -98,4 +91,27 @@ func Searchable(indices []*store.Index) bleve.Index {
 		bs[i] = ix.Bleve()
 	}
 	return bleve.NewIndexAlias(bs...)
+}
+
+// leafAcross returns the first index's leaf for a path, widened to double when another
+// index maps the path as a floating-point number while the first maps a whole-number type:
+// ES then reduces terms keys and sort values as doubles.
+func leafAcross(leaves []map[string]*mapping.Leaf, p string) *mapping.Leaf {
+	var first *mapping.Leaf
+	for _, l := range leaves {
+		f := l[p]
+		if f == nil {
+			continue
+		}
+		if first == nil {
+			first = f
+			continue
+		}
+		if mapping.Integral(first.Type) && mapping.Numeric(f.Type) && !mapping.Integral(f.Type) {
+			widened := *first
+			widened.Type = "double"
+			return &widened
+		}
+	}
+	return first
 }

@@ -55,7 +55,7 @@ func maxWindow(indices []*store.Index) int {
 func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (map[string]any, error) {
 	start := time.Now()
 	if err := r.Validate(maxWindow(indices)); err != nil {
-		return nil, err
+		return nil, shardCheckOrder(indices, r, err)
 	}
 	if o.RestTotalHitsAsInt && r.TrackTotal > 0 && r.TrackTotal != 10000 {
 		return nil, eserr.ActionValidation(fmt.Sprintf("[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got %d", r.TrackTotal))
@@ -65,6 +65,10 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 	}
 	if len(indices) == 0 {
 		return emptyResponse(r, o), nil
+	}
+	indices, failed, err := dropFailingIndices(indices, r.Query)
+	if err != nil {
+		return nil, err
 	}
 	q, qc, err := BuildQuery(indices, r.Query)
 	if err != nil {
@@ -116,12 +120,12 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 	}
 	resp := map[string]any{
 		"took": time.Since(start).Milliseconds(), "timed_out": false,
-		"_shards": shards(len(indices)),
+		"_shards": shardsWithFailures(len(indices), failed),
 		"hits":    hitsObject(res, hits, r, o, sorts != nil),
 	}
 	if parsedAggs != nil {
 		runner := &aggs.Runner{Index: idx, Ctx: ctx, TypedKeys: o.TypedKeys, IndexName: indices[0].Name}
-		out, err := runner.Render(res.Facets, res.Total, q, parsedAggs)
+		out, err := runner.Render(res.Facets, q, parsedAggs)
 		if err != nil {
 			return nil, err
 		}
@@ -242,11 +246,11 @@ func buildSort(specs []SortSpec, qc *query.Context, index string) (bsearch.SortO
 		} else {
 			return nil, nil, eserr.SearchPhase(eserr.New(400, "query_shard_exception", "No mapping found for [%s] in order to sort on", s.Field).With("index", index))
 		}
+		if mapping.Unqueryable(typ) {
+			return nil, nil, eserr.SearchPhase(eserr.IllegalArgument("can't sort on %s field [%s] in this engine", typ, s.Field).With("index", index))
+		}
 		if typ == "text" {
 			return nil, nil, eserr.SearchPhase(eserr.IllegalArgument("Fielddata is disabled on [%s] in [%s]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead.", s.Field, index).With("index", index))
-		}
-		if typ == "geo_point" || typ == "binary" {
-			return nil, nil, eserr.SearchPhase(eserr.IllegalArgument("Sorting on field [%s] of type [%s] is not supported by this engine", s.Field, typ).With("index", index))
 		}
 		sf := &bsearch.SortField{Field: s.Field, Desc: s.Desc, Missing: bsearch.SortFieldMissingLast}
 		if s.MissingFirst {
@@ -382,50 +386,4 @@ func toStr(v any) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-// Count returns the number of documents matching a query.
-func Count(ctx context.Context, indices []*store.Index, raw any) (uint64, error) {
-	if len(indices) == 0 {
-		return 0, nil
-	}
-	q, _, err := BuildQuery(indices, raw)
-	if err != nil {
-		return 0, err
-	}
-	req := bleve.NewSearchRequestOptions(q, 0, 0, false)
-	res, err := Searchable(indices).SearchInContext(ctx, req)
-	if err != nil {
-		return 0, err
-	}
-	return res.Total, nil
-}
-
-// MatchingIDs returns ids (per index) of refreshed documents matching q, up to max.
-func MatchingIDs(ctx context.Context, ix *store.Index, q bq.Query, max int) ([]string, error) {
-	var ids []string
-	var after []string
-	for len(ids) < max {
-		size := 1000
-		if max-len(ids) < size {
-			size = max - len(ids)
-		}
-		req := bleve.NewSearchRequestOptions(q, size, 0, false)
-		req.SortBy([]string{"_id"})
-		if after != nil {
-			req.SearchAfter = after
-		}
-		res, err := ix.Bleve().SearchInContext(ctx, req)
-		if err != nil {
-			return nil, err
-		}
-		for _, h := range res.Hits {
-			ids = append(ids, h.ID)
-		}
-		if len(res.Hits) < size {
-			break
-		}
-		after = []string{res.Hits[len(res.Hits)-1].ID}
-	}
-	return ids, nil
 }

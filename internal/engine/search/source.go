@@ -3,6 +3,7 @@
 package search
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
 	"strings"
@@ -111,8 +112,11 @@ func (f *SourceFilter) Apply(raw []byte) json.RawMessage {
 	if f.Disabled {
 		return nil
 	}
+	// Numbers stay json.Number so big integers (beyond 2^53) keep every digit.
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
 	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if err := dec.Decode(&m); err != nil {
 		return raw
 	}
 	out := f.filter("", m)

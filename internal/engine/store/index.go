@@ -51,6 +51,7 @@ type Index struct {
 	seqNo      int64
 	pending    []*bleve.Batch
 	pendingIDs map[string]int
+	visibleSeq map[string]int64 // see noteVisibleLocked
 	pendingN   int
 	wal        *os.File
 	walGen     int
@@ -114,9 +115,6 @@ func (ix *Index) DocCountRealtime() int {
 	return ix.live
 }
 
-// RefreshedSeq is the highest seq_no visible to search.
-func (ix *Index) RefreshedSeq() int64 { return ix.refreshedSeq.Load() }
-
 // SearchableCount is the number of documents visible to search.
 func (ix *Index) SearchableCount() uint64 {
 	n, _ := ix.bidx.DocCount()
@@ -134,6 +132,7 @@ func (ix *Index) Refresh() error {
 		return nil
 	}
 	ix.pending, ix.pendingIDs = nil, map[string]int{}
+	ix.visibleSeq = nil
 	ix.pendingN = 0
 	ix.mu.Unlock()
 	if err := ix.applyParallel(parts); err != nil {
@@ -184,7 +183,7 @@ func (ix *Index) pendingBatch(id string) *bleve.Batch {
 	if p, ok := ix.pendingIDs[id]; ok {
 		return ix.pending[p]
 	}
-	const partDocs = 4000
+	const partDocs = 5000
 	n := len(ix.pending)
 	if n == 0 || ix.pending[n-1].Size() >= partDocs {
 		ix.pending = append(ix.pending, ix.bidx.NewBatch())

@@ -33,6 +33,9 @@ func ValidateIndexName(name string) error {
 type ResolveOpts struct {
 	IgnoreUnavailable bool
 	AllowNoIndices    bool
+	// IgnoreAliases is set by index deletion: wildcards do not expand to aliases and an
+	// alias name is refused (or skipped with IgnoreUnavailable), as ES's delete index does.
+	IgnoreAliases bool
 }
 
 // Resolve expands an index expression (names, aliases, wildcards, _all, -exclusions)
@@ -89,7 +92,7 @@ func (st *Store) resolveLocked(expr string, o ResolveOpts) ([]string, error) {
 			continue
 		}
 		if strings.HasPrefix(p, "-") && wildcardSeen {
-			for _, n := range st.matchLocked(p[1:]) {
+			for _, n := range st.matchLocked(p[1:], !o.IgnoreAliases) {
 				delete(set, n)
 			}
 			continue
@@ -99,23 +102,18 @@ func (st *Store) resolveLocked(expr string, o ResolveOpts) ([]string, error) {
 			if p == "_all" {
 				p = "*"
 			}
-			for _, n := range st.matchLocked(p) {
+			matched := st.matchLocked(p, !o.IgnoreAliases)
+			if len(matched) == 0 && !o.AllowNoIndices {
+				// ES checks allow_no_indices for each wildcard expression.
+				return nil, eserr.IndexNotFound(p)
+			}
+			for _, n := range matched {
 				set[n] = true
 			}
 			continue
 		}
-		if st.indices[p] != nil {
-			set[p] = true
-			continue
-		}
-		if links, ok := st.aliases[p]; ok {
-			for n := range links {
-				set[n] = true
-			}
-			continue
-		}
-		if !o.IgnoreUnavailable {
-			return nil, eserr.IndexNotFound(p)
+		if err := st.resolveNameLocked(p, o, set); err != nil {
+			return nil, err
 		}
 	}
 	if len(set) == 0 && !o.AllowNoIndices {
@@ -129,8 +127,37 @@ func (st *Store) resolveLocked(expr string, o ResolveOpts) ([]string, error) {
 	return out, nil
 }
 
-// matchLocked returns indices whose name, or an alias of which, matches the pattern.
-func (st *Store) matchLocked(pattern string) []string {
+// resolveNameLocked adds the index or the alias's indices a plain name stands for.
+func (st *Store) resolveNameLocked(p string, o ResolveOpts, set map[string]bool) error {
+	if st.indices[p] != nil {
+		set[p] = true
+		return nil
+	}
+	if links, ok := st.aliases[p]; ok {
+		switch {
+		case !o.IgnoreAliases:
+			for n := range links {
+				set[n] = true
+			}
+		case !o.IgnoreUnavailable:
+			return eserr.IllegalArgument("The provided expression [%s] matches an alias, specify the corresponding concrete indices instead.", p)
+		}
+		return nil
+	}
+	if o.IgnoreUnavailable {
+		return nil
+	}
+	if strings.HasPrefix(p, "_") {
+		// Names starting with '_' are reserved for APIs; ES says so rather than "not found".
+		return eserr.New(400, "invalid_index_name_exception", "Invalid index name [%s], must not start with '_'.", p).
+			With("index_uuid", "_na_").With("index", p)
+	}
+	return eserr.IndexNotFound(p)
+}
+
+// matchLocked returns indices whose name, or (withAliases) an alias of which, matches the
+// pattern.
+func (st *Store) matchLocked(pattern string, withAliases bool) []string {
 	var out []string
 	for n := range st.indices {
 		if ok, _ := path.Match(pattern, n); ok && !strings.HasPrefix(n, ".") {
@@ -138,7 +165,7 @@ func (st *Store) matchLocked(pattern string) []string {
 		}
 	}
 	for a, links := range st.aliases {
-		if ok, _ := path.Match(pattern, a); ok {
+		if ok, _ := path.Match(pattern, a); ok && withAliases {
 			for n := range links {
 				out = append(out, n)
 			}

@@ -1,9 +1,7 @@
 package store
 
 import (
-	"errors"
 	"fmt"
-	"os"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/mapping"
@@ -41,8 +39,8 @@ type Result struct {
 
 // eagerRefreshOps starts a background refresh; maxPendingOps makes writers wait for one.
 const (
-	eagerRefreshOps = 4000
-	maxPendingOps   = 12000
+	eagerRefreshOps = 10000
+	maxPendingOps   = 40000
 )
 
 // maxWALBeforeCheckpoint bounds the translog; past it a snapshot is written and the log cut.
@@ -86,9 +84,7 @@ func (ix *Index) Write(ops []Op) ([]Result, error) {
 	// fsync outside the lock: it also covers records appended by other writers before it,
 	// and no result is returned to a client before its own record is synced.
 	if len(buf) > 0 {
-		// A checkpoint may have rotated the translog since: it synced the old file under
-		// the write lock before closing it, so ErrClosed means our records are durable.
-		if err := wal.Sync(); err != nil && !errors.Is(err, os.ErrClosed) && !ix.closed.Load() {
+		if err := wal.Sync(); err != nil && !ix.closed.Load() {
 			return nil, fmt.Errorf("translog sync: %w", err)
 		}
 	}
@@ -120,6 +116,7 @@ func (ix *Index) conflict(id, detail string) *eserr.Error {
 // applyLocked validates and applies one op to the realtime state and the pending batch.
 func (ix *Index) applyLocked(op *Op) (Result, *record) {
 	cur := ix.docs[op.ID]
+	ix.noteVisibleLocked(op.ID, cur)
 	exists := cur != nil && !cur.Deleted
 	if op.IfSeqNo != nil || op.IfPrimaryTerm != nil {
 		seq, term := int64(-2), int64(0)
