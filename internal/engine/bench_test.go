@@ -65,7 +65,7 @@ func productDoc(r *rand.Rand, zipf *rand.Zipf, i int) map[string]any {
 	}
 	return map[string]any{
 		"sku":         fmt.Sprintf("SKU-%08d", i),
-		"title":       fmt.Sprintf("%s %s %s %s", strings.Title(w()), strings.Title(w()), strings.Title(n), w()),
+		"title":       fmt.Sprintf("%s %s %s %s", capitalize(w()), capitalize(w()), capitalize(n), w()),
 		"description": strings.Join(desc, " ") + " " + n,
 		"brand":       fmt.Sprintf("brand-%03d", r.Intn(200)),
 		"category":    fmt.Sprintf("cat-%02d", r.Intn(40)),
@@ -240,4 +240,12 @@ func runQueries(b *testing.B, client *elasticsearch.TypedClient, clients, perCli
 		b.Logf("%d queries, %.0f matching documents per query on average", len(lat), float64(matched)/float64(len(lat)))
 	}
 	return lat
+}
+
+// capitalize upper-cases the first letter of an ASCII word.
+func capitalize(w string) string {
+	if w == "" {
+		return w
+	}
+	return strings.ToUpper(w[:1]) + w[1:]
 }

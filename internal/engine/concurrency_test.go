@@ -167,9 +167,7 @@ var _ = Describe("Concurrency", func() {
 			}
 			last := res.Hits.Hits[len(res.Hits.Hits)-1]
 			after = make([]types.FieldValue, len(last.Sort))
-			for i, v := range last.Sort {
-				after[i] = v
-			}
+			copy(after, last.Sort)
 		}
 		Expect(pages).To(Equal(25))
 		for n, c := range seen {

@@ -27,7 +27,7 @@ func Dir() (string, error) {
 	}
 	for _, sub := range []string{"api", "test"} {
 		if fi, err := os.Stat(filepath.Join(dir, sub)); err != nil || !fi.IsDir() {
-			return "", fmt.Errorf("Elasticsearch conformance files not found: %s/%s is missing (set %s)", dir, sub, DirEnv)
+			return "", fmt.Errorf("the Elasticsearch conformance files are not found: %s/%s is missing (set %s)", dir, sub, DirEnv)
 		}
 	}
 	return filepath.Abs(dir)

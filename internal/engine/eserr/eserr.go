@@ -5,6 +5,7 @@ package eserr
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -140,7 +141,8 @@ func (e *Error) writeBody(b *bytes.Buffer, roots []*Error, withRoots bool) {
 
 // As converts any error into an *Error, mapping unknown errors to a 500.
 func As(err error) *Error {
-	if e, ok := err.(*Error); ok {
+	var e *Error
+	if errors.As(err, &e) {
 		return e
 	}
 	return New(http.StatusInternalServerError, "exception", "%s", err.Error())
@@ -186,8 +188,8 @@ func ActionValidation(problem string) *Error {
 // SearchPhase wraps a shard-level failure like ES does: "all shards failed".
 func SearchPhase(cause *Error) *Error {
 	e := New(cause.Status, "search_phase_execution_exception", "all shards failed")
-	e.With("phase", "query").With("grouped", true)
-	e.With("failed_shards", []any{map[string]any{"shard": 0, "index": cause.Meta["index"], "node": "aisle-node", "reason": cause.Body()}})
+	e = e.With("phase", "query").With("grouped", true)
+	e = e.With("failed_shards", []any{map[string]any{"shard": 0, "index": cause.Meta["index"], "node": "aisle-node", "reason": cause.Body()}})
 	e.CausedBy = cause
 	return e
 }

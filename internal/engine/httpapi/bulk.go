@@ -76,9 +76,7 @@ func parseBulk(body []byte, defIndex string, reqAlias bool) ([]*bulkItem, error)
 		if err := json.Unmarshal(metaRaw, &meta); err != nil {
 			return nil, eserr.IllegalArgument("Malformed action/metadata line [%d], expected a simple value for field but found [%s]", i+1, err.Error())
 		}
-		if err := fillMeta(it, &meta); err != nil {
-			return nil, err
-		}
+		fillMeta(it, &meta)
 		if it.action != "delete" {
 			i++
 			if i >= len(lines) || i == len(lines)-1 && len(bytes.TrimSpace(lines[i])) == 0 {
@@ -98,7 +96,9 @@ func parseBulk(body []byte, defIndex string, reqAlias bool) ([]*bulkItem, error)
 	return items, nil
 }
 
-func fillMeta(it *bulkItem, m *bulkMeta) error {
+// fillMeta records the action line in it; problems become the item's own error, as ES
+// answers them per item.
+func fillMeta(it *bulkItem, m *bulkMeta) {
 	if m.Index != "" {
 		it.index = m.Index
 	}
@@ -137,7 +137,6 @@ func fillMeta(it *bulkItem, m *bulkMeta) error {
 			it.err = eserr.As(err)
 		}
 	}
-	return nil
 }
 
 func (a *API) bulk(defIndex string) func(q *req) (int, any, error) {

@@ -268,22 +268,23 @@ func (a *API) getDoc(index, id string, sourceOnly bool) func(q *req) (int, any, 
 			if doc == nil {
 				return 0, nil, eserr.New(404, "resource_not_found_exception", "Document not found [%s]/[%s]", ix.Name, id)
 			}
-			return 200, json.RawMessage(filter.Apply(doc.Source)), nil
+			return 200, filter.Apply(doc.Source), nil
 		}
-		return getResult(ix, id, doc, filter, q.param("stored_fields"))
+		status, out := getResult(ix, id, doc, filter, q.param("stored_fields"))
+		return status, out, nil
 	}
 }
 
-func getResult(ix *store.Index, id string, doc *store.Doc, filter *search.SourceFilter, storedFields string) (int, map[string]any, error) {
+func getResult(ix *store.Index, id string, doc *store.Doc, filter *search.SourceFilter, storedFields string) (int, map[string]any) {
 	if doc == nil {
-		return 404, map[string]any{"_index": ix.Name, "_id": id, "found": false}, nil
+		return 404, map[string]any{"_index": ix.Name, "_id": id, "found": false}
 	}
 	out := map[string]any{"_index": ix.Name, "_id": id, "_version": doc.Version, "_seq_no": doc.SeqNo,
 		"_primary_term": doc.Term, "found": true}
 	if storedFields == "" {
 		if src := filter.Apply(doc.Source); src != nil {
-			out["_source"] = json.RawMessage(src)
+			out["_source"] = src
 		}
 	}
-	return 200, out, nil
+	return 200, out
 }

@@ -198,6 +198,6 @@ func (a *API) mgetOne(q *req, d mgetDoc, defIndex string, paramFilter *search.So
 	if doc != nil && q.param("realtime") == "false" && !inSearcher(ix, id) {
 		doc = nil
 	}
-	_, out, _ := getResult(ix, id, doc, filter, q.param("stored_fields"))
+	_, out := getResult(ix, id, doc, filter, q.param("stored_fields"))
 	return out
 }

@@ -18,7 +18,7 @@ func Unqueryable(t string) bool { return t == "geo_point" || t == "date_range" }
 // ([lon, lat], "lat,lon", {"lat":..,"lon":..}) and date_range ({"gte":..,"lt":..}). It must
 // see arrays before the generic array walk splits a [lon, lat] pair into two values.
 func (w *walker) special(path string, f *Field, v any) error {
-	if arr, ok := v.([]any); ok && !(f.Type == "geo_point" && isLonLat(arr)) {
+	if arr, ok := v.([]any); ok && (f.Type != "geo_point" || !isLonLat(arr)) {
 		for _, el := range arr {
 			if el == nil {
 				continue

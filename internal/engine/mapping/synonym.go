@@ -17,10 +17,15 @@ const synonymFilterType = "aisle_synonym"
 const foldFilterType = "aisle_asciifolding"
 
 func init() {
-	registry.RegisterTokenFilter(synonymFilterType, newSynonymFilter)
-	registry.RegisterTokenFilter(foldFilterType, func(map[string]interface{}, *registry.Cache) (analysis.TokenFilter, error) {
+	// Registration fails only for a duplicate name, a programming error worth a crash.
+	if err := registry.RegisterTokenFilter(synonymFilterType, newSynonymFilter); err != nil {
+		panic(err)
+	}
+	if err := registry.RegisterTokenFilter(foldFilterType, func(map[string]interface{}, *registry.Cache) (analysis.TokenFilter, error) {
 		return foldFilter{f: asciifolding.New()}, nil
-	})
+	}); err != nil {
+		panic(err)
+	}
 }
 
 type foldFilter struct{ f analysis.CharFilter }
@@ -45,19 +50,17 @@ func newSynonymFilter(config map[string]interface{}, _ *registry.Cache) (analysi
 		if !ok {
 			return nil, fmt.Errorf("synonym rules must be strings")
 		}
-		if err := f.addRule(s); err != nil {
-			return nil, err
-		}
+		f.addRule(s)
 	}
 	return f, nil
 }
 
 func words(s string) []string { return strings.Fields(strings.ToLower(strings.TrimSpace(s))) }
 
-func (f *synonymFilter) addRule(rule string) error {
+func (f *synonymFilter) addRule(rule string) {
 	rule = strings.TrimSpace(rule)
 	if rule == "" || strings.HasPrefix(rule, "#") {
-		return nil
+		return
 	}
 	if lhs, rhs, ok := strings.Cut(rule, "=>"); ok {
 		var outs [][]string
@@ -69,7 +72,7 @@ func (f *synonymFilter) addRule(rule string) error {
 		for _, l := range strings.Split(lhs, ",") {
 			f.add(words(l), outs)
 		}
-		return nil
+		return
 	}
 	var group [][]string
 	for _, r := range strings.Split(rule, ",") {
@@ -80,7 +83,6 @@ func (f *synonymFilter) addRule(rule string) error {
 	for _, g := range group {
 		f.add(g, group)
 	}
-	return nil
 }
 
 func (f *synonymFilter) add(lhs []string, outs [][]string) {

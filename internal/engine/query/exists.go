@@ -65,7 +65,8 @@ func parseIDs(c *Context, body any) (bq.Query, error) {
 		return bleve.NewMatchNoneQuery(), nil
 	}
 	if c.MaxIDs > 0 && len(ids) > c.MaxIDs {
-		return nil, eserr.SearchPhase(c.shardErr("failed to create query: Too many ids specified, allowed max result window is [%d]", c.MaxIDs).(*eserr.Error))
+		return nil, eserr.SearchPhase(eserr.New(400, "query_shard_exception",
+			"failed to create query: Too many ids specified, allowed max result window is [%d]", c.MaxIDs).With("index", c.Index))
 	}
 	return applyBoost(bleve.NewDocIDQuery(ids), m)
 }

@@ -206,7 +206,7 @@ func renderHit(h *bsearch.DocumentMatch, byName map[string]*store.Index, r *Requ
 			hit["_primary_term"] = doc.Term
 		}
 		if src := r.Source.Apply(doc.Source); src != nil {
-			hit["_source"] = json.RawMessage(src)
+			hit["_source"] = src
 		}
 	}
 	if sorted {

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"errors"
+
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/store"
 )
@@ -23,7 +25,7 @@ func dropFailingIndices(indices []*store.Index, raw any) ([]*store.Index, []shar
 	var failed []shardFailure
 	for _, ix := range indices {
 		_, _, err := BuildQuery([]*store.Index{ix}, raw)
-		if e, isES := err.(*eserr.Error); isES && e.Type == "query_shard_exception" {
+		if e := (*eserr.Error)(nil); errors.As(err, &e) && e.Type == "query_shard_exception" {
 			failed = append(failed, shardFailure{index: ix.Name, cause: e})
 			continue
 		}
@@ -53,7 +55,7 @@ func shardsWithFailures(searched int, failed []shardFailure) map[string]any {
 // (result window, search_after shape): shards parse the query first, so a query error
 // wins over it. Coordinator-level validation errors are returned as they are.
 func shardCheckOrder(indices []*store.Index, r *Request, err error) error {
-	if e, ok := err.(*eserr.Error); !ok || e.Type != "search_phase_execution_exception" || len(indices) == 0 || r.Query == nil {
+	if e := (*eserr.Error)(nil); !errors.As(err, &e) || e.Type != "search_phase_execution_exception" || len(indices) == 0 || r.Query == nil {
 		return err
 	}
 	if _, _, qerr := BuildQuery(indices, r.Query); qerr != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -147,7 +148,7 @@ func (ix *Index) loadSnapshot() error {
 	ix.seqNo = int64(binary.BigEndian.Uint64(hdr[len(snapMagic):]))
 	for {
 		rec, err := readRecord(br)
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"path"
 	"sort"
 	"strings"
@@ -203,7 +204,7 @@ func (st *Store) WriteTarget(name string, requireAlias bool) (*Index, error) {
 		return nil, err
 	}
 	ix, err := st.Create(name, CreateRequest{})
-	if e, ok := err.(*eserr.Error); ok && e.Type == "resource_already_exists_exception" {
+	if e := (*eserr.Error)(nil); errors.As(err, &e) && e.Type == "resource_already_exists_exception" {
 		return st.Index(name), nil
 	}
 	return ix, err

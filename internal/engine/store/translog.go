@@ -108,7 +108,7 @@ func readLog(path string, fn func(*record)) (good int64, err error) {
 	br := bufio.NewReaderSize(f, 1<<20)
 	for {
 		rec, err := readRecord(br)
-		if err == io.EOF || err == errTorn {
+		if errors.Is(err, io.EOF) || errors.Is(err, errTorn) {
 			return good, nil
 		}
 		if err != nil {
