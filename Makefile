@@ -33,9 +33,11 @@ help: ## Show the targets.
 ##@ Development
 
 .PHONY: manifests
-manifests: controller-gen ## Generate CRDs and RBAC into config/, and the chart's CRDs.
+manifests: controller-gen ## Generate CRDs and the operator's and API server's RBAC into config/, and the chart's CRDs.
 	rm -f config/crd/bases/*.yaml
-	$(CONTROLLER_GEN) rbac:roleName=aisle-operator crd paths="./..." output:crd:artifacts:config=config/crd/bases
+	$(CONTROLLER_GEN) crd paths="./api/..." output:crd:artifacts:config=config/crd/bases
+	$(CONTROLLER_GEN) rbac:roleName=aisle-operator paths="./controllers/..." output:rbac:artifacts:config=config/rbac/operator
+	$(CONTROLLER_GEN) rbac:roleName=aisle-apiserver paths="./internal/tenancy/...;./apiserver/..." output:rbac:artifacts:config=config/rbac/apiserver
 	mkdir -p charts/aisle/crds
 	rm -f charts/aisle/crds/*.yaml
 	cp config/crd/bases/*.yaml charts/aisle/crds/

@@ -22,6 +22,7 @@ import (
 var (
 	testEnv   *envtest.Environment
 	k8sClient client.Client
+	registry  *tenancy.Registry
 	server    *apiserver.Server
 	ctx       context.Context
 	cancel    context.CancelFunc
@@ -42,7 +43,7 @@ var _ = BeforeSuite(func() {
 	k8sClient, err = client.New(cfg, client.Options{Scheme: testEnv.Scheme})
 	Expect(err).NotTo(HaveOccurred())
 
-	registry, err := tenancy.NewRegistry(ctx, cfg, testEnv.Scheme, clock.RealClock{})
+	registry, err = tenancy.NewRegistry(ctx, cfg, testEnv.Scheme, clock.RealClock{})
 	Expect(err).NotTo(HaveOccurred())
 	go func() {
 		defer GinkgoRecover()

@@ -24,6 +24,9 @@ const (
 	publicIDField = "status.publicId"
 )
 
+// The API server reads the three kinds and nothing else: no Secrets, ever.
+// +kubebuilder:rbac:groups=search.aisle.dev,resources=workspaces;searchindexes;apikeys,verbs=get;list;watch
+
 // Registry answers tenancy questions from an informer cache of the three CRDs. It holds
 // no state of its own, so any number of apiserver replicas agree with the cluster.
 type Registry struct {

@@ -1,0 +1,61 @@
+package apiserver_test
+
+import (
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/aislehq/aisle/apiserver"
+)
+
+// sendTo sends req to another server than the suite's.
+func sendTo(s *apiserver.Server, req *http.Request) (int, string) {
+	resp, err := s.App().Test(req, -1)
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	Expect(err).NotTo(HaveOccurred())
+	return resp.StatusCode, string(body)
+}
+
+var _ = Describe("The HTTP middleware", func() {
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+
+	It("turns a panic in a handler into a 500 with a JSON error, and keeps serving", func() {
+		s := apiserver.New(apiserver.Config{Logger: quiet}, registry)
+		s.App().Get("/boom", func(*fiber.Ctx) error { panic("boom") })
+		status, body := sendTo(s, httptest.NewRequest(http.MethodGet, "/boom", nil))
+		Expect(status).To(Equal(http.StatusInternalServerError))
+		Expect(body).To(MatchJSON(errorBody("internal error; retry with backoff")))
+		status, _ = sendTo(s, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+		Expect(status).To(Equal(http.StatusOK))
+	})
+
+	It("refuses a body over the size limit with 413 and a JSON error", func() {
+		// fasthttp rejects the body while reading it, before any handler, so this needs a
+		// real listener rather than app.Test.
+		s := apiserver.New(apiserver.Config{Logger: quiet, BodyLimit: 1024}, registry)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		Expect(err).NotTo(HaveOccurred())
+		go func() { _ = s.App().Listener(ln) }()
+		DeferCleanup(s.App().Shutdown)
+		req, err := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/api/teams/acme/indexes/products/config",
+			strings.NewReader(`{"pad":"`+strings.Repeat("x", 4096)+`"}`))
+		Expect(err).NotTo(HaveOccurred())
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.StatusCode).To(Equal(http.StatusRequestEntityTooLarge))
+		Expect(string(body)).To(MatchJSON(errorBody("request body too large")))
+	})
+})
