@@ -128,7 +128,7 @@ func (s *Service) conditional(ctx context.Context, t Target, c Conditional) (Rec
 
 // indexIf writes doc only if the stored document is still the one read (or still absent).
 func (s *Service) indexIf(ctx context.Context, alias, id string, body []byte, prev storedDoc) (bool, error) {
-	req := s.es.Index(alias).Id(id).Raw(bytes.NewReader(body)).RequireAlias(true).Refresh(refresh.Waitfor)
+	req := s.es.Index(alias).Id(pathID(id)).Raw(bytes.NewReader(body)).RequireAlias(true).Refresh(refresh.Waitfor)
 	if prev.found {
 		req = req.IfSeqNo(strconv.FormatInt(prev.seq, 10)).IfPrimaryTerm(strconv.FormatInt(prev.term, 10))
 	} else {
@@ -144,7 +144,7 @@ func (s *Service) deleteIf(ctx context.Context, alias, id string, prev storedDoc
 	if !prev.found {
 		return true, nil
 	}
-	_, err := s.es.Delete(alias, id).IfSeqNo(strconv.FormatInt(prev.seq, 10)).
+	_, err := s.es.Delete(alias, pathID(id)).IfSeqNo(strconv.FormatInt(prev.seq, 10)).
 		IfPrimaryTerm(strconv.FormatInt(prev.term, 10)).Refresh(refresh.Waitfor).Do(ctx)
 	return casResult(err, id)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"time"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
@@ -145,7 +146,7 @@ type storedDoc struct {
 }
 
 func (s *Service) getDoc(ctx context.Context, names esnames.Index, id string) (storedDoc, error) {
-	res, err := s.es.Get(names.Alias(), id).Realtime(true).Do(ctx)
+	res, err := s.es.Get(names.Alias(), pathID(id)).Realtime(true).Do(ctx)
 	if err != nil {
 		return storedDoc{}, fmt.Errorf("reading record %q: %w", id, es.Classify(err))
 	}
@@ -166,6 +167,9 @@ func (s *Service) getDoc(ctx context.Context, names esnames.Index, id string) (s
 	}
 	return storedDoc{found: true, seq: *res.SeqNo_, term: *res.PrimaryTerm_, version: version, record: record}, nil
 }
+
+// pathID escapes a record id for a URL path: the typed client puts ids in paths as given.
+func pathID(id string) string { return url.PathEscape(id) }
 
 // count returns the number of records behind an alias (0 when it does not exist yet).
 func (s *Service) count(ctx context.Context, alias string) (int64, error) {
