@@ -77,7 +77,7 @@ const (
 	// FillBatch is the number of documents per _bulk when filling a physical index.
 	FillBatch = 1000
 	// FillWorkers is the number of concurrent _bulk requests of a fill.
-	FillWorkers = 2
+	FillWorkers = 1
 )
 
 // Config tunes the service. Zero values take the defaults.
