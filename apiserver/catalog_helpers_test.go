@@ -105,13 +105,10 @@ func newCatalogIndex() catalogIndex {
 	return ci
 }
 
-func records(prefix string, n int, extra map[string]any) []map[string]any {
+func records(prefix string, n int) []map[string]any {
 	out := make([]map[string]any, n)
 	for i := range out {
 		r := map[string]any{"objectID": fmt.Sprintf("%s-%d", prefix, i), "name": fmt.Sprintf("product %s %d", prefix, i)}
-		for k, v := range extra {
-			r[k] = v
-		}
 		out[i] = r
 	}
 	return out

@@ -67,7 +67,7 @@ func detailOf(err, sentinel error) string {
 	if i := strings.Index(msg, head); i >= 0 {
 		msg = msg[i:]
 	}
-	if sentinel == catalog.ErrInvalid {
+	if errors.Is(sentinel, catalog.ErrInvalid) {
 		msg = strings.TrimPrefix(msg, head+": ")
 	}
 	return msg
@@ -89,7 +89,7 @@ func classify(err error) (int, string) {
 			return m.status, detailOf(err, m.err)
 		}
 		if errors.Is(err, m.err) {
-			if m.err == es.ErrUnavailable {
+			if errors.Is(m.err, es.ErrUnavailable) {
 				return m.status, "search backend unavailable; retry with backoff"
 			}
 			return m.status, m.err.Error()

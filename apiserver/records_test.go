@@ -17,7 +17,7 @@ var _ = Describe("Records", func() {
 	BeforeEach(func() { ci = newCatalogIndex() })
 
 	It("adds records with POST, answers 202 with a receipt once they are searchable, and reads them back with their version", func() {
-		r := call(0, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("a", 3, nil)))
+		r := call(0, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("a", 3)))
 		Expect(r.status).To(Equal(http.StatusAccepted), string(r.body))
 		rc := r.receipt()
 		Expect(rc.AcceptedRevision).To(BeNumerically(">", 0))
@@ -41,7 +41,7 @@ var _ = Describe("Records", func() {
 	})
 
 	It("deletes a record with DELETE, as a write with a receipt", func() {
-		call(0, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("d", 2, nil)))
+		call(0, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("d", 2)))
 		r := call(1, "DELETE", ci.base+"/records/d-0", ci.writeKey, nil)
 		Expect(r.status).To(Equal(http.StatusAccepted))
 		Expect(r.receipt().RecordCount).To(BeEquivalentTo(1))
@@ -50,7 +50,7 @@ var _ = Describe("Records", func() {
 
 	DescribeTable("refuses bad records with 400 naming the first bad one, and writes nothing",
 		func(body string, message string) {
-			call(0, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("ok", 1, nil)))
+			call(0, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("ok", 1)))
 			before := call(0, "GET", ci.base+"/indexing", ci.writeKey, nil).receipt()
 			r := call(0, "POST", ci.base+"/records", ci.writeKey, []byte(body))
 			Expect(r.status).To(Equal(http.StatusBadRequest))
@@ -69,14 +69,14 @@ var _ = Describe("Records", func() {
 	)
 
 	It("refuses more than 1,000 records in a POST", func() {
-		r := call(0, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("big", 1001, nil)))
+		r := call(0, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("big", 1001)))
 		Expect(r.status).To(Equal(http.StatusBadRequest))
 		Expect(r.body).To(MatchJSON(errorBody("records: expected 1 to 1000 records, got 1001")))
 	})
 
 	It("replaces the whole catalog with PUT, giving every record the replacement's revision", func() {
-		call(0, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("old", 5, nil)))
-		r := call(1, "PUT", ci.base+"/records", ci.writeKey, recordsBody(records("new", 3, nil)))
+		call(0, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("old", 5)))
+		r := call(1, "PUT", ci.base+"/records", ci.writeKey, recordsBody(records("new", 3)))
 		Expect(r.status).To(Equal(http.StatusAccepted), string(r.body))
 		rc := r.receipt()
 		Expect(rc.RecordCount).To(BeEquivalentTo(3))

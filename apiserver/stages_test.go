@@ -29,7 +29,7 @@ var _ = Describe("Staged replacements", func() {
 	}
 
 	It("starts, takes batches, commits in one step, and repeats the first receipt", func() {
-		call(0, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("old", 4, nil)))
+		call(0, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("old", 4)))
 		started := call(0, "POST", stage("s1"), ci.writeKey, nil)
 		Expect(started.status).To(Equal(http.StatusCreated))
 		Expect(status(started)).To(HaveField("State", "open"))
@@ -37,13 +37,13 @@ var _ = Describe("Staged replacements", func() {
 		Expect(again.status).To(Equal(http.StatusOK))
 		Expect(status(again).StartRevision).To(Equal(status(started).StartRevision))
 
-		b1 := call(0, "POST", stage("s1")+"/batches/b1", ci.writeKey, recordsBody(records("b1", 3, nil)))
+		b1 := call(0, "POST", stage("s1")+"/batches/b1", ci.writeKey, recordsBody(records("b1", 3)))
 		Expect(b1.status).To(Equal(http.StatusOK), string(b1.body))
-		Expect(call(1, "POST", stage("s1")+"/batches/b2", ci.writeKey, recordsBody(records("b2", 2, nil))).status).To(Equal(http.StatusOK))
-		same := call(1, "POST", stage("s1")+"/batches/b1", ci.writeKey, recordsBody(records("b1", 3, nil)))
+		Expect(call(1, "POST", stage("s1")+"/batches/b2", ci.writeKey, recordsBody(records("b2", 2))).status).To(Equal(http.StatusOK))
+		same := call(1, "POST", stage("s1")+"/batches/b1", ci.writeKey, recordsBody(records("b1", 3)))
 		Expect(same.status).To(Equal(http.StatusOK))
 		Expect(status(same)).To(And(HaveField("Batches", 2), HaveField("Records", BeEquivalentTo(5))))
-		other := call(0, "POST", stage("s1")+"/batches/b1", ci.writeKey, recordsBody(records("zz", 3, nil)))
+		other := call(0, "POST", stage("s1")+"/batches/b1", ci.writeKey, recordsBody(records("zz", 3)))
 		Expect(other.status).To(Equal(http.StatusConflict))
 		Expect(other.body).To(MatchJSON(errorBody(`batch was already uploaded with different records: batch "b1"`)))
 		Expect(searchCount(ci)).To(BeEquivalentTo(4), "readers still see the old catalog")
@@ -67,8 +67,8 @@ var _ = Describe("Staged replacements", func() {
 
 	It("refuses the commit with 409 when a write reached the index after the stage started", func() {
 		call(0, "POST", stage("s2"), ci.writeKey, nil)
-		call(1, "POST", stage("s2")+"/batches/b1", ci.writeKey, recordsBody(records("s", 2, nil)))
-		call(1, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("late", 1, nil)))
+		call(1, "POST", stage("s2")+"/batches/b1", ci.writeKey, recordsBody(records("s", 2)))
+		call(1, "POST", ci.base+"/records", ci.writeKey, recordsBody(records("late", 1)))
 		r := commit(0, "s2", 1, 2)
 		Expect(r.status).To(Equal(http.StatusConflict))
 		Expect(string(r.body)).To(ContainSubstring("other writes reached the index since the staged replacement started"))
@@ -85,7 +85,7 @@ var _ = Describe("Staged replacements", func() {
 		for _, r := range []response{
 			call(0, "DELETE", stage("s3"), ci.writeKey, nil),
 			commit(0, "s3", 0, 0),
-			call(0, "POST", stage("nope")+"/batches/b1", ci.writeKey, recordsBody(records("x", 1, nil))),
+			call(0, "POST", stage("nope")+"/batches/b1", ci.writeKey, recordsBody(records("x", 1))),
 		} {
 			Expect(r.status).To(Equal(http.StatusNotFound))
 		}
@@ -93,10 +93,10 @@ var _ = Describe("Staged replacements", func() {
 
 	It("removes an abandoned stage with its index after the stage TTL", func() {
 		call(0, "POST", stage("s4"), ci.writeKey, nil)
-		call(0, "POST", stage("s4")+"/batches/b1", ci.writeKey, recordsBody(records("x", 2, nil)))
+		call(0, "POST", stage("s4")+"/batches/b1", ci.writeKey, recordsBody(records("x", 2)))
 		Expect(physicalIndices(ci)).To(HaveLen(2))
 		Eventually(func() []string { return physicalIndices(ci) }, catalogConfig.StageTTL*3).Should(HaveLen(1))
-		Expect(call(0, "POST", stage("s4")+"/batches/b2", ci.writeKey, recordsBody(records("y", 1, nil))).status).To(Equal(http.StatusNotFound))
+		Expect(call(0, "POST", stage("s4")+"/batches/b2", ci.writeKey, recordsBody(records("y", 1))).status).To(Equal(http.StatusNotFound))
 	})
 
 	It("either commits with later writes applied on top, or refuses with 409; it never loses a write or mixes catalogs", func() {
@@ -105,7 +105,7 @@ var _ = Describe("Staged replacements", func() {
 		for round := 0; round < 4; round++ {
 			id := fmt.Sprintf("race%d", round)
 			call(0, "POST", stage(id), ci.writeKey, nil)
-			call(0, "POST", stage(id)+"/batches/b1", ci.writeKey, recordsBody(records(id, 50, nil)))
+			call(0, "POST", stage(id)+"/batches/b1", ci.writeKey, recordsBody(records(id, 50)))
 
 			type written struct {
 				id  string

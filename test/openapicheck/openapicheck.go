@@ -130,7 +130,8 @@ func (v *Validator) match(path string) (string, bool) {
 		}
 		ok := true
 		for i := range t {
-			if !(strings.HasPrefix(t[i], "{") && segs[i] != "") && t[i] != segs[i] {
+			param := strings.HasPrefix(t[i], "{") && segs[i] != ""
+			if !param && t[i] != segs[i] {
 				ok = false
 				break
 			}
