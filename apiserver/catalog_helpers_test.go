@@ -147,3 +147,7 @@ func writeKubeconfig(cfg *rest.Config) string {
 }
 
 var _ = os.Getpid
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
