@@ -58,21 +58,19 @@ func (s *Service) Sweep(ctx context.Context, names esnames.Index) error {
 // live stages and builds hold.
 func (s *Service) sweepControl(ctx context.Context, names esnames.Index, target string, now time.Time) (map[string]bool, error) {
 	control := names.Control()
-	if err := s.ctl.ensure(ctx, control); err != nil {
-		return nil, err
-	}
+	// The control index is made by the first write; the janitor never creates it.
 	res, err := s.es.Search().Index(control).Size(10000).
 		Query(&types.Query{Terms: &types.TermsQuery{TermsQuery: map[string]types.TermsQueryField{
 			"kind": []types.FieldValue{kindStage, kindBuild}}}}).Do(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("listing stages and builds of %s: %w", names.Alias(), es.Classify(err))
+	if err := es.Classify(err); err != nil {
+		if errors.Is(err, es.ErrNotFound) {
+			return map[string]bool{}, nil
+		}
+		return nil, fmt.Errorf("listing stages and builds of %s: %w", names.Alias(), err)
 	}
 	held := map[string]bool{}
 	for _, hit := range res.Hits.Hits {
-		var doc struct {
-			stageDoc
-			Deadline int64 `json:"deadline"`
-		}
+		var doc stageDoc
 		if hit.Id_ == nil || json.Unmarshal(hit.Source_, &doc) != nil {
 			continue
 		}
@@ -86,8 +84,7 @@ func (s *Service) sweepControl(ctx context.Context, names esnames.Index, target 
 				_ = s.ctl.del(ctx, control, *hit.Id_, versioned{})
 			}
 		case kindStage:
-			d := doc.stageDoc
-			d.Deadline = doc.Deadline
+			d := doc
 			if !d.abandoned(now, s.cfg.StageTTL) {
 				held[d.Physical] = true
 				continue
