@@ -11,8 +11,10 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/controllers"
 	"github.com/aislehq/aisle/internal/apikey"
 )
 
@@ -26,6 +28,10 @@ func createFixtures() {
 		createIndex(ws, "products")
 	}
 	createIndex("acme", "staff-only")
+	// The catalog specs create many indexes, each with its own keys, in their own workspace.
+	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shop"}})).To(Succeed())
+	Expect(k8sClient.Create(ctx, &searchv1alpha1.Workspace{ObjectMeta: metav1.ObjectMeta{Name: "shop"},
+		Spec: searchv1alpha1.WorkspaceSpec{Plan: searchv1alpha1.PlanLimits{MaxIndexes: 1000}}})).To(Succeed())
 
 	now := time.Now()
 	issue("search", "acme", []searchv1alpha1.Scope{"search"}, nil, nil)
@@ -45,9 +51,12 @@ func createFixtures() {
 	}).Should(Equal(http.StatusOK))
 }
 
+// createIndex creates a SearchIndex whose public ID the operator takes from the annotation,
+// and waits until the operator has made its alias.
 func createIndex(ws, name string) {
 	idx := &searchv1alpha1.SearchIndex{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: name},
+		ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: name,
+			Annotations: map[string]string{controllers.PublicIDAnnotation: "pub-" + ws + "-" + name}},
 		Spec: searchv1alpha1.SearchIndexSpec{
 			AllowedOrigins: []searchv1alpha1.Origin{"https://shop.example"},
 			Settings: searchv1alpha1.IndexSettings{
@@ -57,19 +66,27 @@ func createIndex(ws, name string) {
 		},
 	}
 	Expect(k8sClient.Create(ctx, idx)).To(Succeed())
-	idx.Status.PublicID = "pub-" + ws + "-" + name
-	Expect(k8sClient.Status().Update(ctx, idx)).To(Succeed())
+	Eventually(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(idx), idx)).To(Succeed())
+		g.Expect(idx.Status.PublicID).To(Equal("pub-" + ws + "-" + name))
+		g.Expect(idx.Status.PhysicalIndex).NotTo(BeEmpty())
+	}).Should(Succeed())
 }
 
 // issue creates an APIKey limited to the products index. With revokeAt, the key is a
 // rotated-out previous key whose overlap ends then.
 func issue(role, ws string, scopes []searchv1alpha1.Scope, expiresAt, revokeAt *metav1.Time) {
+	issueFor(role, ws, scopes, []string{"products"}, expiresAt, revokeAt)
+}
+
+// issueFor creates an APIKey limited to indexes.
+func issueFor(role, ws string, scopes []searchv1alpha1.Scope, indexes []string, expiresAt, revokeAt *metav1.Time) {
 	key, err := apikey.New()
 	Expect(err).NotTo(HaveOccurred())
 	keys[role] = key
 	k := &searchv1alpha1.APIKey{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: role},
-		Spec:       searchv1alpha1.APIKeySpec{Scopes: scopes, Indexes: []string{"products"}, ExpiresAt: expiresAt},
+		Spec:       searchv1alpha1.APIKeySpec{Scopes: scopes, Indexes: indexes, ExpiresAt: expiresAt},
 	}
 	Expect(k8sClient.Create(ctx, k)).To(Succeed())
 	issued := searchv1alpha1.IssuedKey{Prefix: apikey.Prefix(key), Hash: apikey.Hash(key), IssuedAt: metav1.Now()}
@@ -105,6 +122,7 @@ func do(req *http.Request) *httptest.ResponseRecorder {
 	}
 	body, err := io.ReadAll(resp.Body)
 	Expect(err).NotTo(HaveOccurred())
+	Expect(openapi.Response(req, resp, body)).To(Succeed())
 	rec.Body.Write(body)
 	return rec
 }

@@ -11,6 +11,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 
+	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/tenancy"
 )
 
@@ -19,6 +21,10 @@ type RunOptions struct {
 	Config
 	// Addr is the listen address, for example ":8080".
 	Addr string
+	// ESURL is the search backend; empty leaves the record endpoints answering 503.
+	ESURL string
+	// CatalogConfig tunes the write path.
+	CatalogConfig catalog.Config
 }
 
 // Run serves the API until ctx ends: it starts the informers, listens at once (readyz
@@ -27,6 +33,13 @@ func Run(ctx context.Context, kube *rest.Config, scheme *runtime.Scheme, opts Ru
 	registry, err := tenancy.NewRegistry(ctx, kube, scheme, clock.RealClock{})
 	if err != nil {
 		return err
+	}
+	if opts.ESURL != "" && opts.Catalog == nil {
+		client, err := es.New(opts.ESURL)
+		if err != nil {
+			return err
+		}
+		opts.Catalog = catalog.New(client, opts.CatalogConfig)
 	}
 	s := New(opts.Config, registry)
 	g, ctx := errgroup.WithContext(ctx)

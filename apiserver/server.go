@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/tenancy"
 )
 
@@ -31,19 +32,22 @@ type Config struct {
 	Metrics prometheus.Registerer
 	// MetricsGatherer serves /metrics; nil serves the private registry.
 	MetricsGatherer prometheus.Gatherer
+	// Catalog is the write path; nil answers the record endpoints with 503.
+	Catalog *catalog.Service
 }
 
 // Server is the API server.
 type Server struct {
 	app      *fiber.App
 	registry *tenancy.Registry
+	catalog  *catalog.Service
 	ready    atomic.Bool
 }
 
 // New builds the server on a tenancy registry.
 func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
-	s := &Server{registry: registry}
+	s := &Server{registry: registry, catalog: cfg.Catalog}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
 		BodyLimit:             cfg.BodyLimit,
@@ -83,7 +87,28 @@ func withDefaults(cfg Config) Config {
 func (s *Server) routes() {
 	idx := s.app.Group("/api/teams/:workspaceId/indexes/:index", requireJSON)
 	idx.Get("/config", s.authorize(tenancy.Either), s.getConfig)
-	idx.Get("/public-access", s.authorize(tenancy.Need(searchv1alpha1.ScopeWrite)), s.getPublicAccess)
+	write := s.authorize(tenancy.Need(searchv1alpha1.ScopeWrite))
+	idx.Get("/public-access", write, s.getPublicAccess)
+
+	either, cat := s.authorize(tenancy.Either), s.needCatalog
+	idx.Post("/records", write, cat, s.postRecords)
+	idx.Put("/records", write, cat, s.putRecords)
+	idx.Get("/records/:objectID", either, cat, s.getRecord)
+	idx.Delete("/records/:objectID", write, cat, s.deleteRecord)
+	idx.Post("/record-writes", write, cat, s.postRecordWrite)
+	idx.Get("/indexing", either, cat, s.getIndexing)
+	idx.Post("/staged-replacements/:stageId", write, cat, s.startStage)
+	idx.Post("/staged-replacements/:stageId/batches/:batchId", write, cat, s.uploadBatch)
+	idx.Post("/staged-replacements/:stageId/commit", write, cat, s.commitStage)
+	idx.Delete("/staged-replacements/:stageId", write, cat, s.abortStage)
+}
+
+// needCatalog answers 503 when the server runs without a search backend.
+func (s *Server) needCatalog(c *fiber.Ctx) error {
+	if s.catalog == nil {
+		return errorf(fiber.StatusServiceUnavailable, "no search backend configured")
+	}
+	return c.Next()
 }
 
 // App returns the Fiber app, for tests (app.Test) and for Listen.
