@@ -132,6 +132,9 @@ func (e Env) CurlLines() string {
 		}
 		if k := e.Keys["write"]; k != "" {
 			fmt.Fprintf(&b, "curl -s -H 'Authorization: Bearer %s' %s/public-access\n", k, prefix)
+			fmt.Fprintf(&b, "curl -s -X POST -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' "+
+				"-d '{\"records\":[{\"objectID\":\"sku-1\",\"name\":\"Trail shoe\",\"brand\":\"Acme\",\"price\":89}]}' %s/records\n", k, prefix)
+			fmt.Fprintf(&b, "curl -s -H 'Authorization: Bearer %s' %s/records/sku-1\n", k, prefix)
 		}
 	}
 	fmt.Fprintf(&b, "%s --kubeconfig %s get workspaces,searchindexes,apikeys -A\n", e.Kubectl, e.Kubeconfig)

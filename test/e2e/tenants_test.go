@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os/exec"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -74,5 +76,26 @@ var _ = Describe("A tenant applied as YAML", func() {
 		Expect(env.Indexes[0].PublicID).To(HaveLen(32))
 		Expect(env.Keys).To(HaveKey("search"))
 		Expect(env.Keys).To(HaveKey("events"))
+	})
+})
+
+var _ = Describe("The lines aisle dev prints", Ordered, func() {
+	It("work as printed, in order", func() {
+		for _, line := range strings.Split(strings.TrimSpace(env.CurlLines()), "\n") {
+			out, err := exec.Command("bash", "-c", line).CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), "%s\n%s", line, out)
+			if strings.HasPrefix(line, "curl") {
+				var v map[string]any
+				Expect(json.Unmarshal(out, &v)).To(Succeed(), "%s\n%s", line, out)
+				Expect(v).NotTo(HaveKey("error"), "%s\n%s", line, out)
+			}
+		}
+	})
+
+	It("write a record that reads back with its version", func() {
+		status, body := call("/records/sku-1", env.Keys["search"])
+		Expect(status).To(Equal(http.StatusOK))
+		Expect(body["version"]).To(BeNumerically(">", 0))
+		Expect(body["record"]).To(HaveKeyWithValue("name", "Trail shoe"))
 	})
 })
