@@ -56,20 +56,20 @@ func (c *Column) Count(doc uint64, counts []int) int {
 	return int(hi - lo)
 }
 
-// Any reports whether some ordinal of doc is set in accept (a bitset over ordinals).
-func (c *Column) Any(doc uint64, accept []uint64) bool {
+// AnyIn reports whether doc has an ordinal in [from, to).
+func (c *Column) AnyIn(doc uint64, from, to uint32) bool {
 	if c.single != nil {
-		if doc >= uint64(len(c.single)) || c.single[doc] == 0 {
+		if doc >= uint64(len(c.single)) {
 			return false
 		}
-		o := c.single[doc] - 1
-		return accept[o>>6]&(1<<(o&63)) != 0
+		o := c.single[doc] - 1 // wraps to MaxUint32 for a document without value
+		return o >= from && o < to
 	}
 	if doc+1 >= uint64(len(c.starts)) {
 		return false
 	}
 	for _, o := range c.ords[c.starts[doc]:c.starts[doc+1]] {
-		if accept[o>>6]&(1<<(o&63)) != 0 {
+		if o >= from && o < to {
 			return true
 		}
 	}

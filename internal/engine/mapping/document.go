@@ -319,7 +319,7 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 		if dv {
 			opts |= index.DocValues
 		}
-		w.doc.AddField(document.NewNumericFieldWithIndexingOptions(path, nil, n, opts))
+		w.doc.AddField(exactNumber(document.NewNumericFieldWithIndexingOptions(path, nil, n, opts)))
 	case f.Type == "binary":
 		// Binary values are kept in _source only and are not searchable, as in ES; only
 		// exists sees them, through _field_names.
@@ -338,7 +338,7 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 		if derr != nil {
 			return w.typeErr(path, "date", v, derr.Error())
 		}
-		w.doc.AddField(df)
+		w.doc.AddField(exactDate(df))
 	case f.Type == "boolean":
 		bv, err := toBool(v)
 		if err != nil {
