@@ -15,6 +15,9 @@ type Column struct {
 	single []uint32
 	starts []uint32
 	ords   []uint32
+	// docs[o] is how many (document, term) pairs have an ordinal below o: an estimate of
+	// how many documents a run of ordinals matches.
+	docs []uint32
 }
 
 // Visit calls fn with each ordinal of doc and returns how many there were.
@@ -79,7 +82,7 @@ func (c *Column) AnyIn(doc uint64, from, to uint32) bool {
 // build reads field's terms that start with prefix, and their postings, from seg.
 func build(seg segment.Segment, field string, prefix []byte) (*Column, error) {
 	n := seg.Count()
-	c := &Column{single: make([]uint32, n)}
+	c := &Column{single: make([]uint32, n), docs: []uint32{0}}
 	dict, err := seg.Dictionary(field)
 	if err != nil {
 		return nil, err
@@ -109,6 +112,7 @@ func build(seg segment.Segment, field string, prefix []byte) (*Column, error) {
 		if pl, err = dict.PostingsList([]byte(de.Term), nil, pl); err != nil {
 			return nil, err
 		}
+		c.docs = append(c.docs, c.docs[ord]+uint32(pl.Count()))
 		pit = pl.Iterator(false, false, false, pit)
 		for {
 			p, err := pit.Next()

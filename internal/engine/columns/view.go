@@ -12,6 +12,7 @@ package columns
 import (
 	"sort"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	index "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
@@ -22,6 +23,8 @@ import (
 type View struct {
 	segs    []segment.Segment
 	offsets []uint64
+	deleted []*roaring.Bitmap // per segment, nil when none
+	total   uint64
 }
 
 // ViewOf returns the view of a scorch reader; ok is false for any other kind of reader.
@@ -31,12 +34,14 @@ func ViewOf(r index.IndexReader) (*View, bool) {
 		return nil, false
 	}
 	ss := snap.Segments()
-	v := &View{segs: make([]segment.Segment, len(ss)), offsets: make([]uint64, len(ss))}
-	var running uint64
+	v := &View{segs: make([]segment.Segment, len(ss)), offsets: make([]uint64, len(ss)), deleted: make([]*roaring.Bitmap, len(ss))}
 	for i, s := range ss {
 		v.segs[i] = s.Segment()
-		v.offsets[i] = running
-		running += s.Segment().Count()
+		v.offsets[i] = v.total
+		v.total += s.Segment().Count()
+		if d := s.Deleted(); d != nil && !d.IsEmpty() {
+			v.deleted[i] = d
+		}
 	}
 	return v, true
 }

@@ -116,16 +116,7 @@ func rangeSearcher(ctx context.Context, r index.IndexReader, field string, min, 
 	if !any {
 		return searcher.NewMatchNoneSearcher(r)
 	}
-	all, err := searcher.NewMatchAllSearcher(ctx, r, boost, o)
-	if err != nil {
-		return nil, err
-	}
-	hint := 0
-	return searcher.NewFilteringSearcher(ctx, all, func(_ *search.SearchContext, d *search.DocumentMatch) bool {
-		seg, local := v.Locate(d.IndexInternalID, hint)
-		hint = seg
-		return cols[seg].AnyIn(local, from[seg], to[seg])
-	}), nil
+	return columns.NewRangeSearcher(v, cols, from, to, boost, o), nil
 }
 
 // ordRange is the run [from, to) of terms whose value lies in [lo, hi].
