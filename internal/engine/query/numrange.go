@@ -36,7 +36,7 @@ func NewNumericRange(min, max *float64, minIncl, maxIncl *bool) *NumericRange {
 
 // Searcher implements bq.Query.
 func (q *NumericRange) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (search.Searcher, error) {
-	return rangeSearcher(ctx, r, fieldOr(q.FieldVal, m), q.Min, q.Max, q.InclusiveMin, q.InclusiveMax, q.BoostVal.Value(), o)
+	return rangeSearcher(r, fieldOr(q.FieldVal, m), q.Min, q.Max, q.InclusiveMin, q.InclusiveMax, q.BoostVal.Value(), o)
 }
 
 // DateRange is a date range query read from columns; dates are indexed as Unix nanos.
@@ -62,7 +62,7 @@ func (q *DateRange) Searcher(ctx context.Context, r index.IndexReader, m mapping
 		}
 		*e.out = numeric.Int64ToFloat64(e.t.UnixNano())
 	}
-	return rangeSearcher(ctx, r, fieldOr(q.FieldVal, m), &min, &max, q.InclusiveStart, q.InclusiveEnd, q.BoostVal.Value(), o)
+	return rangeSearcher(r, fieldOr(q.FieldVal, m), &min, &max, q.InclusiveStart, q.InclusiveEnd, q.BoostVal.Value(), o)
 }
 
 func fieldOr(f string, m mapping.IndexMapping) string {
@@ -97,7 +97,7 @@ func int64Bounds(min, max *float64, minIncl, maxIncl *bool) (lo, hi int64) {
 
 // rangeSearcher matches every live document with a value in range: the terms of a column
 // are sorted by value, so the accepted values are one run of ordinals per segment.
-func rangeSearcher(ctx context.Context, r index.IndexReader, field string, min, max *float64, minIncl, maxIncl *bool, boost float64, o search.SearcherOptions) (search.Searcher, error) {
+func rangeSearcher(r index.IndexReader, field string, min, max *float64, minIncl, maxIncl *bool, boost float64, o search.SearcherOptions) (search.Searcher, error) {
 	v, ok := columns.ViewOf(r)
 	if !ok {
 		return nil, fmt.Errorf("range queries need a scorch index, got %T", r)
