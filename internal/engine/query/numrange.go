@@ -35,8 +35,13 @@ func NewNumericRange(min, max *float64, minIncl, maxIncl *bool) *NumericRange {
 }
 
 // Searcher implements bq.Query.
-func (q *NumericRange) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (search.Searcher, error) {
-	return rangeSearcher(r, fieldOr(q.FieldVal, m), q.Min, q.Max, q.InclusiveMin, q.InclusiveMax, q.BoostVal.Value(), o)
+func (q *NumericRange) Searcher(_ context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (search.Searcher, error) {
+	return rangeSearcher(r, q, m, q.BoostVal.Value(), o)
+}
+
+func (q *NumericRange) bounds(m mapping.IndexMapping) (string, int64, int64, error) {
+	lo, hi := int64Bounds(q.Min, q.Max, q.InclusiveMin, q.InclusiveMax)
+	return fieldOr(q.FieldVal, m), lo, hi, nil
 }
 
 // DateRange is a date range query read from columns; dates are indexed as Unix nanos.
@@ -47,8 +52,13 @@ func NewDateRange(start, end time.Time, startIncl, endIncl *bool) *DateRange {
 	return &DateRange{bq.NewDateRangeInclusiveQuery(start, end, startIncl, endIncl)}
 }
 
-// Searcher implements bq.Query with bleve's DateRangeQuery endpoint rules.
-func (q *DateRange) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (search.Searcher, error) {
+// Searcher implements bq.Query.
+func (q *DateRange) Searcher(_ context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (search.Searcher, error) {
+	return rangeSearcher(r, q, m, q.BoostVal.Value(), o)
+}
+
+// bounds applies bleve's DateRangeQuery endpoint rules.
+func (q *DateRange) bounds(m mapping.IndexMapping) (string, int64, int64, error) {
 	min, max := math.Inf(-1), math.Inf(1)
 	for _, e := range []struct {
 		t   time.Time
@@ -58,11 +68,43 @@ func (q *DateRange) Searcher(ctx context.Context, r index.IndexReader, m mapping
 			continue
 		}
 		if bq.QueryDateTimeFormat == time.RFC3339 && (e.t.Before(bq.MinRFC3339CompatibleTime) || e.t.After(bq.MaxRFC3339CompatibleTime)) {
-			return nil, fmt.Errorf("invalid/unsupported date range, start: %v", e.t)
+			return "", 0, 0, fmt.Errorf("invalid/unsupported date range, start: %v", e.t)
 		}
 		*e.out = numeric.Int64ToFloat64(e.t.UnixNano())
 	}
-	return rangeSearcher(r, fieldOr(q.FieldVal, m), &min, &max, q.InclusiveStart, q.InclusiveEnd, q.BoostVal.Value(), o)
+	lo, hi := int64Bounds(&min, &max, q.InclusiveStart, q.InclusiveEnd)
+	return fieldOr(q.FieldVal, m), lo, hi, nil
+}
+
+// columnRange is a range query answered from columns.
+type columnRange interface {
+	bq.Query
+	bounds(m mapping.IndexMapping) (field string, lo, hi int64, err error)
+}
+
+// rangeCheck is a range resolved against one reader: per segment, the run of ordinals
+// whose values are in range.
+type rangeCheck struct {
+	cols     []*columns.Column
+	from, to []uint32
+	any      bool // some segment has a value in range
+}
+
+func resolve(v *columns.View, q columnRange, m mapping.IndexMapping) (*rangeCheck, error) {
+	field, lo, hi, err := q.bounds(m)
+	if err != nil {
+		return nil, err
+	}
+	cols, err := v.Field(field, shiftZero)
+	if err != nil {
+		return nil, err
+	}
+	c := &rangeCheck{cols: cols, from: make([]uint32, len(cols)), to: make([]uint32, len(cols))}
+	for i, col := range cols {
+		c.from[i], c.to[i] = ordRange(col.Terms, lo, hi)
+		c.any = c.any || c.from[i] < c.to[i]
+	}
+	return c, nil
 }
 
 func fieldOr(f string, m mapping.IndexMapping) string {
@@ -95,28 +137,20 @@ func int64Bounds(min, max *float64, minIncl, maxIncl *bool) (lo, hi int64) {
 	return lo, hi
 }
 
-// rangeSearcher matches every live document with a value in range: the terms of a column
-// are sorted by value, so the accepted values are one run of ordinals per segment.
-func rangeSearcher(r index.IndexReader, field string, min, max *float64, minIncl, maxIncl *bool, boost float64, o search.SearcherOptions) (search.Searcher, error) {
+// rangeSearcher matches every live document with a value in range.
+func rangeSearcher(r index.IndexReader, q columnRange, m mapping.IndexMapping, boost float64, o search.SearcherOptions) (search.Searcher, error) {
 	v, ok := columns.ViewOf(r)
 	if !ok {
 		return nil, fmt.Errorf("range queries need a scorch index, got %T", r)
 	}
-	cols, err := v.Field(field, shiftZero)
+	c, err := resolve(v, q, m)
 	if err != nil {
 		return nil, err
 	}
-	lo, hi := int64Bounds(min, max, minIncl, maxIncl)
-	from, to := make([]uint32, len(cols)), make([]uint32, len(cols))
-	any := false
-	for i, c := range cols {
-		from[i], to[i] = ordRange(c.Terms, lo, hi)
-		any = any || from[i] < to[i]
-	}
-	if !any {
+	if !c.any {
 		return searcher.NewMatchNoneSearcher(r)
 	}
-	return columns.NewRangeSearcher(v, cols, from, to, boost, o), nil
+	return columns.NewRangeSearcher(v, c.cols, c.from, c.to, boost, o), nil
 }
 
 // ordRange is the run [from, to) of terms whose value lies in [lo, hi].
