@@ -24,6 +24,7 @@ func runEngine(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	engine.TuneGC()
 	srv, err := engine.Start(ctx, engine.Config{DataDir: *data, Addr: *listen})
 	if err != nil {
 		return err

@@ -104,6 +104,7 @@ func BenchmarkCatalog(b *testing.B) {
 	const perBulk, clients = 1000, 8
 	docs, queriesPerClient := envInt("AISLE_BENCH_DOCS", 100000), envInt("AISLE_BENCH_QUERIES", 250)
 	for n := 0; n < b.N; n++ {
+		engine.TuneGC() // as `aisle engine` runs it
 		srv, err := engine.Start(ctx, engine.Config{DataDir: b.TempDir()})
 		if err != nil {
 			b.Fatal(err)
@@ -159,16 +160,21 @@ func BenchmarkCatalog(b *testing.B) {
 			}
 		}
 
+		// Warm-up, not timed: the first queries after indexing build per-segment columns and
+		// fault in the new segments' pages; ES benchmarks (Rally) also warm up first.
+		runQueries(b, client, clients, 5, 1000) // other queries than the timed ones
 		cpuBefore = cpuSeconds()
 		searchBegan := time.Now()
-		lat := runQueries(b, client, clients, queriesPerClient)
+		lat := runQueries(b, client, clients, queriesPerClient, 0)
+		searchCPU := cpuSeconds() - cpuBefore
 		b.Logf("search: %d queries in %v wall, %.1f s CPU (%.1f ms CPU per query, client included)",
-			len(lat), time.Since(searchBegan), cpuSeconds()-cpuBefore, 1000*(cpuSeconds()-cpuBefore)/float64(len(lat)))
+			len(lat), time.Since(searchBegan), searchCPU, 1000*searchCPU/float64(len(lat)))
 		b.ReportMetric(indexTime.Seconds(), "index_s")
 		b.ReportMetric(indexCPU, "index_cpu_s")
 		b.ReportMetric(float64(docs)/indexTime.Seconds(), "docs/s")
 		b.ReportMetric(ms(lat[len(lat)/2]), "p50_ms")
 		b.ReportMetric(ms(lat[len(lat)*99/100]), "p99_ms")
+		b.ReportMetric(1000*searchCPU/float64(len(lat)), "search_cpu_ms/op")
 		b.ReportMetric(peakRSSMB(), "peak_rss_MB")
 		if err := srv.Close(); err != nil {
 			b.Fatal(err)
@@ -196,7 +202,7 @@ func envInt(name string, def int) int {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-func runQueries(b *testing.B, client *elasticsearch.TypedClient, clients, perClient int) []time.Duration {
+func runQueries(b *testing.B, client *elasticsearch.TypedClient, clients, perClient int, seed int64) []time.Duration {
 	var mu sync.Mutex
 	var lat []time.Duration
 	var matched int64
@@ -205,7 +211,7 @@ func runQueries(b *testing.B, client *elasticsearch.TypedClient, clients, perCli
 		wg.Add(1)
 		go func(c int) {
 			defer wg.Done()
-			r := rand.New(rand.NewSource(int64(c)))
+			r := rand.New(rand.NewSource(seed + int64(c)))
 			for i := 0; i < perClient; i++ {
 				// A shopper's query: a title word and a product noun, e.g. "alpine jacket".
 				text := benchWords[r.Intn(len(benchWords))] + " " + benchNouns[r.Intn(len(benchNouns))]

@@ -10,6 +10,7 @@ import (
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/query"
 )
 
 var jsonMarshal = json.Marshal
@@ -37,13 +38,13 @@ func bucketQuery(a *Agg, v value) bq.Query {
 	case a.Leaf.Type == "date":
 		t := time.UnixMilli(int64(v.num))
 		incl := true
-		q := bleve.NewDateRangeInclusiveQuery(t, t.Add(time.Millisecond), &incl, new(bool))
+		q := query.NewDateRange(t, t.Add(time.Millisecond), &incl, new(bool))
 		q.SetField(field)
 		return q
 	}
 	incl := true
 	n := v.num
-	q := bleve.NewNumericRangeInclusiveQuery(&n, &n, &incl, &incl)
+	q := query.NewNumericRange(&n, &n, &incl, &incl)
 	q.SetField(field)
 	return q
 }
@@ -170,7 +171,7 @@ func (r *Runner) histogramAgg(fr *search.FacetResult, base bq.Query, a *Agg) (ma
 		b := map[string]any{"key": k, "key_as_string": formatKey(a, k), "doc_count": n}
 		if len(a.Subs) > 0 {
 			incl, excl := true, false
-			q := bleve.NewDateRangeInclusiveQuery(time.UnixMilli(k), time.UnixMilli(nextDate(a, k)), &incl, &excl)
+			q := query.NewDateRange(time.UnixMilli(k), time.UnixMilli(nextDate(a, k)), &incl, &excl)
 			q.SetField(a.Leaf.Path)
 			subs, _, err := r.level(bleve.NewConjunctionQuery(base, q), a.Subs)
 			if err != nil {

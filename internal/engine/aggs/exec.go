@@ -30,6 +30,9 @@ type Runner struct {
 	Ctx       context.Context
 	TypedKeys bool
 	IndexName string
+	// Columnar is set when Index is a single index, whose aggregations are counted from
+	// columns (see Attach).
+	Columnar bool
 }
 
 func needsFacet(a *Agg) bool { return a.Type != "filter" && a.Leaf != nil }
@@ -62,18 +65,48 @@ func Validate(aggs []*Agg, index string) error {
 	return nil
 }
 
-// Attach adds the facets one level of aggregations needs to a search request.
-func Attach(req *bleve.SearchRequest, aggs []*Agg) {
+// Level is what one level of aggregations attached to a search request: column
+// collectors or bleve facets.
+type Level struct {
+	c *collector
+}
+
+// Attach prepares a search request for one level of aggregations. On a single index
+// (columnar) the request's query is wrapped so that matching documents are counted from
+// columns as they are found; across several indices bleve facets are added instead.
+func Attach(req *bleve.SearchRequest, aggs []*Agg, columnar bool) *Level {
+	lvl := &Level{}
+	if columnar {
+		lvl.c = &collector{}
+	}
 	for _, a := range aggs {
 		if !needsFacet(a) {
 			continue
 		}
-		fr := bleve.NewFacetRequest(a.Field, allTerms)
+		prefix := ""
 		if a.Leaf.Type != "keyword" && a.Leaf.Type != "boolean" {
-			fr.TermPrefix = shiftZero
+			prefix = shiftZero
 		}
+		if lvl.c != nil {
+			lvl.c.aggs = append(lvl.c.aggs, &colAgg{name: a.Name, field: a.Field, prefix: prefix})
+			continue
+		}
+		fr := bleve.NewFacetRequest(a.Field, allTerms)
+		fr.TermPrefix = prefix
 		req.AddFacet(a.Name, fr)
 	}
+	if lvl.c != nil && len(lvl.c.aggs) > 0 {
+		req.Query = &collectQuery{Query: req.Query, c: lvl.c}
+	}
+	return lvl
+}
+
+// Facets returns the per-aggregation term counts of a search prepared by Attach.
+func (l *Level) Facets(res *bleve.SearchResult) search.FacetResults {
+	if l.c == nil || len(l.c.aggs) == 0 {
+		return res.Facets
+	}
+	return l.c.results()
 }
 
 // Render builds the "aggregations" object from a search that had Attach'ed facets; base
@@ -127,12 +160,12 @@ func (r *Runner) key(a *Agg) string {
 // level runs a size-0 search scoped by q and renders aggs over it.
 func (r *Runner) level(q bq.Query, aggs []*Agg) (map[string]any, uint64, error) {
 	req := bleve.NewSearchRequestOptions(q, 0, 0, false)
-	Attach(req, aggs)
+	lvl := Attach(req, aggs, r.Columnar)
 	res, err := r.Index.SearchInContext(r.Ctx, req)
 	if err != nil {
 		return nil, 0, err
 	}
-	out, err := r.Render(res.Facets, q, aggs)
+	out, err := r.Render(lvl.Facets(res), q, aggs)
 	return out, res.Total, err
 }
 

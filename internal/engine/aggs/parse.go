@@ -1,6 +1,7 @@
 // Package aggs computes Elasticsearch aggregations (terms, filter, date_histogram,
-// cardinality, min, max) with ES's response shapes and ordering, using bleve's doc-value
-// facets for the per-document work.
+// cardinality, min, max) with ES's response shapes and ordering. The per-document work is
+// done from per-segment columns on a single index (see columnar.go) and by bleve's
+// doc-value facets across several indices.
 package aggs
 
 import (

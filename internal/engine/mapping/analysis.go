@@ -12,7 +12,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	"github.com/blevesearch/bleve/v2/analysis/token/stop"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/single"
-	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/whitespace"
 	"github.com/blevesearch/bleve/v2/analysis/tokenmap"
 	blevemapping "github.com/blevesearch/bleve/v2/mapping"
@@ -47,12 +46,12 @@ func BleveAnalyzer(esName string, a *Analysis) string {
 }
 
 var builtinAnalyzers = map[string]map[string]any{
-	"es:standard":   {"type": custom.Name, "tokenizer": unicode.Name, "token_filters": []any{lowercase.Name}},
-	"es:simple":     {"type": custom.Name, "tokenizer": unicode.Name, "token_filters": []any{lowercase.Name}},
+	"es:standard":   {"type": custom.Name, "tokenizer": standardTokenizer, "token_filters": []any{lowercase.Name}},
+	"es:simple":     {"type": custom.Name, "tokenizer": standardTokenizer, "token_filters": []any{lowercase.Name}},
 	"es:whitespace": {"type": custom.Name, "tokenizer": whitespace.Name},
-	"es:english":    {"type": custom.Name, "tokenizer": unicode.Name, "token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name}},
+	"es:english":    {"type": custom.Name, "tokenizer": standardTokenizer, "token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name}},
 	"es:keyword":    {"type": custom.Name, "tokenizer": single.Name},
-	"es:stop":       {"type": custom.Name, "tokenizer": unicode.Name, "token_filters": []any{lowercase.Name, en.StopName}},
+	"es:stop":       {"type": custom.Name, "tokenizer": standardTokenizer, "token_filters": []any{lowercase.Name, en.StopName}},
 }
 
 // BuildIndexMapping returns a bleve index mapping that knows every analyzer the index can
@@ -162,7 +161,7 @@ func analyzerConfig(name string, def map[string]any, a *Analysis) (map[string]an
 		return nil, eserr.IllegalArgument("Unknown analyzer type [%s] for [%s]", typ, name)
 	}
 	tok, _ := def["tokenizer"].(string)
-	btok := map[string]string{"standard": unicode.Name, "whitespace": whitespace.Name, "keyword": single.Name}[tok]
+	btok := map[string]string{"standard": standardTokenizer, "whitespace": whitespace.Name, "keyword": single.Name}[tok]
 	if btok == "" {
 		return nil, eserr.IllegalArgument("failed to find tokenizer under name [%s]", tok)
 	}

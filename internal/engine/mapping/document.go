@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net"
 	"strconv"
 	"strings"
@@ -319,7 +318,7 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 		if dv {
 			opts |= index.DocValues
 		}
-		w.doc.AddField(document.NewNumericFieldWithIndexingOptions(path, nil, n, opts))
+		w.doc.AddField(exactNumber(document.NewNumericFieldWithIndexingOptions(path, nil, n, opts)))
 	case f.Type == "binary":
 		// Binary values are kept in _source only and are not searchable, as in ES; only
 		// exists sees them, through _field_names.
@@ -338,7 +337,7 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 		if derr != nil {
 			return w.typeErr(path, "date", v, derr.Error())
 		}
-		w.doc.AddField(df)
+		w.doc.AddField(exactDate(df))
 	case f.Type == "boolean":
 		bv, err := toBool(v)
 		if err != nil {
@@ -353,80 +352,4 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 	}
 	w.seen[path] = true
 	return nil
-}
-
-func scalarString(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case json.Number:
-		return x.String()
-	case bool:
-		return strconv.FormatBool(x)
-	}
-	return fmt.Sprint(v)
-}
-
-func scalarDateInput(v any) any {
-	if n, ok := v.(json.Number); ok {
-		f, _ := n.Float64()
-		return f
-	}
-	return v
-}
-
-// ToNumber converts a JSON value to a number under a numeric field type (exported for the
-// query parser, which coerces query values the same way).
-func ToNumber(v any, typ string) (float64, error) { return toNumber(v, typ) }
-
-func toNumber(v any, typ string) (float64, error) {
-	var f float64
-	switch x := v.(type) {
-	case json.Number:
-		p, err := strconv.ParseFloat(string(x), 64)
-		if err != nil {
-			return 0, err
-		}
-		f = p
-	case float64:
-		f = x
-	case int:
-		f = float64(x)
-	case string:
-		p, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		if err != nil {
-			return 0, fmt.Errorf("For input string: \"%s\"", x)
-		}
-		f = p
-	case bool:
-		return 0, fmt.Errorf("Current token (VALUE_%s) not numeric, can not use numeric value accessors", strings.ToUpper(strconv.FormatBool(x)))
-	default:
-		return 0, fmt.Errorf("not a number")
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("[%s] supports only finite values, but got [%v]", typ, f)
-	}
-	if Integral(typ) {
-		f = math.Trunc(f)
-		lim := map[string]float64{"integer": math.MaxInt32, "short": math.MaxInt16, "byte": math.MaxInt8}[typ]
-		if lim > 0 && (f > lim || f < -lim-1) {
-			return 0, fmt.Errorf("Value [%v] is out of range for %s", f, typ)
-		}
-	}
-	return f, nil
-}
-
-func toBool(v any) (bool, error) {
-	switch x := v.(type) {
-	case bool:
-		return x, nil
-	case string:
-		switch x {
-		case "true":
-			return true, nil
-		case "false", "":
-			return false, nil
-		}
-	}
-	return false, fmt.Errorf("Failed to parse value [%s] as only [true] or [false] are allowed.", preview(v))
 }

@@ -362,7 +362,7 @@ func (c *Context) exactValue(leaf *mapping.Leaf, v any) (bq.Query, error) {
 			return nil, c.shardErr("failed to create query: %s", err.Error())
 		}
 		incl := true
-		q := bleve.NewNumericRangeInclusiveQuery(&f, &f, &incl, &incl)
+		q := NewNumericRange(&f, &f, &incl, &incl)
 		q.SetField(leaf.Path)
 		return q, nil
 	case leaf.Type == "date":
@@ -371,7 +371,7 @@ func (c *Context) exactValue(leaf *mapping.Leaf, v any) (bq.Query, error) {
 			return nil, c.shardErr("failed to create query: %s", err.Error())
 		}
 		incl := true
-		q := bleve.NewDateRangeInclusiveQuery(t, t, &incl, &incl)
+		q := NewDateRange(t, t, &incl, &incl)
 		q.SetField(leaf.Path)
 		return q, nil
 	case leaf.Type == "boolean":

@@ -244,10 +244,16 @@ func parseBool(c *Context, body any) (bq.Query, error) {
 	if len(clauses["must"]) > 0 {
 		q.AddMust(clauses["must"]...)
 	}
-	if len(clauses["filter"]) == 1 {
-		q.AddFilter(clauses["filter"][0])
-	} else if len(clauses["filter"]) > 1 {
-		q.AddFilter(bleve.NewConjunctionQuery(clauses["filter"]...))
+	filters := clauses["filter"]
+	var ranges []columnRange
+	if len(clauses["must"]) > 0 {
+		// Range filters are checked per candidate of the must clauses (see rangeFiltered).
+		ranges, filters = splitRanges(filters)
+	}
+	if len(filters) == 1 {
+		q.AddFilter(filters[0])
+	} else if len(filters) > 1 {
+		q.AddFilter(bleve.NewConjunctionQuery(filters...))
 	}
 	if len(clauses["must_not"]) > 0 {
 		q.AddMustNot(clauses["must_not"]...)
@@ -272,5 +278,8 @@ func parseBool(c *Context, body any) (bq.Query, error) {
 	if len(clauses["must"]) == 0 && (len(should) == 0 || min == 0) {
 		q.AddMust(bleve.NewMatchAllQuery())
 	}
-	return applyBoost(q, m)
+	if _, err := applyBoost(q, m); err != nil || len(ranges) == 0 {
+		return q, err
+	}
+	return &rangeFiltered{BooleanQuery: q, ranges: ranges}, nil
 }

@@ -191,7 +191,7 @@ func (c *Context) rangeFor(leaf *mapping.Leaf, lo, hi any, loIncl, hiIncl bool, 
 			}
 			hp = &f
 		}
-		q := bleve.NewNumericRangeInclusiveQuery(lp, hp, &loIncl, &hiIncl)
+		q := NewNumericRange(lp, hp, &loIncl, &hiIncl)
 		q.SetField(leaf.Path)
 		return q, nil
 	case leaf.Type == "date":
@@ -213,7 +213,7 @@ func (c *Context) rangeFor(leaf *mapping.Leaf, lo, hi any, loIncl, hiIncl bool, 
 			}
 			ht = t
 		}
-		q := bleve.NewDateRangeInclusiveQuery(lt, ht, &loIncl, &hiIncl)
+		q := NewDateRange(lt, ht, &loIncl, &hiIncl)
 		q.SetField(leaf.Path)
 		return q, nil
 	case leaf.Type == "text" || leaf.Type == "keyword":

@@ -104,7 +104,7 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 			req.SearchAfter = after
 		}
 	}
-	aggs.Attach(req, parsedAggs)
+	lvl := aggs.Attach(req, parsedAggs, len(indices) == 1)
 	idx := Searchable(indices)
 	res, err := idx.SearchInContext(ctx, req)
 	if err != nil {
@@ -124,8 +124,8 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 		"hits":    hitsObject(res, hits, r, o, sorts != nil),
 	}
 	if parsedAggs != nil {
-		runner := &aggs.Runner{Index: idx, Ctx: ctx, TypedKeys: o.TypedKeys, IndexName: indices[0].Name}
-		out, err := runner.Render(res.Facets, q, parsedAggs)
+		runner := &aggs.Runner{Index: idx, Ctx: ctx, TypedKeys: o.TypedKeys, IndexName: indices[0].Name, Columnar: len(indices) == 1}
+		out, err := runner.Render(lvl.Facets(res), q, parsedAggs)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,173 @@
+package columns
+
+import (
+	"bytes"
+
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+)
+
+// Column maps each document of one segment to the ordinals of its terms in one field.
+// Ordinals index Terms, which is in dictionary (byte) order.
+type Column struct {
+	Terms [][]byte
+	// single holds ord+1 per document (0: no value) while no document has two values;
+	// otherwise starts/ords hold every document's ordinals (compressed sparse rows).
+	single []uint32
+	starts []uint32
+	ords   []uint32
+	// docs[o] is how many (document, term) pairs have an ordinal below o: an estimate of
+	// how many documents a run of ordinals matches.
+	docs []uint32
+}
+
+// Visit calls fn with each ordinal of doc and returns how many there were.
+func (c *Column) Visit(doc uint64, fn func(ord uint32)) int {
+	if c.single != nil {
+		if doc >= uint64(len(c.single)) || c.single[doc] == 0 {
+			return 0
+		}
+		fn(c.single[doc] - 1)
+		return 1
+	}
+	if doc+1 >= uint64(len(c.starts)) {
+		return 0
+	}
+	lo, hi := c.starts[doc], c.starts[doc+1]
+	for _, o := range c.ords[lo:hi] {
+		fn(o)
+	}
+	return int(hi - lo)
+}
+
+// Count adds one to counts[ord] for each ordinal of doc and returns how many there were
+// (a closure-free Visit for the aggregation hot loop).
+func (c *Column) Count(doc uint64, counts []int) int {
+	if c.single != nil {
+		if doc >= uint64(len(c.single)) || c.single[doc] == 0 {
+			return 0
+		}
+		counts[c.single[doc]-1]++
+		return 1
+	}
+	if doc+1 >= uint64(len(c.starts)) {
+		return 0
+	}
+	lo, hi := c.starts[doc], c.starts[doc+1]
+	for _, o := range c.ords[lo:hi] {
+		counts[o]++
+	}
+	return int(hi - lo)
+}
+
+// AnyIn reports whether doc has an ordinal in [from, to).
+func (c *Column) AnyIn(doc uint64, from, to uint32) bool {
+	if c.single != nil {
+		if doc >= uint64(len(c.single)) {
+			return false
+		}
+		o := c.single[doc] - 1 // wraps to MaxUint32 for a document without value
+		return o >= from && o < to
+	}
+	if doc+1 >= uint64(len(c.starts)) {
+		return false
+	}
+	for _, o := range c.ords[c.starts[doc]:c.starts[doc+1]] {
+		if o >= from && o < to {
+			return true
+		}
+	}
+	return false
+}
+
+// build reads field's terms that start with prefix, and their postings, from seg.
+func build(seg segment.Segment, field string, prefix []byte) (*Column, error) {
+	n := seg.Count()
+	c := &Column{single: make([]uint32, n), docs: []uint32{0}}
+	dict, err := seg.Dictionary(field)
+	if err != nil {
+		return nil, err
+	}
+	var end []byte
+	if len(prefix) > 0 {
+		end = prefixEnd(prefix)
+	}
+	it := dict.AutomatonIterator(nil, prefix, end)
+	// Multi-valued documents are rare: they are kept aside and folded in at the end.
+	var multi map[uint64][]uint32
+	var pl segment.PostingsList
+	var pit segment.PostingsIterator
+	for {
+		de, err := it.Next()
+		if err != nil {
+			return nil, err
+		}
+		if de == nil {
+			break
+		}
+		if !bytes.HasPrefix([]byte(de.Term), prefix) {
+			continue
+		}
+		ord := uint32(len(c.Terms))
+		c.Terms = append(c.Terms, []byte(de.Term))
+		if pl, err = dict.PostingsList([]byte(de.Term), nil, pl); err != nil {
+			return nil, err
+		}
+		c.docs = append(c.docs, c.docs[ord]+uint32(pl.Count()))
+		pit = pl.Iterator(false, false, false, pit)
+		for {
+			p, err := pit.Next()
+			if err != nil {
+				return nil, err
+			}
+			if p == nil {
+				break
+			}
+			d := p.Number()
+			if d >= n {
+				continue
+			}
+			switch {
+			case multi != nil && multi[d] != nil:
+				multi[d] = append(multi[d], ord)
+			case c.single[d] == 0:
+				c.single[d] = ord + 1
+			default:
+				if multi == nil {
+					multi = map[uint64][]uint32{}
+				}
+				multi[d] = []uint32{c.single[d] - 1, ord}
+			}
+		}
+	}
+	if multi != nil {
+		c.toRows(multi)
+	}
+	return c, nil
+}
+
+// toRows switches the column to compressed sparse rows once some document has two values.
+func (c *Column) toRows(multi map[uint64][]uint32) {
+	c.starts = make([]uint32, len(c.single)+1)
+	for d, s := range c.single {
+		c.starts[d] = uint32(len(c.ords))
+		if m := multi[uint64(d)]; m != nil {
+			c.ords = append(c.ords, m...)
+		} else if s != 0 {
+			c.ords = append(c.ords, s-1)
+		}
+	}
+	c.starts[len(c.single)] = uint32(len(c.ords))
+	c.single = nil
+}
+
+// prefixEnd is the smallest key greater than every key starting with prefix (nil: none).
+func prefixEnd(prefix []byte) []byte {
+	end := append([]byte(nil), prefix...)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xff {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}
