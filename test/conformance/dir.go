@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/aislehq/aisle/internal/devenv"
 )
 
 // DirEnv overrides where the YAML tests and API specs are read from.
@@ -19,7 +21,7 @@ const DirEnv = "ES_CONFORMANCE_DIR"
 func Dir() (string, error) {
 	dir := os.Getenv(DirEnv)
 	if dir == "" {
-		root, err := repoRoot()
+		root, err := devenv.RepoRoot()
 		if err != nil {
 			return "", err
 		}
@@ -31,22 +33,4 @@ func Dir() (string, error) {
 		}
 	}
 	return filepath.Abs(dir)
-}
-
-// repoRoot walks up from the working directory to the folder with go.mod.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
