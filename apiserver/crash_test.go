@@ -10,15 +10,15 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aislehq/aisle/internal/repo"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/aislehq/aisle/test/envtestenv"
 )
 
 // startAisleAPIServer builds the aisle binary and runs `aisle apiserver` as a process.
 func startAisleAPIServer() (*exec.Cmd, string) {
-	root, err := envtestenv.RepoRoot()
+	root, err := repo.Root()
 	Expect(err).NotTo(HaveOccurred())
 	bin := filepath.Join(GinkgoT().TempDir(), "aisle")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/aisle")

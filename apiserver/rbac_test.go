@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/aislehq/aisle/internal/repo"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -16,7 +18,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
 
-	"github.com/aislehq/aisle/internal/devenv"
 	"github.com/aislehq/aisle/internal/tenancy"
 )
 
@@ -26,7 +27,7 @@ var _ = Describe("The API server's RBAC role", func() {
 	var asAPIServer *envtest.AuthenticatedUser
 
 	BeforeEach(func() {
-		root, err := devenv.RepoRoot()
+		root, err := repo.Root()
 		Expect(err).NotTo(HaveOccurred())
 		data, err := os.ReadFile(filepath.Join(root, "config", "rbac", "apiserver", "role.yaml"))
 		Expect(err).NotTo(HaveOccurred())

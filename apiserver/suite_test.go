@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aislehq/aisle/internal/repo"
+
 	"github.com/elastic/go-elasticsearch/v8"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -59,7 +61,7 @@ var _ = BeforeSuite(func() {
 	ctx, cancel = context.WithCancel(context.Background())
 	SetDefaultEventuallyTimeout(30 * time.Second)
 	SetDefaultEventuallyPollingInterval(100 * time.Millisecond)
-	root, err := envtestenv.RepoRoot()
+	root, err := repo.Root()
 	Expect(err).NotTo(HaveOccurred())
 	openapi, err = openapicheck.Load(filepath.Join(root, "docs", "openapi.yaml"))
 	Expect(err).NotTo(HaveOccurred())

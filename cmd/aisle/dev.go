@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/aislehq/aisle/internal/repo"
+
 	"github.com/aislehq/aisle/internal/devenv"
 )
 
@@ -15,7 +17,7 @@ func init() {
 }
 
 func runDev(args []string) error {
-	root, err := devenv.RepoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		return fmt.Errorf("dev runs from the repository: %w", err)
 	}
@@ -30,7 +32,7 @@ func runDev(args []string) error {
 		return err
 	}
 	if o.Assets == "" {
-		if o.Assets, err = devenv.AssetsDir(root); err != nil {
+		if o.Assets, err = repo.AssetsDir(root); err != nil {
 			return err
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/aislehq/aisle/internal/devenv"
+	"github.com/aislehq/aisle/internal/repo"
 )
 
 // DirEnv overrides where the YAML tests and API specs are read from.
@@ -21,7 +21,7 @@ const DirEnv = "ES_CONFORMANCE_DIR"
 func Dir() (string, error) {
 	dir := os.Getenv(DirEnv)
 	if dir == "" {
-		root, err := devenv.RepoRoot()
+		root, err := repo.Root()
 		if err != nil {
 			return "", err
 		}

@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/aislehq/aisle/internal/devenv"
-	"github.com/aislehq/aisle/test/envtestenv"
+	"github.com/aislehq/aisle/internal/repo"
 )
 
 var serial atomic.Int32
@@ -63,7 +63,7 @@ func workspace(name, spec string) string {
 
 // sampleObjects reads every object of config/samples, keyed by file, kind and name.
 func sampleObjects() (map[string]*unstructured.Unstructured, error) {
-	root, err := envtestenv.RepoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,8 @@ import (
 	"net"
 	"testing"
 
+	"github.com/aislehq/aisle/internal/repo"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -27,9 +29,9 @@ func TestEndToEnd(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
-	root, err := devenv.RepoRoot()
+	root, err := repo.Root()
 	Expect(err).NotTo(HaveOccurred())
-	assets, err := devenv.AssetsDir(root)
+	assets, err := repo.AssetsDir(root)
 	Expect(err).NotTo(HaveOccurred())
 	dir := GinkgoT().TempDir()
 	started := make(chan devenv.Env, 1)

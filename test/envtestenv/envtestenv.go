@@ -5,22 +5,20 @@ package envtestenv
 import (
 	"path/filepath"
 
+	"github.com/aislehq/aisle/internal/repo"
+
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/aislehq/aisle/internal/devenv"
 	"github.com/aislehq/aisle/internal/kubescheme"
 )
 
-// RepoRoot returns the folder holding go.mod.
-func RepoRoot() (string, error) { return devenv.RepoRoot() }
-
 // New returns an environment with the generated CRDs from config/crd/bases.
 func New() (*envtest.Environment, error) {
-	root, err := devenv.RepoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		return nil, err
 	}
-	assets, err := devenv.AssetsDir(root)
+	assets, err := repo.AssetsDir(root)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,6 @@
-package devenv
+// Package repo finds the repository a command or test runs from, and the Kubernetes test
+// binaries built into it.
+package repo
 
 import (
 	"fmt"
@@ -7,8 +9,8 @@ import (
 	"strings"
 )
 
-// RepoRoot returns the folder holding go.mod, found upwards from the working directory.
-func RepoRoot() (string, error) {
+// Root returns the folder holding go.mod, found upwards from the working directory.
+func Root() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
