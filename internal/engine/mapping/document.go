@@ -292,7 +292,7 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 	case f.Type == "text":
 		s := scalarString(v)
 		opts |= index.IncludeTermVectors
-		w.doc.AddField(document.NewTextFieldCustom(path, nil, []byte(s), opts, w.b.Analyzer(BleveAnalyzer(f.Analyzer, w.b.Analysis))))
+		w.doc.AddField(newTextField(path, s, opts, w.b.Analyzer(BleveAnalyzer(f.Analyzer, w.b.Analysis))))
 	case f.Type == "keyword" || f.Type == "wildcard" || f.Type == "ip" || f.Type == "version":
 		s := scalarString(v)
 		if f.Type == "ip" && net.ParseIP(s) == nil {
