@@ -1,6 +1,8 @@
 package mapping
 
 import (
+	"unsafe"
+
 	"github.com/blevesearch/bleve/v2/document"
 	index "github.com/blevesearch/bleve_index_api"
 )
@@ -36,7 +38,8 @@ func (f *termsField) Analyze() {
 	freqs := make(index.TokenFrequencies, len(f.terms))
 	tfs := make([]index.TokenFreq, len(f.terms))
 	for i, t := range f.terms {
-		tfs[i].Term = []byte(t)
+		// The term aliases the string's bytes (no copy per term): bleve only reads terms.
+		tfs[i].Term = unsafe.Slice(unsafe.StringData(t), len(t))
 		if !f.Options().SkipFreqNorm() {
 			tfs[i].SetFrequency(1)
 		}
