@@ -65,14 +65,9 @@ func (b *Builder) Build(id string, source []byte) (doc *document.Document, updat
 		return nil, nil, err
 	}
 	if len(w.seen) > 0 {
-		// One whitespace-analysed field instead of one field per name: bleve's cost grows
-		// with the number of field instances per document.
-		names := make([]byte, 0, 16*len(w.seen))
-		for name := range w.seen {
-			names = append(names, name...)
-			names = append(names, ' ')
-		}
-		w.doc.AddField(document.NewTextFieldCustom(FieldNames, nil, names, index.IndexField, b.Analyzer("es:whitespace")))
+		// One field of all names instead of one field per name: bleve's cost grows with
+		// the number of field instances per document.
+		w.doc.AddField(newFieldNamesField(w.seen))
 	}
 	return w.doc, updated, nil
 }
@@ -297,7 +292,7 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 	case f.Type == "text":
 		s := scalarString(v)
 		opts |= index.IncludeTermVectors
-		w.doc.AddField(document.NewTextFieldCustom(path, nil, []byte(s), opts, w.b.Analyzer(BleveAnalyzer(f.Analyzer, w.b.Analysis))))
+		w.doc.AddField(newTextField(path, s, opts, w.b.Analyzer(BleveAnalyzer(f.Analyzer, w.b.Analysis))))
 	case f.Type == "keyword" || f.Type == "wildcard" || f.Type == "ip" || f.Type == "version":
 		s := scalarString(v)
 		if f.Type == "ip" && net.ParseIP(s) == nil {
@@ -309,7 +304,7 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 		if dv {
 			opts |= index.DocValues
 		}
-		w.doc.AddField(document.NewTextFieldCustom(path, nil, []byte(s), opts, w.b.Analyzer("es:keyword")))
+		w.doc.AddField(newKeywordField(path, s, opts))
 	case Numeric(f.Type):
 		n, err := toNumber(v, f.Type)
 		if err != nil {
