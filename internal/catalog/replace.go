@@ -48,7 +48,7 @@ func (s *Service) Replace(ctx context.Context, t Target, records []Record) (Rece
 		s.deleteIndex(ctx, physical)
 		return Receipt{}, err
 	}
-	r, err := s.swap(ctx, t.Names, physical, func(State) error { return nil })
+	r, err := s.swap(ctx, t.Names, physical, newOwnerID(), func(State) error { return nil })
 	if err != nil {
 		s.deleteIndex(ctx, physical)
 		return Receipt{}, err
