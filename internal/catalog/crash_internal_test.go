@@ -84,7 +84,7 @@ func crashAt(t *testing.T, point string, fn func()) {
 	}
 	defer func() {
 		crashPoint = func(string) {}
-		if r := recover(); r != errCrash {
+		if r, _ := recover().(error); !errors.Is(r, errCrash) {
 			t.Fatalf("the commit did not reach %s: %v", point, r)
 		}
 	}()
