@@ -92,12 +92,18 @@ var indexCounter atomic.Int64
 
 func newCatalogIndex() catalogIndex {
 	n := indexCounter.Add(1)
-	name := fmt.Sprintf("cat-%d-%d", GinkgoParallelProcess(), n)
-	createIndex("shop", name)
-	issueFor(name+"-w", "shop", []searchv1alpha1.Scope{"write"}, []string{name}, nil, nil)
-	issueFor(name+"-s", "shop", []searchv1alpha1.Scope{"search"}, []string{name}, nil, nil)
-	ci := catalogIndex{name: name, base: "/api/teams/shop/indexes/" + name,
-		writeKey: keys[name+"-w"], searchKey: keys[name+"-s"], names: esnames.For("shop", name)}
+	return newCatalogIndexIn("shop", fmt.Sprintf("cat-%d-%d", GinkgoParallelProcess(), n))
+}
+
+// newCatalogIndexIn creates index name in workspace ws, with keys, and waits until both
+// replicas serve it.
+func newCatalogIndexIn(ws, name string) catalogIndex {
+	createIndex(ws, name)
+	role := ws + "-" + name
+	issueFor(role+"-w", ws, []searchv1alpha1.Scope{"write"}, []string{name}, nil, nil)
+	issueFor(role+"-s", ws, []searchv1alpha1.Scope{"search"}, []string{name}, nil, nil)
+	ci := catalogIndex{name: name, base: "/api/teams/" + ws + "/indexes/" + name,
+		writeKey: keys[role+"-w"], searchKey: keys[role+"-s"], names: esnames.For(ws, name)}
 	for i := 0; i < 2; i++ {
 		Eventually(func() int { return call(i, "GET", ci.base+"/indexing", ci.writeKey, nil).status }).Should(Equal(http.StatusOK))
 		Eventually(func() int { return call(i, "GET", ci.base+"/indexing", ci.searchKey, nil).status }).Should(Equal(http.StatusOK))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sync/atomic"
@@ -16,20 +17,34 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// startAisleAPIServer builds the aisle binary and runs `aisle apiserver` as a process.
-func startAisleAPIServer() (*exec.Cmd, string) {
+var aisleBin string
+
+// buildAisle builds the aisle binary once per suite (AfterSuite removes it).
+func buildAisle() string {
+	if aisleBin != "" {
+		return aisleBin
+	}
 	root, err := repo.Root()
 	Expect(err).NotTo(HaveOccurred())
-	bin := filepath.Join(GinkgoT().TempDir(), "aisle")
+	dir, err := os.MkdirTemp("", "aisle-bin")
+	Expect(err).NotTo(HaveOccurred())
+	bin := filepath.Join(dir, "aisle")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/aisle")
 	build.Dir = root
 	out, err := build.CombinedOutput()
 	Expect(err).NotTo(HaveOccurred(), string(out))
+	aisleBin = bin
+	return bin
+}
+
+// startAisleAPIServer runs `aisle apiserver` as a process, with extra flags.
+func startAisleAPIServer(flags ...string) (*exec.Cmd, string) {
+	bin := buildAisle()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	Expect(err).NotTo(HaveOccurred())
 	addr := ln.Addr().String()
 	Expect(ln.Close()).To(Succeed())
-	cmd := exec.Command(bin, "apiserver", "--kubeconfig", kubeconf, "--es-url", esURL, "--listen", addr)
+	cmd := exec.Command(bin, append([]string{"apiserver", "--kubeconfig", kubeconf, "--es-url", esURL, "--listen", addr}, flags...)...)
 	cmd.Stdout, cmd.Stderr = GinkgoWriter, GinkgoWriter
 	Expect(cmd.Start()).To(Succeed())
 	DeferCleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -142,6 +143,9 @@ func startOperator(cfg *rest.Config) {
 }
 
 var _ = AfterSuite(func() {
+	if aisleBin != "" {
+		_ = os.RemoveAll(filepath.Dir(aisleBin))
+	}
 	if cancel != nil {
 		cancel()
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/aislehq/aisle/apiserver"
+	"github.com/aislehq/aisle/internal/catalog"
 )
 
 func init() {
@@ -18,6 +19,8 @@ func runAPIServer(args []string) error {
 	kubeconfig := fs.String("kubeconfig", "", "path to a kubeconfig; default: in-cluster config or $KUBECONFIG")
 	esURL := fs.String("es-url", os.Getenv("AISLE_ES_URL"), "Elasticsearch (or aisle engine) URL; default $AISLE_ES_URL")
 	bodyLimit := fs.Int("body-limit", apiserver.DefaultBodyLimit, "largest request body in bytes")
+	writeLease := fs.Duration("write-lease", catalog.DefaultWriteLease, "longest a record write may take before its revision is given up")
+	fenceLease := fs.Duration("fence-lease", catalog.DefaultFenceLease, "longest a catalog swap may stop writes; a crashed swap's stop ends after it")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -32,5 +35,7 @@ func runAPIServer(args []string) error {
 		Addr:   *listen,
 		ESURL:  *esURL,
 		Config: apiserver.Config{BodyLimit: *bodyLimit, Logger: logger},
+		// Every replica should use the same leases: they bound each other's crashed work.
+		CatalogConfig: catalog.Config{WriteLease: *writeLease, FenceLease: *fenceLease},
 	})
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/operationtype"
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/refresh"
 
 	"github.com/aislehq/aisle/internal/es"
@@ -92,9 +94,36 @@ func (s *Service) bulk(ctx context.Context, index string, live bool, ops []bulkO
 	if !res.Errors {
 		return nil
 	}
-	for i, item := range res.Items {
+	return failure(res.Items, offset)
+}
+
+// written is a document a _bulk item wrote, with the seq_no and primary term it got.
+type written struct {
+	id        string
+	seq, term int64
+}
+
+// bulkError is a _bulk whose items did not all succeed: err is the first failure,
+// naming its position; written are the items that did succeed, for an undo.
+type bulkError struct {
+	err     error
+	written []written
+}
+
+func (e *bulkError) Error() string { return e.err.Error() }
+func (e *bulkError) Unwrap() error { return e.err }
+
+func failure(items []map[operationtype.OperationType]types.ResponseItem, offset int) error {
+	out := &bulkError{}
+	for i, item := range items {
 		for _, r := range item {
 			if r.Error == nil {
+				if r.Id_ != nil && r.SeqNo_ != nil && r.PrimaryTerm_ != nil {
+					out.written = append(out.written, written{id: *r.Id_, seq: *r.SeqNo_, term: *r.PrimaryTerm_})
+				}
+				continue
+			}
+			if out.err != nil {
 				continue
 			}
 			reason := ""
@@ -102,10 +131,14 @@ func (s *Service) bulk(ctx context.Context, index string, live bool, ops []bulkO
 				reason = *r.Error.Reason
 			}
 			if r.Status >= http.StatusInternalServerError || r.Status == http.StatusTooManyRequests {
-				return fmt.Errorf("%w: records[%d]: %s", es.ErrUnavailable, offset+i, reason)
+				out.err = fmt.Errorf("%w: records[%d]: %s", es.ErrUnavailable, offset+i, reason)
+			} else {
+				out.err = invalid("records[%d]: %s: %s", offset+i, r.Error.Type, reason)
 			}
-			return invalid("records[%d]: %s: %s", offset+i, r.Error.Type, reason)
 		}
 	}
-	return nil
+	if out.err == nil {
+		return nil
+	}
+	return out
 }

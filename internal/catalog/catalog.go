@@ -117,9 +117,10 @@ func (c Config) withDefaults() Config {
 
 // Service runs the write path against one Elasticsearch cluster.
 type Service struct {
-	es  *elasticsearch.TypedClient
-	cfg Config
-	ctl *control
+	es   *elasticsearch.TypedClient
+	cfg  Config
+	ctl  *control
+	maps mappings
 }
 
 // New returns a service on client.

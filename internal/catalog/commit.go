@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/aislehq/aisle/internal/esnames"
 )
 
 // CommitStage switches the catalog to stage id when its counts match and no write
@@ -59,20 +61,17 @@ var (
 	errCommitDone    = errors.New("commit done")
 )
 
-// commit swaps the stage index in. After a crashed commit the alias may already point
-// at it: then only the receipt is left to make.
+// commitOwner is the fence owner of stage id's commit, the same for every attempt.
+func commitOwner(id string) string { return kindStage + "." + id }
+
+// commit swaps the stage index in. A takeover first settles what the crashed commit
+// left behind; when that commit had already moved the alias, only the receipt is left.
 func (s *Service) commit(ctx context.Context, t Target, d stageDoc, takeover bool) (Receipt, error) {
+	owner := commitOwner(d.StageID)
 	if takeover {
-		target, err := s.aliasTarget(ctx, t.Names)
-		if err != nil {
-			return Receipt{}, err
-		}
-		if target == d.Physical {
-			st, _, err := s.loadState(ctx, t.Names)
-			if err != nil {
-				return Receipt{}, err
-			}
-			return s.receipt(ctx, t.Names, st.Bases[d.Physical], st)
+		r, done, err := s.settle(ctx, t.Names, d, owner)
+		if err != nil || done {
+			return r, err
 		}
 	}
 	if err := s.refresh(ctx, d.Physical); err != nil {
@@ -85,13 +84,34 @@ func (s *Service) commit(ctx context.Context, t Target, d stageDoc, takeover boo
 	if err := s.checkPlanTotal(ctx, t, n); err != nil {
 		return Receipt{}, err
 	}
-	return s.swap(ctx, t.Names, d.Physical, func(st State) error {
+	return s.swap(ctx, t.Names, d.Physical, owner, func(st State) error {
 		if st.LastWrite > d.StartRevision {
 			return fmt.Errorf("%w: revision %d was written after the stage started at revision %d",
 				ErrStageOutdated, st.LastWrite, d.StartRevision)
 		}
 		return nil
 	})
+}
+
+// settle repairs the revision document after a crashed commit of stage d (State.Settle)
+// and reports whether that commit had switched the catalog, with its receipt then.
+func (s *Service) settle(ctx context.Context, names esnames.Index, d stageDoc, owner string) (Receipt, bool, error) {
+	target, err := s.aliasTarget(ctx, names)
+	if err != nil {
+		return Receipt{}, false, err
+	}
+	moved := target == d.Physical
+	st, err := s.update(ctx, names, func(st State) (State, error) {
+		return st.Settle(s.cfg.Now(), owner, d.Physical, moved), nil
+	})
+	if err != nil {
+		return Receipt{}, false, fmt.Errorf("settling the crashed commit of stage %q: %w", d.StageID, err)
+	}
+	if !moved {
+		return Receipt{}, false, nil
+	}
+	r, err := s.receipt(ctx, names, st.Bases[d.Physical], st)
+	return r, true, err
 }
 
 // reopen puts a stage whose commit failed back to open, so it can be aborted or retried.

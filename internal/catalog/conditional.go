@@ -84,6 +84,11 @@ func (s *Service) ConditionalWrite(ctx context.Context, t Target, c Conditional,
 			return Receipt{}, err
 		}
 	}
+	if c.Operation == OpUpsert {
+		if err := s.checkLive(ctx, t.Names, []Record{c.Record}); err != nil {
+			return Receipt{}, err
+		}
+	}
 	if c.IdempotencyKey == "" {
 		return s.conditional(ctx, t, c)
 	}

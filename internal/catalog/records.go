@@ -35,8 +35,11 @@ func (s *Service) Upsert(ctx context.Context, t Target, records []Record) (Recei
 	if err := s.checkPlanUpsert(ctx, t, records); err != nil {
 		return Receipt{}, err
 	}
+	if err := s.checkLive(ctx, t.Names, records); err != nil {
+		return Receipt{}, err
+	}
 	return s.write(ctx, t.Names, func(ctx context.Context, rev int64) (bool, error) {
-		return true, s.bulkWrite(ctx, t.Names.Alias(), true, upsertOps(records, rev))
+		return true, s.upsertOrUndo(ctx, t.Names.Alias(), records, rev)
 	})
 }
 

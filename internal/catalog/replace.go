@@ -33,6 +33,9 @@ func (s *Service) Replace(ctx context.Context, t Target, records []Record) (Rece
 	if err := s.checkPlanTotal(ctx, t, int64(len(uniqueIDs(records)))); err != nil {
 		return Receipt{}, err
 	}
+	if err := checkSettings(t, records); err != nil {
+		return Receipt{}, err
+	}
 	physical, err := s.newPhysical(ctx, t, "replace", newOwnerID())
 	if err != nil {
 		return Receipt{}, err
@@ -48,7 +51,7 @@ func (s *Service) Replace(ctx context.Context, t Target, records []Record) (Rece
 		s.deleteIndex(ctx, physical)
 		return Receipt{}, err
 	}
-	r, err := s.swap(ctx, t.Names, physical, func(State) error { return nil })
+	r, err := s.swap(ctx, t.Names, physical, newOwnerID(), func(State) error { return nil })
 	if err != nil {
 		s.deleteIndex(ctx, physical)
 		return Receipt{}, err

@@ -85,6 +85,9 @@ func (s *Service) StartStage(ctx context.Context, t Target, id string) (StageSta
 // manifest before its records are written, so a different upload of the same batch
 // is refused before it can write anything.
 func (s *Service) UploadBatch(ctx context.Context, t Target, id, batchID string, records []Record, hash string) (StageStatus, error) {
+	if err := s.checkStage(ctx, t.Names, id, records); err != nil {
+		return StageStatus{}, err
+	}
 	var action uploadAction
 	d, err := s.updateStage(ctx, t.Names, id, func(d stageDoc) (stageDoc, error) {
 		next, a, err := decideUpload(d, s.cfg.Now(), batchID, hash, len(records))
@@ -138,4 +141,19 @@ func (s *Service) AbortStage(ctx context.Context, t Target, id string) (StageSta
 		_ = s.ctl.del(ctx, t.Names.Control(), stageID(id), versioned{})
 	}
 	return d.status(s.cfg.StageTTL), nil
+}
+
+// checkStage checks a batch against the stage index's mapping, with the fields earlier
+// batches mapped, before the batch is claimed: a refused batch can be fixed and sent
+// again under the same batchId.
+func (s *Service) checkStage(ctx context.Context, names esnames.Index, id string, records []Record) error {
+	d, _, err := s.getStage(ctx, names, id)
+	if err != nil {
+		return err
+	}
+	m, err := s.fetchMapping(ctx, d.Physical)
+	if err != nil {
+		return err
+	}
+	return checkRecords(m, records, true)
 }

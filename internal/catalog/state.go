@@ -141,6 +141,24 @@ func (s State) BeginSwap(now time.Time, owner, physical string, lease time.Durat
 	return s, l, nil
 }
 
+// Settle repairs the state after owner's swap to physical crashed. moved says whether
+// it had moved the alias: then its revision counts as a write (a stage started before
+// it must not commit over it) and its fence goes. Otherwise its revision is released
+// and the fence stays, for the retry (the same owner) to renew rather than wait out.
+func (s State) Settle(now time.Time, owner, physical string, moved bool) State {
+	base := s.Bases[physical]
+	if next, err := s.Complete(now, base, moved); err == nil {
+		s = next
+	} else {
+		s = s.Prune(now)
+	}
+	if !moved {
+		return s
+	}
+	s.LastWrite = max(s.LastWrite, base)
+	return s.ClearFence(owner)
+}
+
 // NextGeneration hands out a physical index generation above both the stored counter
 // and the generation of the index behind the alias (made by the operator or a rebuild).
 func (s State) NextGeneration(current int64) (State, int64) {

@@ -83,14 +83,20 @@ func (s *Service) newPhysical(ctx context.Context, t Target, kind, id string) (s
 	return "", fmt.Errorf("creating a physical index for %s: every generation tried exists", t.Names.Alias())
 }
 
+// crashPoint is called after each step of a swap that leaves state behind; tests make
+// it stop the swap there, as a crash would.
+var crashPoint = func(step string) {}
+
 // swap switches the alias to physical: fence, drain, check, allocate the swap's
 // revision, move the alias in one call, unfence, delete the old index. check sees the
-// drained state under the fence and may refuse the swap.
-func (s *Service) swap(ctx context.Context, names esnames.Index, physical string, check func(State) error) (Receipt, error) {
-	owner := newOwnerID()
+// drained state under the fence and may refuse the swap. owner names the fence: a
+// stage commit uses one derived from the stage, so that the takeover of a crashed
+// commit renews the dead fence instead of waiting for it to expire.
+func (s *Service) swap(ctx context.Context, names esnames.Index, physical, owner string, check func(State) error) (Receipt, error) {
 	if err := s.fence(ctx, names, owner); err != nil {
 		return Receipt{}, err
 	}
+	crashPoint("fenced")
 	var lease Lease
 	_, err := s.update(ctx, names, func(st State) (State, error) {
 		if err := check(st.Prune(s.cfg.Now())); err != nil {
@@ -104,11 +110,13 @@ func (s *Service) swap(ctx context.Context, names esnames.Index, physical string
 		s.unfence(context.WithoutCancel(ctx), names, owner, 0)
 		return Receipt{}, err
 	}
+	crashPoint("swap-begun")
 	old, err := s.moveAlias(ctx, names, physical)
 	if err != nil {
 		s.unfence(context.WithoutCancel(ctx), names, owner, lease.Rev)
 		return Receipt{}, err
 	}
+	crashPoint("alias-moved")
 	st, err := s.update(ctx, names, func(st State) (State, error) {
 		next, err := st.Complete(s.cfg.Now(), lease.Rev, true)
 		return next.ClearFence(owner).DropBase(old), err
@@ -116,6 +124,7 @@ func (s *Service) swap(ctx context.Context, names esnames.Index, physical string
 	if err != nil {
 		return Receipt{}, fmt.Errorf("completing the swap of %s: %w", names.Alias(), err)
 	}
+	crashPoint("swap-completed")
 	if old != "" && old != physical {
 		s.deleteIndex(ctx, old)
 	}

@@ -1,0 +1,267 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+
+	emapping "github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/mapping"
+)
+
+// Records are checked against the mapping of the physical index they go to before
+// anything is written, so that a value the backend would refuse (a type conflict with a
+// mapped or dynamically mapped field) refuses the request with nothing written. The
+// coercion rules are Elasticsearch's, as the engine implements them (its mapping
+// package): numbers accept numeric strings, dates the mapping's formats, and so on.
+
+// mappings caches the mapping of physical indices; a key is a physical index, so an
+// alias that moves reads the mapping of its new index.
+type mappings struct {
+	mu      sync.Mutex
+	byIndex map[string]*emapping.Mapping
+	target  map[string]string // alias -> the physical index last seen behind it
+}
+
+func (m *mappings) get(physical string) *emapping.Mapping {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.byIndex[physical]
+}
+
+// put stores a mapping and forgets the one of the index the alias left.
+func (m *mappings) put(alias, physical string, mp *emapping.Mapping) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.byIndex == nil {
+		m.byIndex, m.target = map[string]*emapping.Mapping{}, map[string]string{}
+	}
+	if old := m.target[alias]; old != "" && old != physical {
+		delete(m.byIndex, old)
+	}
+	if alias != "" {
+		m.target[alias] = physical
+	}
+	m.byIndex[physical] = mp
+}
+
+// fetchMapping reads a physical index's current mapping (GET /<index>/_mapping).
+func (s *Service) fetchMapping(ctx context.Context, physical string) (*emapping.Mapping, error) {
+	res, err := s.es.Indices.GetMapping().Index(physical).Perform(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading the mapping of %s: %w", physical, es.Classify(err))
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != 200 {
+		return nil, fmt.Errorf("reading the mapping of %s: status %d: %w", physical, res.StatusCode, es.ErrUnavailable)
+	}
+	var body map[string]struct {
+		Mappings emapping.Mapping `json:"mappings"`
+	}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, fmt.Errorf("decoding the mapping of %s: %w", physical, err)
+	}
+	for _, v := range body {
+		return &v.Mappings, nil
+	}
+	return &emapping.Mapping{}, nil
+}
+
+// checkLive checks records against the index behind the alias. A field the cached
+// mapping lacks may have been mapped since by another write: the mapping is read again
+// once, then what is still unknown is checked for conflicts within the request.
+func (s *Service) checkLive(ctx context.Context, names esnames.Index, records []Record) error {
+	physical, err := s.aliasTarget(ctx, names)
+	if err != nil || physical == "" {
+		return err
+	}
+	m := s.maps.get(physical)
+	fresh := m == nil
+	if fresh {
+		if m, err = s.fetchMapping(ctx, physical); err != nil {
+			return err
+		}
+		s.maps.put(names.Alias(), physical, m)
+	}
+	err = checkRecords(m, records, fresh)
+	if !errors.Is(err, errStale) {
+		return err
+	}
+	if m, err = s.fetchMapping(ctx, physical); err != nil {
+		return err
+	}
+	s.maps.put(names.Alias(), physical, m)
+	return checkRecords(m, records, true)
+}
+
+// checkSettings checks the records of a replacement against the mapping its new index
+// is created with.
+func checkSettings(t Target, records []Record) error {
+	body, err := mapping.Build(t.Settings)
+	if err != nil {
+		return fmt.Errorf("deriving the index mapping: %w", err)
+	}
+	raw, _ := json.Marshal(body.Mappings)
+	var m emapping.Mapping
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return fmt.Errorf("decoding the index mapping: %w", err)
+	}
+	return checkRecords(&m, records, true)
+}
+
+// errStale: a record has a field the mapping lacks, and the mapping may be outdated.
+var errStale = errors.New("mapping may be outdated")
+
+// checkRecords checks each record's fields; fields new to the mapping take the type
+// ES's dynamic mapping would give them from their first value in the request. With
+// final false, a new field is errStale instead.
+func checkRecords(m *emapping.Mapping, records []Record, final bool) error {
+	c := typeChecker{m: m, added: map[string]*emapping.Field{}, final: final}
+	for i, r := range records {
+		dec := json.NewDecoder(bytes.NewReader(r.Raw))
+		dec.UseNumber()
+		var obj map[string]any
+		if err := dec.Decode(&obj); err != nil {
+			return invalid("records[%d]: must be a JSON object", i)
+		}
+		if err := c.object("", obj, m.Properties); err != nil {
+			if errors.Is(err, errStale) {
+				return err
+			}
+			return invalid("records[%d]: %s", i, err)
+		}
+	}
+	return nil
+}
+
+type typeChecker struct {
+	m     *emapping.Mapping
+	added map[string]*emapping.Field // path -> field first mapped by this request
+	final bool
+}
+
+func (c *typeChecker) object(prefix string, obj map[string]any, props map[string]*emapping.Field) error {
+	for key, val := range obj {
+		head, rest, dotted := strings.Cut(key, ".")
+		if dotted && head != "" && rest != "" { // "a.b": v is {"a": {"b": v}}, as in ES
+			key, val = head, map[string]any{rest: val}
+		}
+		if err := c.value(prefix+key, val, props[key]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *typeChecker) value(path string, val any, f *emapping.Field) error {
+	if arr, ok := val.([]any); ok {
+		for _, el := range arr {
+			if err := c.value(path, el, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if val == nil {
+		return nil
+	}
+	if f == nil {
+		f = c.added[path]
+	}
+	if f == nil {
+		if !c.final {
+			return errStale
+		}
+		if f = c.infer(val); f == nil {
+			return nil
+		}
+		c.added[path] = f
+	}
+	obj, isObj := val.(map[string]any)
+	container := f.IsObject() || f.Type == "nested"
+	switch {
+	case container && !isObj:
+		return fmt.Errorf("field %q: a value where the mapping has an object", path)
+	case container:
+		if f.Enabled != nil && !*f.Enabled {
+			return nil
+		}
+		return c.object(path+".", obj, f.Properties)
+	case isObj:
+		return fmt.Errorf("field %q: an object where the mapping has type %s", path, f.Type)
+	}
+	if err := leafAccepts(f, val); err != nil {
+		return fmt.Errorf("field %q: %s cannot be indexed as %s: %w", path, preview(val), f.Type, err)
+	}
+	return nil
+}
+
+// infer is the type ES's dynamic mapping gives a new field for its first value.
+func (c *typeChecker) infer(val any) *emapping.Field {
+	switch v := val.(type) {
+	case string:
+		if (c.m.DateDetection == nil || *c.m.DateDetection) && emapping.DetectDate(v) {
+			return &emapping.Field{Type: "date"}
+		}
+		return &emapping.Field{Type: "text"}
+	case json.Number:
+		if strings.ContainsAny(string(v), ".eE") {
+			return &emapping.Field{Type: "float"}
+		}
+		return &emapping.Field{Type: "long"}
+	case bool:
+		return &emapping.Field{Type: "boolean"}
+	case map[string]any:
+		return &emapping.Field{Type: "object"}
+	}
+	return nil
+}
+
+// leafAccepts applies ES's coercion rules of a leaf type to a scalar value.
+func leafAccepts(f *emapping.Field, v any) error {
+	switch {
+	case emapping.Numeric(f.Type):
+		_, err := emapping.ToNumber(v, f.Type)
+		return err
+	case f.Type == "date" || f.Type == "date_nanos":
+		if n, ok := v.(json.Number); ok {
+			x, _ := n.Float64()
+			v = x
+		}
+		_, err := emapping.ParseDate(v, f.Format)
+		return err
+	case f.Type == "boolean":
+		if s, ok := v.(string); ok && (s == "true" || s == "false" || s == "") {
+			return nil
+		}
+		if _, ok := v.(bool); !ok {
+			return fmt.Errorf("only true or false are allowed")
+		}
+	case f.Type == "ip":
+		if s, ok := v.(string); !ok || net.ParseIP(s) == nil {
+			return fmt.Errorf("not an IP address")
+		}
+	case f.Type == "binary":
+		if _, ok := v.(string); !ok {
+			return fmt.Errorf("not a base64 string")
+		}
+	}
+	return nil
+}
+
+func preview(v any) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 40 {
+		return string(b[:40]) + "..."
+	}
+	return string(b)
+}
