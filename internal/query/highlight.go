@@ -216,7 +216,9 @@ func levenshtein(a, b []rune) int {
 	return prev[len(b)]
 }
 
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) }
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
 
 // words splits text into normalized words.
 func words(text string) []string {
