@@ -10,8 +10,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/tenancy"
+	"github.com/aislehq/aisle/internal/usage"
 )
 
 // RunOptions configure a running API server.
@@ -19,6 +24,8 @@ type RunOptions struct {
 	Config
 	// Addr is the listen address, for example ":8080".
 	Addr string
+	// ESURL is the search backend; empty leaves the record endpoints answering 503.
+	ESURL string
 }
 
 // Run serves the API until ctx ends: it starts the informers, listens at once (readyz
@@ -28,8 +35,14 @@ func Run(ctx context.Context, kube *rest.Config, scheme *runtime.Scheme, opts Ru
 	if err != nil {
 		return err
 	}
+	if err := opts.wire(kube, scheme); err != nil {
+		return err
+	}
 	s := New(opts.Config, registry)
 	g, ctx := errgroup.WithContext(ctx)
+	if opts.Usage != nil {
+		g.Go(func() error { opts.Usage.Run(ctx, usage.DefaultFlushInterval); return nil })
+	}
 	g.Go(func() error { return registry.Start(ctx) })
 	g.Go(func() error {
 		if !registry.WaitForSync(ctx) {
@@ -51,4 +64,30 @@ func Run(ctx context.Context, kube *rest.Config, scheme *runtime.Scheme, opts Ru
 		return nil
 	}
 	return err
+}
+
+// wire builds the search service, the usage meter and the settings writer that the
+// options do not bring.
+func (o *RunOptions) wire(kube *rest.Config, scheme *runtime.Scheme) error {
+	if o.Writer == nil {
+		w, err := client.New(kube, client.Options{Scheme: scheme})
+		if err != nil {
+			return fmt.Errorf("creating the Kubernetes client: %w", err)
+		}
+		o.Writer = w
+	}
+	if o.ESURL == "" {
+		return nil
+	}
+	esClient, err := es.New(o.ESURL)
+	if err != nil {
+		return err
+	}
+	if o.Search == nil {
+		o.Search = search.New(esClient)
+	}
+	if o.Usage == nil {
+		o.Usage = usage.New(esClient, esnames.Usage(esnames.DefaultPrefix))
+	}
+	return nil
 }

@@ -12,9 +12,12 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/recover"
 	"github.com/gofiber/fiber/v2/middleware/requestid"
 	"github.com/prometheus/client_golang/prometheus"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/tenancy"
+	"github.com/aislehq/aisle/internal/usage"
 )
 
 // DefaultBodyLimit fits the largest body of the contract, PUT /records with 100,000
@@ -31,6 +34,15 @@ type Config struct {
 	Metrics prometheus.Registerer
 	// MetricsGatherer serves /metrics; nil serves the private registry.
 	MetricsGatherer prometheus.Gatherer
+	// Search runs searches; nil answers the search endpoints with 503.
+	Search *search.Service
+	// Usage counts searches against the monthly plan limit; nil counts nothing.
+	Usage *usage.Meter
+	// Writer writes settings and policies into SearchIndexes; nil answers those
+	// endpoints with 503.
+	Writer client.Client
+	// PublicLimits are the public search rate limits.
+	PublicLimits PublicLimits
 }
 
 // Server is the API server.
@@ -38,12 +50,16 @@ type Server struct {
 	app      *fiber.App
 	registry *tenancy.Registry
 	ready    atomic.Bool
+	search   *search.Service
+	usage    *usage.Meter
+	writer   client.Client
+	limits   *limiters
 }
 
 // New builds the server on a tenancy registry.
 func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
-	s := &Server{registry: registry}
+	s := &Server{registry: registry, search: cfg.Search, usage: cfg.Usage, writer: cfg.Writer, limits: newLimiters(cfg.PublicLimits)}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
 		BodyLimit:             cfg.BodyLimit,
@@ -84,6 +100,21 @@ func (s *Server) routes() {
 	idx := s.app.Group("/api/teams/:workspaceId/indexes/:index", requireJSON)
 	idx.Get("/config", s.authorize(tenancy.Either), s.getConfig)
 	idx.Get("/public-access", s.authorize(tenancy.Need(searchv1alpha1.ScopeWrite)), s.getPublicAccess)
+	s.searchRoutes(idx)
+}
+
+// searchRoutes declares search, settings, fields and browser search access.
+func (s *Server) searchRoutes(idx fiber.Router) {
+	searchKey, writeKey := s.authorize(tenancy.Need(searchv1alpha1.ScopeSearch)), s.authorize(tenancy.Need(searchv1alpha1.ScopeWrite))
+	idx.Post("/search", searchKey, s.needSearch, s.postSearch)
+	idx.Get("/fields", searchKey, s.needSearch, s.getFields)
+	idx.Put("/config", writeKey, s.putConfig)
+	idx.Put("/public-access/policy", writeKey, s.putPolicy)
+	idx.Delete("/public-access/policy", writeKey, s.deletePolicy)
+
+	public := s.app.Group("/api/public/indexes/:publicId")
+	public.Options("/search", s.publicIndex, s.publicPreflight)
+	public.Post("/search", s.publicIndex, s.needSearch, s.publicSearch)
 }
 
 // App returns the Fiber app, for tests (app.Test) and for Listen.

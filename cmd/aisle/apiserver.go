@@ -16,6 +16,7 @@ func runAPIServer(args []string) error {
 	fs := flag.NewFlagSet("apiserver", flag.ContinueOnError)
 	listen := fs.String("listen", ":8080", "address to serve the HTTP API on")
 	kubeconfig := fs.String("kubeconfig", "", "path to a kubeconfig; default: in-cluster config or $KUBECONFIG")
+	esURL := fs.String("es-url", os.Getenv("AISLE_ES_URL"), "Elasticsearch (or aisle engine) URL; default $AISLE_ES_URL")
 	bodyLimit := fs.Int("body-limit", apiserver.DefaultBodyLimit, "largest request body in bytes")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -29,6 +30,7 @@ func runAPIServer(args []string) error {
 	defer stop()
 	return apiserver.Run(ctx, kube, scheme, apiserver.RunOptions{
 		Addr:   *listen,
+		ESURL:  *esURL,
 		Config: apiserver.Config{BodyLimit: *bodyLimit, Logger: logger},
 	})
 }

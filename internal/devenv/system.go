@@ -63,7 +63,7 @@ func Run(ctx context.Context, o Options) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return mgr.Start(gctx) })
 	g.Go(func() error {
-		return apiserver.Run(gctx, cp.Config, scheme, apiserver.RunOptions{Addr: o.Listen, Config: apiserver.Config{Logger: o.Logger}})
+		return apiserver.Run(gctx, cp.Config, scheme, apiserver.RunOptions{Addr: o.Listen, ESURL: eng.URL(), Config: apiserver.Config{Logger: o.Logger}})
 	})
 	g.Go(func() error { return bringUp(gctx, mgr.GetClient(), o, cp, eng.URL()) })
 	err = g.Wait()

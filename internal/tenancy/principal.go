@@ -18,8 +18,10 @@ var (
 	ErrRevokedKey     = errors.New("API key revoked")
 	ErrOtherWorkspace = errors.New("API key does not grant access to this workspace")
 	ErrIndexNotFound  = errors.New("index not found")
-	ErrIndexDenied    = errors.New("API key does not grant access to this index")
-	ErrScopeDenied    = errors.New("API key lacks the scope this endpoint needs")
+	// ErrWorkspaceNotFound: the Workspace object of a namespace is missing.
+	ErrWorkspaceNotFound = errors.New("workspace not found")
+	ErrIndexDenied       = errors.New("API key does not grant access to this index")
+	ErrScopeDenied       = errors.New("API key lacks the scope this endpoint needs")
 )
 
 // Requirement is the scope an endpoint needs. Either accepts a key with any of Scopes.

@@ -146,3 +146,15 @@ func (r *Registry) Authorize(ctx context.Context, header, ws, index string, req 
 	}
 	return p, idx, nil
 }
+
+// Workspace returns the Workspace named ws.
+func (r *Registry) Workspace(ctx context.Context, ws string) (*searchv1alpha1.Workspace, error) {
+	var w searchv1alpha1.Workspace
+	if err := r.cache.Get(ctx, types.NamespacedName{Name: ws}, &w); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, ErrWorkspaceNotFound
+		}
+		return nil, fmt.Errorf("reading workspace %s: %w", ws, err)
+	}
+	return &w, nil
+}
