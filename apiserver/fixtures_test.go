@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/apiserver"
 	"github.com/aislehq/aisle/internal/apikey"
 )
 
@@ -26,6 +27,7 @@ func createFixtures() {
 		createIndex(ws, "products")
 	}
 	createIndex("acme", "staff-only")
+	createSearchFixtures()
 
 	now := time.Now()
 	issue("search", "acme", []searchv1alpha1.Scope{"search"}, nil, nil)
@@ -64,12 +66,17 @@ func createIndex(ws, name string) {
 // issue creates an APIKey limited to the products index. With revokeAt, the key is a
 // rotated-out previous key whose overlap ends then.
 func issue(role, ws string, scopes []searchv1alpha1.Scope, expiresAt, revokeAt *metav1.Time) {
+	issueFor(role, ws, scopes, []string{"products"}, expiresAt, revokeAt)
+}
+
+// issueFor is issue for the given indexes.
+func issueFor(role, ws string, scopes []searchv1alpha1.Scope, indexes []string, expiresAt, revokeAt *metav1.Time) {
 	key, err := apikey.New()
 	Expect(err).NotTo(HaveOccurred())
 	keys[role] = key
 	k := &searchv1alpha1.APIKey{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: role},
-		Spec:       searchv1alpha1.APIKeySpec{Scopes: scopes, Indexes: []string{"products"}, ExpiresAt: expiresAt},
+		Spec:       searchv1alpha1.APIKeySpec{Scopes: scopes, Indexes: indexes, ExpiresAt: expiresAt},
 	}
 	Expect(k8sClient.Create(ctx, k)).To(Succeed())
 	issued := searchv1alpha1.IssuedKey{Prefix: apikey.Prefix(key), Hash: apikey.Hash(key), IssuedAt: metav1.Now()}
@@ -95,7 +102,11 @@ func get(path, key string) *httptest.ResponseRecorder {
 }
 
 func do(req *http.Request) *httptest.ResponseRecorder {
-	resp, err := server.App().Test(req, -1)
+	return doOn(server, req)
+}
+
+func doOn(s *apiserver.Server, req *http.Request) *httptest.ResponseRecorder {
+	resp, err := s.App().Test(req, -1)
 	Expect(err).NotTo(HaveOccurred())
 	defer resp.Body.Close()
 	rec := httptest.NewRecorder()

@@ -39,7 +39,11 @@ func (s *Server) runSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules 
 		if err != nil {
 			return err
 		}
-		if !s.usage.Allow(ws.Name, ws.Spec.Plan.MonthlySearches) {
+		allowed, err := s.usage.Allow(ctx, ws.Name, ws.Spec.Plan.MonthlySearches)
+		if err != nil {
+			return err
+		}
+		if !allowed {
 			return errSearchQuota
 		}
 	}

@@ -49,21 +49,33 @@ func New(client *elasticsearch.TypedClient, index string) *Meter {
 	return &Meter{es: client, index: index, now: time.Now, entries: map[key]*entry{}}
 }
 
-// Allow counts one search of workspace ws unless it would exceed limit this month.
-func (m *Meter) Allow(ws string, limit int64) bool {
+// Allow counts one search of workspace ws unless it would exceed limit this month. The
+// first search of a workspace in a month reads the shared total, so a new replica does
+// not start from zero.
+func (m *Meter) Allow(ctx context.Context, ws string, limit int64) (bool, error) {
 	k := key{ws, m.now().UTC().Format("2006-01")}
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	e := m.entries[k]
+	m.mu.Unlock()
 	if e == nil {
-		e = &entry{}
-		m.entries[k] = e
+		total, err := m.add(ctx, k, 0)
+		if err != nil {
+			return false, err
+		}
+		m.mu.Lock()
+		if e = m.entries[k]; e == nil {
+			e = &entry{known: total}
+			m.entries[k] = e
+		}
+		m.mu.Unlock()
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if limit > 0 && e.known+e.pending >= limit {
-		return false
+		return false, nil
 	}
 	e.pending++
-	return true
+	return true, nil
 }
 
 // Run flushes every interval until ctx ends, then once more.
