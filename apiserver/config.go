@@ -38,6 +38,10 @@ func (s *Server) putConfig(c *fiber.Ctx) error {
 	}
 	next := body.settings()
 	problems := indexsettings.Check(next, query.VersionField)
+	if len(problems) > 0 {
+		// Only a dry run follows, for the API server's own rules on the rest.
+		next = indexsettings.Dedupe(next)
+	}
 	patch, err := fullObjectPatch(next, settingsKeys, "spec", "settings")
 	if err != nil {
 		return err

@@ -175,3 +175,30 @@ func strs(fs []searchv1alpha1.FieldPath) []string {
 	}
 	return out
 }
+
+// Dedupe returns s without repeated list entries (the first one stays), so that a
+// validation of the rest by the Kubernetes API server is not cut short by them.
+func Dedupe(s searchv1alpha1.IndexSettings) searchv1alpha1.IndexSettings {
+	s.SearchableFields = firstBy(s.SearchableFields, func(f searchv1alpha1.SearchableField) string { return string(f.Path) })
+	s.CustomRanking = firstBy(s.CustomRanking, func(r searchv1alpha1.RankingRule) string { return string(r.Field) })
+	id := func(f searchv1alpha1.FieldPath) string { return string(f) }
+	s.FilterableFields = firstBy(s.FilterableFields, id)
+	s.FacetFields = firstBy(s.FacetFields, id)
+	s.SortableFields = firstBy(s.SortableFields, id)
+	return s
+}
+
+func firstBy[T any](items []T, key func(T) string) []T {
+	if items == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	out := make([]T, 0, len(items))
+	for _, it := range items {
+		if k := key(it); !seen[k] {
+			seen[k] = true
+			out = append(out, it)
+		}
+	}
+	return out
+}
