@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/gofiber/fiber/v2/utils"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -36,9 +37,11 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 func (m *httpMetrics) middleware(c *fiber.Ctx) error {
 	start := time.Now()
 	err := c.Next()
-	route := c.Route().Path
-	m.requests.WithLabelValues(c.Method(), route, strconv.Itoa(c.Response().StatusCode())).Inc()
-	m.duration.WithLabelValues(c.Method(), route).Observe(time.Since(start).Seconds())
+	// Copies: Fiber reuses the memory of these strings for the next request, and the
+	// label values live on in the metric vectors.
+	route, method := utils.CopyString(c.Route().Path), utils.CopyString(c.Method())
+	m.requests.WithLabelValues(method, route, strconv.Itoa(c.Response().StatusCode())).Inc()
+	m.duration.WithLabelValues(method, route).Observe(time.Since(start).Seconds())
 	return err
 }
 
