@@ -19,6 +19,11 @@ type endpoint struct {
 var endpoints = []endpoint{
 	{http.MethodGet, "/config", "search", "events"},
 	{http.MethodGet, "/public-access", "write", "search"},
+	{http.MethodPost, "/search", "search", "write"},
+	{http.MethodGet, "/fields", "search", "write"},
+	{http.MethodPut, "/config", "write", "search"},
+	{http.MethodPut, "/public-access/policy", "write", "search"},
+	{http.MethodDelete, "/public-access/policy", "write", "search"},
 }
 
 // authCase is one way of presenting (or not) a key, and the answer it must get.
