@@ -19,6 +19,16 @@ type endpoint struct {
 var endpoints = []endpoint{
 	{http.MethodGet, "/config", "search", "events"},
 	{http.MethodGet, "/public-access", "write", "search"},
+	{http.MethodPost, "/records", "write", "search"},
+	{http.MethodPut, "/records", "write", "search"},
+	{http.MethodGet, "/records/sku-1", "search", "events"},
+	{http.MethodDelete, "/records/sku-1", "write", "search"},
+	{http.MethodPost, "/record-writes", "write", "search"},
+	{http.MethodGet, "/indexing", "search", "events"},
+	{http.MethodPost, "/staged-replacements/s1", "write", "search"},
+	{http.MethodPost, "/staged-replacements/s1/batches/b1", "write", "search"},
+	{http.MethodPost, "/staged-replacements/s1/commit", "write", "search"},
+	{http.MethodDelete, "/staged-replacements/s1", "write", "search"},
 	{http.MethodPost, "/search", "search", "write"},
 	{http.MethodGet, "/fields", "search", "write"},
 	{http.MethodPut, "/config", "write", "search"},
@@ -104,5 +114,9 @@ var _ = Describe("Authentication and authorization", func() {
 		Entry("GET /config with a write key (either)", "/config", "write"),
 		Entry("GET /public-access with a write key", "/public-access", "write"),
 		Entry("GET /config with a previous key still in its overlap", "/config", "in-overlap"),
+		Entry("GET /indexing with a search key (either)", "/indexing", "search"),
+		Entry("GET /indexing with a write key (either)", "/indexing", "write"),
+		Entry("GET /records/{objectID} with a search key (either)", "/records/sku-1", "search"),
+		Entry("GET /records/{objectID} with a write key (either)", "/records/sku-1", "write"),
 	)
 })

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/query"
 	"github.com/aislehq/aisle/internal/tenancy"
@@ -26,20 +28,50 @@ func errorf(status int, message string) *Error {
 	return &Error{Status: status, Message: message}
 }
 
-// statusOf maps domain errors to HTTP statuses.
+// statusOf maps domain errors to HTTP statuses. With detail, the client gets the whole
+// message from the sentinel on (it names the record, counts or limits); else the
+// sentinel's own text.
 var statusOf = []struct {
 	err    error
 	status int
+	detail bool
 }{
-	{tenancy.ErrMissingKey, http.StatusUnauthorized},
-	{tenancy.ErrMalformedKey, http.StatusUnauthorized},
-	{tenancy.ErrInvalidKey, http.StatusUnauthorized},
-	{tenancy.ErrExpiredKey, http.StatusUnauthorized},
-	{tenancy.ErrRevokedKey, http.StatusUnauthorized},
-	{tenancy.ErrOtherWorkspace, http.StatusForbidden},
-	{tenancy.ErrScopeDenied, http.StatusForbidden},
-	{tenancy.ErrIndexDenied, http.StatusForbidden},
-	{tenancy.ErrIndexNotFound, http.StatusNotFound},
+	{tenancy.ErrMissingKey, http.StatusUnauthorized, false},
+	{tenancy.ErrMalformedKey, http.StatusUnauthorized, false},
+	{tenancy.ErrInvalidKey, http.StatusUnauthorized, false},
+	{tenancy.ErrExpiredKey, http.StatusUnauthorized, false},
+	{tenancy.ErrRevokedKey, http.StatusUnauthorized, false},
+	{tenancy.ErrOtherWorkspace, http.StatusForbidden, false},
+	{tenancy.ErrScopeDenied, http.StatusForbidden, false},
+	{tenancy.ErrIndexDenied, http.StatusForbidden, false},
+	{tenancy.ErrIndexNotFound, http.StatusNotFound, false},
+	{catalog.ErrInvalid, http.StatusBadRequest, true},
+	{catalog.ErrPlanLimit, http.StatusPaymentRequired, true},
+	{catalog.ErrVersionConflict, http.StatusConflict, false},
+	{catalog.ErrBatchConflict, http.StatusConflict, true},
+	{catalog.ErrStageClosed, http.StatusConflict, true},
+	{catalog.ErrStageOutdated, http.StatusConflict, true},
+	{catalog.ErrStageNotFound, http.StatusNotFound, true},
+	{catalog.ErrIdempotencyMismatch, http.StatusUnprocessableEntity, false},
+	{catalog.ErrCountMismatch, http.StatusUnprocessableEntity, true},
+	{catalog.ErrBusy, http.StatusServiceUnavailable, true},
+	{catalog.ErrFenced, http.StatusServiceUnavailable, false},
+	{catalog.ErrSwapBusy, http.StatusServiceUnavailable, false},
+	{catalog.ErrLeaseLost, http.StatusServiceUnavailable, false},
+	{es.ErrUnavailable, http.StatusServiceUnavailable, false},
+}
+
+// detailOf returns err's message from the sentinel's text on; an invalid request's
+// message drops the sentinel, so it reads like "records[17]: objectID must be ...".
+func detailOf(err, sentinel error) string {
+	msg, head := err.Error(), sentinel.Error()
+	if i := strings.Index(msg, head); i >= 0 {
+		msg = msg[i:]
+	}
+	if errors.Is(sentinel, catalog.ErrInvalid) {
+		msg = strings.TrimPrefix(msg, head+": ")
+	}
+	return msg
 }
 
 // classify returns the status and client-facing message of err. Errors it does not know
@@ -57,7 +89,13 @@ func classify(err error) (int, string) {
 		return status, message
 	}
 	for _, m := range statusOf {
+		if errors.Is(err, m.err) && m.detail {
+			return m.status, detailOf(err, m.err)
+		}
 		if errors.Is(err, m.err) {
+			if errors.Is(m.err, es.ErrUnavailable) {
+				return m.status, "search backend unavailable; retry with backoff"
+			}
 			return m.status, m.err.Error()
 		}
 	}
@@ -80,6 +118,9 @@ func fiberMessage(fe *fiber.Error) string {
 // handleError is the app's one error handler: every failure becomes {"error": "..."}.
 func handleError(c *fiber.Ctx, err error) error {
 	status, message := classify(err)
+	if status == http.StatusServiceUnavailable {
+		c.Set(fiber.HeaderRetryAfter, "1")
+	}
 	if status >= http.StatusInternalServerError {
 		loggerFrom(c.UserContext()).ErrorContext(c.UserContext(), "request failed", slog.Any("error", err))
 	}

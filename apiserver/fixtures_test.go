@@ -11,9 +11,11 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/apiserver"
+	"github.com/aislehq/aisle/controllers"
 	"github.com/aislehq/aisle/internal/apikey"
 )
 
@@ -27,6 +29,10 @@ func createFixtures() {
 		createIndex(ws, "products")
 	}
 	createIndex("acme", "staff-only")
+	// The catalog specs create many indexes, each with its own keys, in their own workspace.
+	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shop"}})).To(Succeed())
+	Expect(k8sClient.Create(ctx, &searchv1alpha1.Workspace{ObjectMeta: metav1.ObjectMeta{Name: "shop"},
+		Spec: searchv1alpha1.WorkspaceSpec{Plan: searchv1alpha1.PlanLimits{MaxIndexes: 1000}}})).To(Succeed())
 	createSearchFixtures()
 
 	now := time.Now()
@@ -47,9 +53,12 @@ func createFixtures() {
 	}).Should(Equal(http.StatusOK))
 }
 
+// createIndex creates a SearchIndex whose public ID the operator takes from the annotation,
+// and waits until the operator has made its alias.
 func createIndex(ws, name string) {
 	idx := &searchv1alpha1.SearchIndex{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: name},
+		ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: name,
+			Annotations: map[string]string{controllers.PublicIDAnnotation: "pub-" + ws + "-" + name}},
 		Spec: searchv1alpha1.SearchIndexSpec{
 			AllowedOrigins: []searchv1alpha1.Origin{"https://shop.example"},
 			Settings: searchv1alpha1.IndexSettings{
@@ -59,8 +68,11 @@ func createIndex(ws, name string) {
 		},
 	}
 	Expect(k8sClient.Create(ctx, idx)).To(Succeed())
-	idx.Status.PublicID = "pub-" + ws + "-" + name
-	Expect(k8sClient.Status().Update(ctx, idx)).To(Succeed())
+	Eventually(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(idx), idx)).To(Succeed())
+		g.Expect(idx.Status.PublicID).To(Equal("pub-" + ws + "-" + name))
+		g.Expect(idx.Status.PhysicalIndex).NotTo(BeEmpty())
+	}).Should(Succeed())
 }
 
 // issue creates an APIKey limited to the products index. With revokeAt, the key is a
@@ -69,7 +81,7 @@ func issue(role, ws string, scopes []searchv1alpha1.Scope, expiresAt, revokeAt *
 	issueFor(role, ws, scopes, []string{"products"}, expiresAt, revokeAt)
 }
 
-// issueFor is issue for the given indexes.
+// issueFor creates an APIKey limited to indexes.
 func issueFor(role, ws string, scopes []searchv1alpha1.Scope, indexes []string, expiresAt, revokeAt *metav1.Time) {
 	key, err := apikey.New()
 	Expect(err).NotTo(HaveOccurred())
@@ -116,6 +128,7 @@ func doOn(s *apiserver.Server, req *http.Request) *httptest.ResponseRecorder {
 	}
 	body, err := io.ReadAll(resp.Body)
 	Expect(err).NotTo(HaveOccurred())
+	Expect(openapi.Response(req, resp, body)).To(Succeed())
 	rec.Body.Write(body)
 	return rec
 }

@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/search"
@@ -26,6 +27,8 @@ type RunOptions struct {
 	Addr string
 	// ESURL is the search backend; empty leaves the record endpoints answering 503.
 	ESURL string
+	// CatalogConfig tunes the write path.
+	CatalogConfig catalog.Config
 }
 
 // Run serves the API until ctx ends: it starts the informers, listens at once (readyz
@@ -34,6 +37,13 @@ func Run(ctx context.Context, kube *rest.Config, scheme *runtime.Scheme, opts Ru
 	registry, err := tenancy.NewRegistry(ctx, kube, scheme, clock.RealClock{})
 	if err != nil {
 		return err
+	}
+	if opts.ESURL != "" && opts.Catalog == nil {
+		client, err := es.New(opts.ESURL)
+		if err != nil {
+			return err
+		}
+		opts.Catalog = catalog.New(client, opts.CatalogConfig)
 	}
 	if err := opts.wire(kube, scheme); err != nil {
 		return err

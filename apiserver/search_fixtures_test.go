@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/apiserver"
@@ -72,15 +73,19 @@ func createSearchFixtures() {
 
 func createIndexWith(ws, name string, settings searchv1alpha1.IndexSettings, origins []searchv1alpha1.Origin, policy *searchv1alpha1.PublicSearchPolicy) {
 	idx := &searchv1alpha1.SearchIndex{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: name},
-		Spec:       searchv1alpha1.SearchIndexSpec{AllowedOrigins: origins, Settings: settings},
+		ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: name,
+			Annotations: map[string]string{controllers.PublicIDAnnotation: "pub-" + ws + "-" + name}},
+		Spec: searchv1alpha1.SearchIndexSpec{AllowedOrigins: origins, Settings: settings},
 	}
 	if policy != nil {
 		idx.Spec.PublicAccess = &searchv1alpha1.PublicAccess{Policy: policy}
 	}
 	Expect(k8sClient.Create(ctx, idx)).To(Succeed())
-	idx.Status.PublicID = "pub-" + ws + "-" + name
-	Expect(k8sClient.Status().Update(ctx, idx)).To(Succeed())
+	Eventually(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(idx), idx)).To(Succeed())
+		g.Expect(idx.Status.PublicID).To(Equal("pub-" + ws + "-" + name))
+		g.Expect(idx.Status.PhysicalIndex).NotTo(BeEmpty())
+	}).Should(Succeed())
 }
 
 // loadRecords creates the index's alias and physical index as the operator does, and

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
@@ -34,6 +35,8 @@ type Config struct {
 	Metrics prometheus.Registerer
 	// MetricsGatherer serves /metrics; nil serves the private registry.
 	MetricsGatherer prometheus.Gatherer
+	// Catalog is the write path; nil answers the record endpoints with 503.
+	Catalog *catalog.Service
 	// Search runs searches; nil answers the search endpoints with 503.
 	Search *search.Service
 	// Usage counts searches against the monthly plan limit; nil counts nothing.
@@ -49,6 +52,7 @@ type Config struct {
 type Server struct {
 	app      *fiber.App
 	registry *tenancy.Registry
+	catalog  *catalog.Service
 	ready    atomic.Bool
 	search   *search.Service
 	usage    *usage.Meter
@@ -59,7 +63,7 @@ type Server struct {
 // New builds the server on a tenancy registry.
 func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
-	s := &Server{registry: registry, search: cfg.Search, usage: cfg.Usage, writer: cfg.Writer, limits: newLimiters(cfg.PublicLimits)}
+	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, writer: cfg.Writer, limits: newLimiters(cfg.PublicLimits)}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
 		BodyLimit:             cfg.BodyLimit,
@@ -99,7 +103,20 @@ func withDefaults(cfg Config) Config {
 func (s *Server) routes() {
 	idx := s.app.Group("/api/teams/:workspaceId/indexes/:index", requireJSON)
 	idx.Get("/config", s.authorize(tenancy.Either), s.getConfig)
-	idx.Get("/public-access", s.authorize(tenancy.Need(searchv1alpha1.ScopeWrite)), s.getPublicAccess)
+	write := s.authorize(tenancy.Need(searchv1alpha1.ScopeWrite))
+	idx.Get("/public-access", write, s.getPublicAccess)
+
+	either, cat := s.authorize(tenancy.Either), s.needCatalog
+	idx.Post("/records", write, cat, s.postRecords)
+	idx.Put("/records", write, cat, s.putRecords)
+	idx.Get("/records/:objectID", either, cat, s.getRecord)
+	idx.Delete("/records/:objectID", write, cat, s.deleteRecord)
+	idx.Post("/record-writes", write, cat, s.postRecordWrite)
+	idx.Get("/indexing", either, cat, s.getIndexing)
+	idx.Post("/staged-replacements/:stageId", write, cat, s.startStage)
+	idx.Post("/staged-replacements/:stageId/batches/:batchId", write, cat, s.uploadBatch)
+	idx.Post("/staged-replacements/:stageId/commit", write, cat, s.commitStage)
+	idx.Delete("/staged-replacements/:stageId", write, cat, s.abortStage)
 	s.searchRoutes(idx)
 }
 
@@ -115,6 +132,14 @@ func (s *Server) searchRoutes(idx fiber.Router) {
 	public := s.app.Group("/api/public/indexes/:publicId")
 	public.Options("/search", s.publicIndex, s.publicPreflight)
 	public.Post("/search", s.publicIndex, s.needSearch, s.publicSearch)
+}
+
+// needCatalog answers 503 when the server runs without a search backend.
+func (s *Server) needCatalog(c *fiber.Ctx) error {
+	if s.catalog == nil {
+		return errorf(fiber.StatusServiceUnavailable, "no search backend configured")
+	}
+	return c.Next()
 }
 
 // App returns the Fiber app, for tests (app.Test) and for Listen.

@@ -4,17 +4,24 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/elastic/go-elasticsearch/v8"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/aislehq/aisle/apiserver"
+	"github.com/aislehq/aisle/controllers"
+	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/search"
@@ -22,20 +29,30 @@ import (
 	"github.com/aislehq/aisle/internal/usage"
 	"github.com/aislehq/aisle/test/envtestenv"
 	"github.com/aislehq/aisle/test/esbackend"
+	"github.com/aislehq/aisle/test/openapicheck"
 )
 
 // The API server reads tenants through informers, so these specs run it against a real
-// kube-apiserver; fixtures write APIKey status the way the operator does.
+// kube-apiserver; fixtures write APIKey status the way the operator does. Two replicas
+// (each with its own registry and catalog service) listen on loopback ports against one
+// search engine; the SearchIndex reconciler creates the alias and runs the janitor.
 var (
 	testEnv   *envtest.Environment
 	k8sClient client.Client
-	registry  *tenancy.Registry
 	server    *apiserver.Server
+	registry  *tenancy.Registry // the first replica's, for specs that build their own server
+	replicas  []string          // base URLs of the two listening replicas
 	esClient  *elasticsearch.TypedClient
+	esURL     string
+	kubeconf  string
+	openapi   *openapicheck.Validator
 	searchSvc *search.Service
 	ctx       context.Context
 	cancel    context.CancelFunc
 )
+
+// Lease and TTL settings short enough for the janitor specs.
+var catalogConfig = catalog.Config{BuildLease: 3 * time.Second, StageTTL: 15 * time.Second}
 
 func TestAPIServer(t *testing.T) {
 	RegisterFailHandler(Fail)
@@ -44,31 +61,81 @@ func TestAPIServer(t *testing.T) {
 
 var _ = BeforeSuite(func() {
 	ctx, cancel = context.WithCancel(context.Background())
-	var err error
+	SetDefaultEventuallyTimeout(30 * time.Second)
+	SetDefaultEventuallyPollingInterval(100 * time.Millisecond)
+	root, err := envtestenv.RepoRoot()
+	Expect(err).NotTo(HaveOccurred())
+	openapi, err = openapicheck.Load(filepath.Join(root, "docs", "openapi.yaml"))
+	Expect(err).NotTo(HaveOccurred())
+
+	var stopES func() error
+	esURL, stopES, err = esbackend.Start(ctx, GinkgoT().TempDir())
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(stopES)
+	esClient, err = es.New(esURL)
+	Expect(err).NotTo(HaveOccurred())
+	searchSvc = search.New(esClient)
+
 	testEnv, err = envtestenv.New()
 	Expect(err).NotTo(HaveOccurred())
 	cfg, err := testEnv.Start()
 	Expect(err).NotTo(HaveOccurred())
 	k8sClient, err = client.New(cfg, client.Options{Scheme: testEnv.Scheme})
 	Expect(err).NotTo(HaveOccurred())
+	kubeconf = writeKubeconfig(cfg)
+	startOperator(cfg)
 
-	registry, err = tenancy.NewRegistry(ctx, cfg, testEnv.Scheme, clock.RealClock{})
+	for i := 0; i < 2; i++ {
+		s := newReplica(cfg)
+		if i == 0 {
+			server = s
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		Expect(err).NotTo(HaveOccurred())
+		replicas = append(replicas, "http://"+ln.Addr().String())
+		go func() { _ = s.App().Listener(ln) }()
+		DeferCleanup(func() { _ = s.App().Shutdown() })
+	}
+	createFixtures()
+})
+
+// newReplica builds one API server with its own informers and catalog service.
+func newReplica(cfg *rest.Config) *apiserver.Server {
+	reg, err := tenancy.NewRegistry(ctx, cfg, testEnv.Scheme, clock.RealClock{})
 	Expect(err).NotTo(HaveOccurred())
 	go func() {
 		defer GinkgoRecover()
-		Expect(registry.Start(ctx)).To(Succeed())
+		Expect(reg.Start(ctx)).To(Succeed())
 	}()
-	Expect(registry.WaitForSync(ctx)).To(BeTrue())
-	esURL, stopES, err := esbackend.Start(ctx, GinkgoT().TempDir())
+	Expect(reg.WaitForSync(ctx)).To(BeTrue())
+	if registry == nil {
+		registry = reg
+	}
+	return buildServer(reg, apiserver.PublicLimits{})
+}
+
+// startOperator runs the SearchIndex reconciler only: the fixtures' API keys carry
+// hand-written status that the APIKey reconciler would replace.
+func startOperator(cfg *rest.Config) {
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme: testEnv.Scheme, Cache: controllers.CacheOptions(),
+		Metrics: metricsserver.Options{BindAddress: "0"},
+	})
 	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(stopES)
-	esClient, err = es.New(esURL)
+	opClient, err := es.New(esURL)
 	Expect(err).NotTo(HaveOccurred())
-	searchSvc = search.New(esClient)
-	server = newServer(apiserver.PublicLimits{})
-	server.SetReady(true)
-	createFixtures()
-})
+	r := &controllers.SearchIndexReconciler{
+		Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("aisle-operator"),
+		Backend: &controllers.Backend{ES: opClient},
+		Options: controllers.Options{ES: opClient, RecordsRefresh: time.Second, MaxBackoff: time.Second},
+		Catalog: catalog.New(opClient, catalogConfig),
+	}
+	Expect(r.SetupWithManager(mgr)).To(Succeed())
+	go func() {
+		defer GinkgoRecover()
+		Expect(mgr.Start(ctx)).To(Succeed())
+	}()
+}
 
 var _ = AfterSuite(func() {
 	if cancel != nil {
@@ -79,15 +146,24 @@ var _ = AfterSuite(func() {
 	}
 })
 
-// newServer builds an API server on the suite's registry and search backend, with its
-// own usage meter (flushed every 100 ms) and the given public rate limits.
+// newServer builds another API server on the first replica's registry, with the given
+// public rate limits.
 func newServer(limits apiserver.PublicLimits) *apiserver.Server {
-	meter := usage.New(esClient, esnames.Usage(esnames.DefaultPrefix))
+	return buildServer(registry, limits)
+}
+
+// buildServer builds an API server on reg and the suite's search backend, with its own
+// catalog service, usage meter (flushed every 100 ms) and rate limiters.
+func buildServer(reg *tenancy.Registry, limits apiserver.PublicLimits) *apiserver.Server {
+	client, err := es.New(esURL)
+	Expect(err).NotTo(HaveOccurred())
+	meter := usage.New(client, esnames.Usage(esnames.DefaultPrefix))
 	go meter.Run(ctx, 100*time.Millisecond)
 	s := apiserver.New(apiserver.Config{
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Search: searchSvc, Usage: meter, Writer: k8sClient, PublicLimits: limits,
-	}, registry)
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Catalog: catalog.New(client, catalogConfig),
+		Search:  searchSvc, Usage: meter, Writer: k8sClient, PublicLimits: limits,
+	}, reg)
 	s.SetReady(true)
 	return s
 }

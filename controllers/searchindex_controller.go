@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/plan"
@@ -30,6 +31,8 @@ type SearchIndexReconciler struct {
 	Recorder events.EventRecorder
 	Backend  *Backend
 	Options  Options
+	// Catalog sweeps what crashed or abandoned catalog writes left behind.
+	Catalog *catalog.Service
 }
 
 // +kubebuilder:rbac:groups=search.aisle.dev,resources=searchindexes,verbs=get;list;watch;update;patch
@@ -98,6 +101,12 @@ func (r *SearchIndexReconciler) reconcileBackend(ctx context.Context, si *search
 	}
 	if state.Created {
 		r.Recorder.Eventf(si, nil, "Normal", "Created", "CreateIndex", "created index %s with alias %s", state.Physical, names.Alias())
+	}
+	if r.Catalog != nil {
+		// Best effort: a failed sweep is retried on the next reconcile.
+		if err := r.Catalog.Sweep(ctx, names); err != nil {
+			log.FromContext(ctx).Error(err, "sweeping catalog leftovers")
+		}
 	}
 	records, err := r.Backend.Count(ctx, names.Alias())
 	if err != nil {

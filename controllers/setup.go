@@ -17,6 +17,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/aislehq/aisle/internal/catalog"
 )
 
 const (
@@ -47,6 +49,9 @@ type Options struct {
 	RecordsRefresh time.Duration
 	// MaxBackoff caps the retry delay after errors (backend down).
 	MaxBackoff time.Duration
+	// Catalog tunes the catalog janitor that runs on every SearchIndex reconcile
+	// (abandoned stages, leftover physical indices, expired idempotency keys).
+	Catalog catalog.Config
 }
 
 func (o Options) withDefaults() Options {
@@ -81,7 +86,8 @@ func Setup(mgr ctrl.Manager, opts Options) error {
 	if err := (&WorkspaceReconciler{Client: mgr.GetClient(), Recorder: recorder}).SetupWithManager(mgr, opts); err != nil {
 		return fmt.Errorf("setting up the Workspace controller: %w", err)
 	}
-	si := &SearchIndexReconciler{Client: mgr.GetClient(), Recorder: recorder, Backend: &Backend{ES: opts.ES}, Options: opts}
+	si := &SearchIndexReconciler{Client: mgr.GetClient(), Recorder: recorder, Backend: &Backend{ES: opts.ES}, Options: opts,
+		Catalog: catalog.New(opts.ES, opts.Catalog)}
 	if err := si.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the SearchIndex controller: %w", err)
 	}

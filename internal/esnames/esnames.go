@@ -67,6 +67,12 @@ func (i Index) EventsPattern() string {
 	return i.Stem() + ".events-*"
 }
 
+// Control is the index of the catalog's control documents: the revision counter,
+// idempotency keys, stage manifests and build leases (see internal/catalog).
+func (i Index) Control() string {
+	return i.Stem() + ".control"
+}
+
 // Orders is the index of orders feeding Bought together.
 func (i Index) Orders() string {
 	return i.Stem() + ".orders"

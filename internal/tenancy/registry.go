@@ -158,3 +158,12 @@ func (r *Registry) Workspace(ctx context.Context, ws string) (*searchv1alpha1.Wo
 	}
 	return &w, nil
 }
+
+// Indexes returns the SearchIndexes of workspace ws.
+func (r *Registry) Indexes(ctx context.Context, ws string) ([]searchv1alpha1.SearchIndex, error) {
+	var list searchv1alpha1.SearchIndexList
+	if err := r.cache.List(ctx, &list, client.InNamespace(ws)); err != nil {
+		return nil, fmt.Errorf("listing the indexes of %s: %w", ws, err)
+	}
+	return list.Items, nil
+}

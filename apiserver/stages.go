@@ -1,0 +1,108 @@
+package apiserver
+
+import (
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/utils"
+
+	"github.com/aislehq/aisle/internal/catalog"
+)
+
+// commitBody is the body of POST /staged-replacements/{stageId}/commit.
+type commitBody struct {
+	ExpectedBatches *int64 `json:"expectedBatches"`
+	ExpectedRecords *int64 `json:"expectedRecords"`
+}
+
+// keyParam returns a validated stageId or batchId path value, copied out of Fiber's buffer.
+func keyParam(c *fiber.Ctx, name string) (string, error) {
+	v := utils.CopyString(c.Params(name))
+	return v, catalog.ValidateKey(name, v)
+}
+
+// startStage answers POST /staged-replacements/{stageId}: 201 when it starts the stage,
+// 200 with the status of an existing one.
+func (s *Server) startStage(c *fiber.Ctx) error {
+	id, err := keyParam(c, "stageId")
+	if err != nil {
+		return err
+	}
+	t, err := s.target(c)
+	if err != nil {
+		return err
+	}
+	st, created, err := s.catalog.StartStage(c.UserContext(), t, id)
+	if err != nil {
+		return err
+	}
+	status := fiber.StatusOK
+	if created {
+		status = fiber.StatusCreated
+	}
+	return c.Status(status).JSON(st)
+}
+
+// uploadBatch answers POST /staged-replacements/{stageId}/batches/{batchId}.
+func (s *Server) uploadBatch(c *fiber.Ctx) error {
+	id, err := keyParam(c, "stageId")
+	if err != nil {
+		return err
+	}
+	batchID, err := keyParam(c, "batchId")
+	if err != nil {
+		return err
+	}
+	records, err := bindRecords(c, 1, catalog.MaxBatchRecords)
+	if err != nil {
+		return err
+	}
+	t, err := s.target(c)
+	if err != nil {
+		return err
+	}
+	st, err := s.catalog.UploadBatch(c.UserContext(), t, id, batchID, records, bodyHash(c.Body()))
+	if err != nil {
+		return err
+	}
+	return c.JSON(st)
+}
+
+// commitStage answers POST /staged-replacements/{stageId}/commit with a receipt.
+func (s *Server) commitStage(c *fiber.Ctx) error {
+	id, err := keyParam(c, "stageId")
+	if err != nil {
+		return err
+	}
+	var body commitBody
+	if err := decodeStrict(c.Body(), &body); err != nil {
+		return err
+	}
+	if body.ExpectedBatches == nil || body.ExpectedRecords == nil || *body.ExpectedBatches < 0 || *body.ExpectedRecords < 0 {
+		return errorf(fiber.StatusBadRequest, "expectedBatches and expectedRecords are required integers of at least 0")
+	}
+	t, err := s.target(c)
+	if err != nil {
+		return err
+	}
+	r, err := s.catalog.CommitStage(c.UserContext(), t, id, *body.ExpectedBatches, *body.ExpectedRecords)
+	if err != nil {
+		return err
+	}
+	return accepted(c, r)
+}
+
+// abortStage answers DELETE /staged-replacements/{stageId} with the aborted status.
+func (s *Server) abortStage(c *fiber.Ctx) error {
+	id, err := keyParam(c, "stageId")
+	if err != nil {
+		return err
+	}
+	t, err := s.target(c)
+	if err != nil {
+		return err
+	}
+	st, err := s.catalog.AbortStage(c.UserContext(), t, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(st)
+}

@@ -1,0 +1,111 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/refresh"
+
+	"github.com/aislehq/aisle/internal/es"
+)
+
+// bulkOp is one action of a _bulk request: index doc under id, or delete id.
+type bulkOp struct {
+	id     string
+	doc    []byte
+	delete bool
+}
+
+// upsertOps turns records into index actions carrying version rev.
+func upsertOps(records []Record, rev int64) []bulkOp {
+	ops := make([]bulkOp, len(records))
+	for i, r := range records {
+		ops[i] = bulkOp{id: r.ID, doc: withVersion(r.Raw, rev)}
+	}
+	return ops
+}
+
+// plainOps turns records into index actions without a version: replacement records,
+// whose version is the replacement's revision (State.Bases).
+func plainOps(records []Record) []bulkOp {
+	ops := make([]bulkOp, len(records))
+	for i, r := range records {
+		ops[i] = bulkOp{id: r.ID, doc: r.Raw}
+	}
+	return ops
+}
+
+// encodeBulk renders ops as a _bulk body.
+func encodeBulk(ops []bulkOp) []byte {
+	size := 0
+	for _, op := range ops {
+		size += len(op.doc) + len(op.id) + 32
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	for _, op := range ops {
+		id, _ := json.Marshal(op.id)
+		if op.delete {
+			buf.WriteString(`{"delete":{"_id":`)
+			buf.Write(id)
+			buf.WriteString("}}\n")
+			continue
+		}
+		buf.WriteString(`{"index":{"_id":`)
+		buf.Write(id)
+		buf.WriteString("}}\n")
+		buf.Write(op.doc)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes()
+}
+
+// bulkWrite sends ops to index in one _bulk. live writes go through the alias (never
+// creating an index by accident) and return once searchable (refresh=wait_for). The
+// first failed item becomes the error, naming its position.
+func (s *Service) bulkWrite(ctx context.Context, index string, live bool, ops []bulkOp) error {
+	return s.bulk(ctx, index, live, ops, 0)
+}
+
+// bulkAt fills a physical index with ops that start at position offset of the request.
+func (s *Service) bulkAt(ctx context.Context, index string, ops []bulkOp, offset int) error {
+	return s.bulk(ctx, index, false, ops, offset)
+}
+
+func (s *Service) bulk(ctx context.Context, index string, live bool, ops []bulkOp, offset int) error {
+	if len(ops) == 0 {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%w: %w", ErrLeaseLost, err)
+	}
+	req := s.es.Bulk().Index(index).Raw(bytes.NewReader(encodeBulk(ops)))
+	if live {
+		req = req.RequireAlias(true).Refresh(refresh.Waitfor)
+	}
+	res, err := req.Do(ctx)
+	if err != nil {
+		return fmt.Errorf("writing %d records to %s: %w", len(ops), index, es.Classify(err))
+	}
+	if !res.Errors {
+		return nil
+	}
+	for i, item := range res.Items {
+		for _, r := range item {
+			if r.Error == nil {
+				continue
+			}
+			reason := ""
+			if r.Error.Reason != nil {
+				reason = *r.Error.Reason
+			}
+			if r.Status >= http.StatusInternalServerError || r.Status == http.StatusTooManyRequests {
+				return fmt.Errorf("%w: records[%d]: %s", es.ErrUnavailable, offset+i, reason)
+			}
+			return invalid("records[%d]: %s: %s", offset+i, r.Error.Type, reason)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+// Package catalog is the write path of Aisle's catalogs: records, conditional writes,
+// idempotency keys, receipts and revisions, full and staged replacements, and the
+// janitor that removes what crashed or abandoned work left behind.
+//
+// All state lives in Elasticsearch, so any number of apiserver replicas share it:
+//
+//   - The records of a SearchIndex live in the physical index behind its alias. Each
+//     document carries its version (the revision of the write that last changed it) in
+//     the reserved field VersionField; documents of a replacement carry none, and take
+//     the revision of that replacement, kept in State.Bases by physical index.
+//   - The control index (esnames.Index.Control) holds one revision document (State),
+//     idempotency documents ("idem.<key>"), stage documents ("stage.<id>") and build
+//     leases ("build.<physical>"). Every change is optimistic: if_seq_no+if_primary_term,
+//     or op_type=create.
+//   - A write allocates revision r by compare-and-set (r joins State.Pending with a
+//     lease), writes its documents with refresh=wait_for and a timeout inside the lease,
+//     then removes r from Pending. indexedRevision is the revision below the lowest
+//     pending one, so it never covers a write that is not yet searchable.
+//   - A replacement fills a new physical index, sets the fence (no new revisions),
+//     waits for pending writes to finish, allocates its revision, moves the alias with
+//     one POST /_aliases (remove + add), clears the fence and deletes the old index.
+//     Writes after it go to the new index; none is lost.
+//   - A conditional write reads the document in real time with its seq_no and
+//     primary_term under its own revision's lease (so no swap can happen in between),
+//     and writes with if_seq_no/if_primary_term or op_type=create: exact compare-and-set.
+//
+// Leases use the wall clock of the replicas; they assume clocks agree to well within
+// Config.WriteLease.
+package catalog
+
+import (
+	"errors"
+	"time"
+
+	"github.com/elastic/go-elasticsearch/v8"
+)
+
+// Domain errors; the HTTP layer maps each to its status.
+var (
+	// ErrInvalid: the request breaks a rule; wrapped with a message naming the place.
+	ErrInvalid = errors.New("invalid request")
+	// ErrVersionConflict: a conditional write's expectedVersion differs (409).
+	ErrVersionConflict = errors.New("record version differs from expectedVersion")
+	// ErrIdempotencyMismatch: an idempotency key reused with another body (422).
+	ErrIdempotencyMismatch = errors.New("idempotency key was already used with a different request body")
+	// ErrPlanLimit: the write would exceed the workspace's maxRecords (402).
+	ErrPlanLimit = errors.New("plan limit reached")
+	// ErrStageNotFound: no such staged replacement (404).
+	ErrStageNotFound = errors.New("staged replacement not found")
+	// ErrBatchConflict: a batch re-uploaded with different records (409).
+	ErrBatchConflict = errors.New("batch was already uploaded with different records")
+	// ErrStageClosed: the stage is committed or aborted and takes no more changes (409).
+	ErrStageClosed = errors.New("staged replacement is no longer open")
+	// ErrStageOutdated: writes reached the index since the stage started (409).
+	ErrStageOutdated = errors.New("other writes reached the index since the staged replacement started")
+	// ErrCountMismatch: commit's expected counts differ from the stage's (422).
+	ErrCountMismatch = errors.New("staged replacement counts differ from the expected counts")
+	// ErrFenced: a swap is moving the alias; the write waits, then gives up (503).
+	ErrFenced = errors.New("the index is switching catalogs; retry shortly")
+	// ErrSwapBusy: another swap holds the fence (503 once waiting gives up).
+	ErrSwapBusy = errors.New("another catalog replacement is being committed; retry shortly")
+	// ErrNotDrained: writes are still pending (internal: the swap waits).
+	ErrNotDrained = errors.New("writes still pending")
+	// ErrLeaseLost: a writer finished after its lease ran out; the outcome is unknown (503).
+	ErrLeaseLost = errors.New("the write took longer than its lease; its outcome is unknown, retry it")
+	// ErrBusy: a concurrent request with the same idempotency key or stage is still running (503).
+	ErrBusy = errors.New("a request with the same key is still in progress; retry shortly")
+)
+
+// Defaults of Config.
+const (
+	DefaultWriteLease     = 30 * time.Second
+	DefaultFenceLease     = 45 * time.Second
+	DefaultBuildLease     = 20 * time.Second
+	DefaultStageTTL       = 24 * time.Hour
+	DefaultIdempotencyTTL = 24 * time.Hour
+	// FillBatch is the number of documents per _bulk when filling a physical index.
+	FillBatch = 1000
+	// FillWorkers is the number of concurrent _bulk requests of a fill.
+	FillWorkers = 1
+)
+
+// Config tunes the service. Zero values take the defaults.
+type Config struct {
+	// WriteLease bounds a write: its revision is dropped from the pending set after it.
+	WriteLease time.Duration
+	// FenceLease bounds a swap's fence (renewed while the swap waits).
+	FenceLease time.Duration
+	// BuildLease is the lease of a PUT /records fill, renewed while it runs; a physical
+	// index whose lease ran out is the janitor's.
+	BuildLease time.Duration
+	// StageTTL: a stage without activity for this long is removed with its index; a
+	// committed stage's receipt is kept this long.
+	StageTTL time.Duration
+	// IdempotencyTTL is how long an idempotency key is remembered.
+	IdempotencyTTL time.Duration
+	// Now tells the time; defaults to time.Now.
+	Now func() time.Time
+}
+
+func (c Config) withDefaults() Config {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&c.WriteLease, DefaultWriteLease)
+	def(&c.FenceLease, DefaultFenceLease)
+	def(&c.BuildLease, DefaultBuildLease)
+	def(&c.StageTTL, DefaultStageTTL)
+	def(&c.IdempotencyTTL, DefaultIdempotencyTTL)
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// Service runs the write path against one Elasticsearch cluster.
+type Service struct {
+	es  *elasticsearch.TypedClient
+	cfg Config
+	ctl *control
+}
+
+// New returns a service on client.
+func New(client *elasticsearch.TypedClient, cfg Config) *Service {
+	cfg = cfg.withDefaults()
+	return &Service{es: client, cfg: cfg, ctl: newControl(client)}
+}
+
+// Receipt is the answer to a write, and the body of GET /indexing.
+type Receipt struct {
+	AcceptedRevision int64 `json:"acceptedRevision"`
+	IndexedRevision  int64 `json:"indexedRevision"`
+	RecordCount      int64 `json:"recordCount"`
+}

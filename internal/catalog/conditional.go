@@ -1,0 +1,162 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/optype"
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/refresh"
+
+	"github.com/aislehq/aisle/internal/es"
+)
+
+// Operations of a conditional write.
+const (
+	OpUpsert = "upsert"
+	OpDelete = "delete"
+)
+
+// ConditionalRequest is the body of POST /record-writes.
+type ConditionalRequest struct {
+	Operation       string          `json:"operation"`
+	ObjectID        string          `json:"objectID"`
+	Record          json.RawMessage `json:"record,omitempty"`
+	ExpectedVersion *int64          `json:"expectedVersion"`
+	IdempotencyKey  string          `json:"idempotencyKey,omitempty"`
+}
+
+// Conditional is a validated conditional write.
+type Conditional struct {
+	Operation       string
+	ObjectID        string
+	Record          Record
+	ExpectedVersion int64
+	IdempotencyKey  string
+}
+
+// ValidateConditional checks a conditional write request.
+func ValidateConditional(r ConditionalRequest) (Conditional, error) {
+	c := Conditional{Operation: r.Operation, ObjectID: r.ObjectID, IdempotencyKey: r.IdempotencyKey}
+	if r.Operation != OpUpsert && r.Operation != OpDelete {
+		return c, invalid("operation must be %q or %q", OpUpsert, OpDelete)
+	}
+	if err := ValidateObjectID("objectID", r.ObjectID); err != nil {
+		return c, err
+	}
+	if r.ExpectedVersion == nil || *r.ExpectedVersion < 0 {
+		return c, invalid("expectedVersion must be an integer of at least 0")
+	}
+	c.ExpectedVersion = *r.ExpectedVersion
+	if r.IdempotencyKey != "" {
+		if err := ValidateKey("idempotencyKey", r.IdempotencyKey); err != nil {
+			return c, err
+		}
+	}
+	hasRecord := len(r.Record) > 0 && !bytes.Equal(bytes.TrimSpace(r.Record), []byte("null"))
+	switch {
+	case r.Operation == OpDelete && hasRecord:
+		return c, invalid("record must be absent for a delete")
+	case r.Operation == OpUpsert && !hasRecord:
+		return c, invalid("record is required for an upsert")
+	case r.Operation == OpUpsert:
+		rec, err := ValidateRecord(r.Record)
+		if err != nil {
+			return c, invalid("record: %s", err)
+		}
+		if rec.ID != r.ObjectID {
+			return c, invalid("record.objectID must equal objectID")
+		}
+		c.Record = rec
+	}
+	return c, nil
+}
+
+// ConditionalWrite applies c only if the record's version equals c.ExpectedVersion
+// (POST /record-writes). With an idempotency key, the first outcome (receipt or
+// conflict) is kept and repeated; bodyHash identifies the request body.
+func (s *Service) ConditionalWrite(ctx context.Context, t Target, c Conditional, bodyHash string) (Receipt, error) {
+	if c.Operation == OpUpsert && c.ExpectedVersion == 0 {
+		if err := s.checkPlanCreate(ctx, t); err != nil {
+			return Receipt{}, err
+		}
+	}
+	if c.IdempotencyKey == "" {
+		return s.conditional(ctx, t, c)
+	}
+	claim, err := s.claimKey(ctx, t.Names, c.IdempotencyKey, bodyHash)
+	if err != nil {
+		return Receipt{}, err
+	}
+	if claim.outcome != nil {
+		return claim.outcome.result()
+	}
+	rec, err := s.conditional(ctx, t, c)
+	if oc, ok := outcomeOf(rec, err); ok {
+		s.recordKey(context.WithoutCancel(ctx), t.Names, c.IdempotencyKey, claim, oc)
+	} else {
+		s.releaseKey(context.WithoutCancel(ctx), t.Names, c.IdempotencyKey, claim)
+	}
+	return rec, err
+}
+
+func (s *Service) conditional(ctx context.Context, t Target, c Conditional) (Receipt, error) {
+	alias := t.Names.Alias()
+	return s.write(ctx, t.Names, func(ctx context.Context, rev int64) (bool, error) {
+		// Under this revision's lease no swap can move the alias, so the read and the
+		// conditional write below see the same physical index.
+		doc, err := s.getDoc(ctx, t.Names, c.ObjectID)
+		if err != nil {
+			return false, err
+		}
+		current := int64(0)
+		if doc.found {
+			current = doc.version
+		}
+		if current != c.ExpectedVersion {
+			return false, nil
+		}
+		if c.Operation == OpDelete {
+			return s.deleteIf(ctx, alias, c.ObjectID, doc)
+		}
+		return s.indexIf(ctx, alias, c.ObjectID, withVersion(c.Record.Raw, rev), doc)
+	})
+}
+
+// indexIf writes doc only if the stored document is still the one read (or still absent).
+func (s *Service) indexIf(ctx context.Context, alias, id string, body []byte, prev storedDoc) (bool, error) {
+	req := s.es.Index(alias).Id(pathID(id)).Raw(bytes.NewReader(body)).RequireAlias(true).Refresh(refresh.Waitfor)
+	if prev.found {
+		req = req.IfSeqNo(strconv.FormatInt(prev.seq, 10)).IfPrimaryTerm(strconv.FormatInt(prev.term, 10))
+	} else {
+		req = req.OpType(optype.Create)
+	}
+	_, err := req.Do(ctx)
+	return casResult(err, id)
+}
+
+// deleteIf deletes the record only if it is still the one read; deleting an absent
+// record (expectedVersion 0) changes nothing and succeeds.
+func (s *Service) deleteIf(ctx context.Context, alias, id string, prev storedDoc) (bool, error) {
+	if !prev.found {
+		return true, nil
+	}
+	_, err := s.es.Delete(alias, pathID(id)).IfSeqNo(strconv.FormatInt(prev.seq, 10)).
+		IfPrimaryTerm(strconv.FormatInt(prev.term, 10)).Refresh(refresh.Waitfor).Do(ctx)
+	return casResult(err, id)
+}
+
+// casResult: a version conflict (or the document vanishing) means another write won.
+func casResult(err error, id string) (bool, error) {
+	err = es.Classify(err)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, es.ErrConflict), errors.Is(err, es.ErrNotFound):
+		return false, nil
+	}
+	return false, fmt.Errorf("writing record %q: %w", id, err)
+}

@@ -1,0 +1,126 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/esnames"
+)
+
+// Idempotency keys: the first request with a key creates "idem.<key>" (op_type=create)
+// holding the hash of its body and a lease; when its write ends it stores the outcome.
+// Concurrent repeats wait for that outcome; a repeat after the owner's lease ran out (a
+// crash) takes the claim over by compare-and-set. Keys live Config.IdempotencyTTL.
+
+const kindIdem = "idem"
+
+// Outcome is what a keyed request answered: a receipt (202) or a version conflict (409).
+type Outcome struct {
+	Status  int      `json:"status"`
+	Receipt *Receipt `json:"receipt,omitempty"`
+	Error   string   `json:"error,omitempty"`
+}
+
+func (o *Outcome) result() (Receipt, error) {
+	if o.Status == http.StatusConflict {
+		return Receipt{}, ErrVersionConflict
+	}
+	if o.Receipt == nil {
+		return Receipt{}, fmt.Errorf("idempotency record without a receipt")
+	}
+	return *o.Receipt, nil
+}
+
+// outcomeOf decides whether a result is final and worth repeating: receipts and version
+// conflicts are; failures the client may retry are not.
+func outcomeOf(r Receipt, err error) (Outcome, bool) {
+	switch {
+	case err == nil:
+		return Outcome{Status: http.StatusAccepted, Receipt: &r}, true
+	case errors.Is(err, ErrVersionConflict):
+		return Outcome{Status: http.StatusConflict, Error: ErrVersionConflict.Error()}, true
+	}
+	return Outcome{}, false
+}
+
+type idemDoc struct {
+	Kind      string   `json:"kind"`
+	Hash      string   `json:"hash"`
+	CreatedAt int64    `json:"createdAt"`
+	Deadline  int64    `json:"deadline"`
+	Outcome   *Outcome `json:"outcome,omitempty"`
+}
+
+// keyClaim is either a finished outcome to repeat or the claim this request now owns.
+type keyClaim struct {
+	outcome *Outcome
+	doc     idemDoc
+	v       versioned
+}
+
+// idemLease bounds the owner of a key: its wait for a fence plus its write.
+func (s *Service) idemLease() time.Duration { return s.cfg.WriteLease + s.cfg.FenceLease }
+
+func (s *Service) claimKey(ctx context.Context, names esnames.Index, key, hash string) (keyClaim, error) {
+	id := kindIdem + "." + key
+	var claim keyClaim
+	err := waitFor(ctx, s.idemLease()+5*time.Second, func() error {
+		var err error
+		claim, err = s.tryClaim(ctx, names, id, hash)
+		return err
+	}, ErrBusy, es.ErrConflict)
+	if errors.Is(err, es.ErrConflict) {
+		err = ErrBusy
+	}
+	return claim, err
+}
+
+// tryClaim makes one attempt; ErrBusy means another request with the key is running.
+func (s *Service) tryClaim(ctx context.Context, names esnames.Index, id, hash string) (keyClaim, error) {
+	now := s.cfg.Now()
+	v, err := s.ctl.get(ctx, names.Control(), id)
+	if err != nil {
+		return keyClaim{}, err
+	}
+	fresh := idemDoc{Kind: kindIdem, Hash: hash, CreatedAt: millis(now), Deadline: millis(now.Add(s.idemLease()))}
+	if v.found {
+		var d idemDoc
+		if err := json.Unmarshal(v.src, &d); err != nil {
+			return keyClaim{}, fmt.Errorf("decoding idempotency record %s: %w", id, err)
+		}
+		expired := d.CreatedAt+s.cfg.IdempotencyTTL.Milliseconds() <= millis(now)
+		switch {
+		case expired:
+			// Forgotten: the key starts afresh.
+		case d.Hash != hash:
+			return keyClaim{}, ErrIdempotencyMismatch
+		case d.Outcome != nil:
+			return keyClaim{outcome: d.Outcome}, nil
+		case d.Deadline > millis(now):
+			return keyClaim{}, ErrBusy
+		default:
+			fresh.CreatedAt = d.CreatedAt // the owner crashed: take over its claim
+		}
+	}
+	nv, err := s.ctl.put(ctx, names.Control(), id, v, fresh)
+	if err != nil {
+		return keyClaim{}, err
+	}
+	return keyClaim{doc: fresh, v: nv}, nil
+}
+
+// recordKey stores the outcome; losing the claim meanwhile (a takeover) is logged away.
+func (s *Service) recordKey(ctx context.Context, names esnames.Index, key string, c keyClaim, oc Outcome) {
+	c.doc.Outcome = &oc
+	_, _ = s.ctl.put(ctx, names.Control(), kindIdem+"."+key, c.v, c.doc)
+}
+
+// releaseKey gives up a claim after a failure the client may retry.
+func (s *Service) releaseKey(ctx context.Context, names esnames.Index, key string, c keyClaim) {
+	_ = s.ctl.del(ctx, names.Control(), kindIdem+"."+key, c.v)
+}

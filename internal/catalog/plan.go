@@ -1,0 +1,102 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
+
+	"github.com/aislehq/aisle/internal/es"
+)
+
+// PlanAllows is the pure plan decision: after the write the workspace holds
+// others + thisIndex records.
+func PlanAllows(maxRecords, others, thisIndex int64) error {
+	if maxRecords <= 0 || others+thisIndex <= maxRecords {
+		return nil
+	}
+	return fmt.Errorf("%w: the workspace plan allows %d records; this write would make %d",
+		ErrPlanLimit, maxRecords, others+thisIndex)
+}
+
+// others counts the records of the workspace's other indexes.
+func (s *Service) others(ctx context.Context, t Target) (int64, error) {
+	var n int64
+	for _, alias := range t.OtherAliases {
+		c, err := s.count(ctx, alias)
+		if err != nil {
+			return 0, err
+		}
+		n += c
+	}
+	return n, nil
+}
+
+// checkPlanUpsert refuses an upsert whose new records would exceed the plan. Existing
+// records are replaced in place and do not count twice.
+func (s *Service) checkPlanUpsert(ctx context.Context, t Target, records []Record) error {
+	if t.MaxRecords <= 0 {
+		return nil
+	}
+	others, err := s.others(ctx, t)
+	if err != nil {
+		return err
+	}
+	current, err := s.count(ctx, t.Names.Alias())
+	if err != nil {
+		return err
+	}
+	ids := uniqueIDs(records)
+	if others+current+int64(len(ids)) <= t.MaxRecords {
+		return nil
+	}
+	existing, err := s.countIDs(ctx, t.Names.Alias(), ids)
+	if err != nil {
+		return err
+	}
+	return PlanAllows(t.MaxRecords, others, current+int64(len(ids))-existing)
+}
+
+// checkPlanTotal refuses a write that leaves this index with n records over the plan.
+func (s *Service) checkPlanTotal(ctx context.Context, t Target, n int64) error {
+	if t.MaxRecords <= 0 {
+		return nil
+	}
+	others, err := s.others(ctx, t)
+	if err != nil {
+		return err
+	}
+	return PlanAllows(t.MaxRecords, others, n)
+}
+
+// checkPlanCreate refuses a conditional create of one new record over the plan.
+func (s *Service) checkPlanCreate(ctx context.Context, t Target) error {
+	if t.MaxRecords <= 0 {
+		return nil
+	}
+	current, err := s.count(ctx, t.Names.Alias())
+	if err != nil {
+		return err
+	}
+	return s.checkPlanTotal(ctx, t, current+1)
+}
+
+func uniqueIDs(records []Record) []string {
+	seen := make(map[string]struct{}, len(records))
+	out := make([]string, 0, len(records))
+	for _, r := range records {
+		if _, ok := seen[r.ID]; !ok {
+			seen[r.ID] = struct{}{}
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+func (s *Service) countIDs(ctx context.Context, alias string, ids []string) (int64, error) {
+	res, err := s.es.Core.Count().Index(alias).Query(&types.Query{Ids: &types.IdsQuery{Values: ids}}).Do(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("counting existing records of %s: %w", alias, es.Classify(err))
+	}
+	return res.Count, nil
+}

@@ -1,0 +1,102 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/aislehq/aisle/internal/esnames"
+)
+
+// Build leases: a PUT /records fill holds "build.<physical>" in the control index and
+// renews its deadline while it runs. The janitor deletes a physical index that is not
+// behind the alias only when no live lease (build or stage) holds it, so a crashed fill
+// is cleaned up one lease later and a running one never.
+
+const kindBuild = "build"
+
+type buildDoc struct {
+	Kind      string `json:"kind"`
+	Physical  string `json:"physical"`
+	CreatedAt int64  `json:"createdAt"`
+	Deadline  int64  `json:"deadline"`
+}
+
+func buildID(physical string) string { return kindBuild + "." + physical }
+
+// Replace replaces the whole catalog with records (PUT /records): it fills a new
+// physical index, then swaps it behind the alias. Readers see the old catalog until the
+// swap and the new one after it, never a mix.
+func (s *Service) Replace(ctx context.Context, t Target, records []Record) (Receipt, error) {
+	if err := s.checkPlanTotal(ctx, t, int64(len(uniqueIDs(records)))); err != nil {
+		return Receipt{}, err
+	}
+	physical, err := s.newPhysical(ctx, t, "replace", newOwnerID())
+	if err != nil {
+		return Receipt{}, err
+	}
+	leaseCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	if err := s.holdBuild(leaseCtx, t.Names, physical); err != nil {
+		s.deleteIndex(ctx, physical)
+		return Receipt{}, err
+	}
+	defer s.dropBuild(context.WithoutCancel(ctx), t.Names, physical)
+	if err := s.fill(ctx, physical, plainOps(records)); err != nil {
+		s.deleteIndex(ctx, physical)
+		return Receipt{}, err
+	}
+	r, err := s.swap(ctx, t.Names, physical, func(State) error { return nil })
+	if err != nil {
+		s.deleteIndex(ctx, physical)
+		return Receipt{}, err
+	}
+	return r, nil
+}
+
+// fill writes ops into a physical index in FillBatch-sized _bulk requests, FillWorkers
+// at a time, then refreshes it.
+func (s *Service) fill(ctx context.Context, physical string, ops []bulkOp) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(FillWorkers)
+	for start := 0; start < len(ops); start += FillBatch {
+		chunk := ops[start:min(start+FillBatch, len(ops))]
+		offset := start
+		g.Go(func() error { return s.bulkAt(gctx, physical, chunk, offset) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return s.refresh(ctx, physical)
+}
+
+// holdBuild writes the build lease and renews it until ctx ends.
+func (s *Service) holdBuild(ctx context.Context, names esnames.Index, physical string) error {
+	put := func(ctx context.Context) error {
+		now := s.cfg.Now()
+		doc := buildDoc{Kind: kindBuild, Physical: physical, CreatedAt: millis(now), Deadline: millis(now.Add(s.cfg.BuildLease))}
+		return s.ctl.overwrite(ctx, names.Control(), buildID(physical), doc)
+	}
+	if err := put(ctx); err != nil {
+		return fmt.Errorf("taking the build lease of %s: %w", physical, err)
+	}
+	go func() {
+		tick := time.NewTicker(s.cfg.BuildLease / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				_ = put(ctx)
+			}
+		}
+	}()
+	return nil
+}
+
+func (s *Service) dropBuild(ctx context.Context, names esnames.Index, physical string) {
+	_ = s.ctl.del(ctx, names.Control(), buildID(physical), versioned{})
+}

@@ -1,0 +1,172 @@
+package catalog
+
+import (
+	"slices"
+	"time"
+)
+
+// Lease is a revision handed to a writer that has not finished yet. Its writer must not
+// start writing after Deadline; the next change of the state after Deadline drops it.
+type Lease struct {
+	Rev      int64 `json:"rev"`
+	Deadline int64 `json:"deadline"` // Unix milliseconds
+}
+
+// Fence stops new revisions while a catalog swap moves the alias. It has a deadline too,
+// so a crashed committer does not block writes for longer than one lease.
+type Fence struct {
+	Owner    string `json:"owner"`
+	Deadline int64  `json:"deadline"` // Unix milliseconds
+}
+
+// State is the revision document of one SearchIndex (id "revision" in its control
+// index). Every change is a compare-and-set on the whole document.
+type State struct {
+	// Revision is the last revision handed out (acceptedRevision).
+	Revision int64 `json:"revision"`
+	// LastWrite is the highest revision whose write reached the index; revisions of
+	// refused conditional writes never raise it, so they do not fail staged commits.
+	LastWrite int64 `json:"lastWrite"`
+	// Pending are the revisions whose writers have not finished.
+	Pending []Lease `json:"pending"`
+	// Fence is set while a swap is in progress.
+	Fence *Fence `json:"fence"`
+	// Generation is the last physical index generation handed out.
+	Generation int64 `json:"generation"`
+	// Bases maps a physical index filled by a replacement to the revision of that
+	// replacement: the version of its records that carry no version of their own.
+	Bases map[string]int64 `json:"bases"`
+}
+
+// millis converts a time to the Unix milliseconds stored in leases.
+func millis(t time.Time) int64 { return t.UnixMilli() }
+
+// Prune drops expired pending revisions and an expired fence. Their writers either
+// never wrote or never answered 202, so no acknowledged write is uncovered.
+func (s State) Prune(now time.Time) State {
+	n := millis(now)
+	out := s
+	out.Pending = slices.DeleteFunc(slices.Clone(s.Pending), func(l Lease) bool { return l.Deadline <= n })
+	if s.Fence != nil && s.Fence.Deadline <= n {
+		out.Fence = nil
+	}
+	return out
+}
+
+// Indexed is indexedRevision: every revision at or below it is searchable, because no
+// writer of a revision at or below it is still working.
+func (s State) Indexed() int64 {
+	if len(s.Pending) == 0 {
+		return s.Revision
+	}
+	lowest := s.Pending[0].Rev
+	for _, l := range s.Pending[1:] {
+		lowest = min(lowest, l.Rev)
+	}
+	return lowest - 1
+}
+
+// Allocate hands out the next revision with a lease, unless a live fence stops writes.
+func (s State) Allocate(now time.Time, lease time.Duration) (State, Lease, error) {
+	s = s.Prune(now)
+	if s.Fence != nil {
+		return s, Lease{}, ErrFenced
+	}
+	s.Revision++
+	l := Lease{Rev: s.Revision, Deadline: millis(now.Add(lease))}
+	s.Pending = append(s.Pending, l)
+	return s, l, nil
+}
+
+// Complete removes rev from the pending revisions; applied says whether its write reached
+// the index. It fails with ErrLeaseLost when rev is no longer pending: its lease ran out
+// and the write's outcome must not be acknowledged.
+func (s State) Complete(now time.Time, rev int64, applied bool) (State, error) {
+	s = s.Prune(now)
+	i := slices.IndexFunc(s.Pending, func(l Lease) bool { return l.Rev == rev })
+	if i < 0 {
+		return s, ErrLeaseLost
+	}
+	s.Pending = slices.Delete(s.Pending, i, i+1)
+	if applied {
+		s.LastWrite = max(s.LastWrite, rev)
+	}
+	return s, nil
+}
+
+// SetFence sets (or renews) owner's fence; another live fence makes it ErrSwapBusy.
+func (s State) SetFence(now time.Time, owner string, lease time.Duration) (State, error) {
+	s = s.Prune(now)
+	if s.Fence != nil && s.Fence.Owner != owner {
+		return s, ErrSwapBusy
+	}
+	s.Fence = &Fence{Owner: owner, Deadline: millis(now.Add(lease))}
+	return s, nil
+}
+
+// HoldsFence reports whether owner's fence is live.
+func (s State) HoldsFence(now time.Time, owner string) bool {
+	s = s.Prune(now)
+	return s.Fence != nil && s.Fence.Owner == owner
+}
+
+// ClearFence removes owner's fence (someone else's stays).
+func (s State) ClearFence(owner string) State {
+	if s.Fence != nil && s.Fence.Owner == owner {
+		s.Fence = nil
+	}
+	return s
+}
+
+// BeginSwap allocates the revision of a catalog swap to physical: the caller must hold
+// the fence and no write may be pending. The new index's records without a version of
+// their own get this revision as their version.
+func (s State) BeginSwap(now time.Time, owner, physical string, lease time.Duration) (State, Lease, error) {
+	s = s.Prune(now)
+	if s.Fence == nil || s.Fence.Owner != owner {
+		return s, Lease{}, ErrSwapBusy
+	}
+	if len(s.Pending) > 0 {
+		return s, Lease{}, ErrNotDrained
+	}
+	s.Revision++
+	l := Lease{Rev: s.Revision, Deadline: millis(now.Add(lease))}
+	s.Pending = append(s.Pending, l)
+	bases := make(map[string]int64, len(s.Bases)+1)
+	for k, v := range s.Bases {
+		bases[k] = v
+	}
+	bases[physical] = s.Revision
+	s.Bases = bases
+	return s, l, nil
+}
+
+// NextGeneration hands out a physical index generation above both the stored counter
+// and the generation of the index behind the alias (made by the operator or a rebuild).
+func (s State) NextGeneration(current int64) (State, int64) {
+	s.Generation = max(s.Generation, current) + 1
+	return s, s.Generation
+}
+
+// PruneBases keeps the bases of the indices that still exist.
+func (s State) PruneBases(exists func(string) bool) State {
+	if len(s.Bases) == 0 {
+		return s
+	}
+	bases := map[string]int64{}
+	for k, v := range s.Bases {
+		if exists(k) {
+			bases[k] = v
+		}
+	}
+	s.Bases = bases
+	return s
+}
+
+// DropBase forgets the base revision of a deleted physical index.
+func (s State) DropBase(physical string) State {
+	if _, ok := s.Bases[physical]; !ok {
+		return s
+	}
+	return s.PruneBases(func(name string) bool { return name != physical })
+}

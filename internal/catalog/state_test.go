@@ -1,0 +1,121 @@
+package catalog
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestStateTransitions(t *testing.T) {
+	now := time.UnixMilli(1_000_000)
+	lease := 10 * time.Second
+	s, l1, err := State{}.Allocate(now, lease)
+	if err != nil || l1.Rev != 1 {
+		t.Fatalf("allocate: %v %+v", err, l1)
+	}
+	s, l2, _ := s.Allocate(now, lease)
+	if got := s.Indexed(); got != 0 {
+		t.Fatalf("indexed with 1 and 2 pending = %d, want 0", got)
+	}
+	s, _ = s.Complete(now, l2.Rev, true)
+	if got := s.Indexed(); got != 0 {
+		t.Fatalf("indexed with 1 pending = %d, want 0", got)
+	}
+	s, _ = s.Complete(now, l1.Rev, false)
+	if s.Indexed() != 2 || s.LastWrite != 2 {
+		t.Fatalf("after both: indexed %d lastWrite %d, want 2 and 2", s.Indexed(), s.LastWrite)
+	}
+	if _, err := s.Complete(now, 1, true); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("completing twice: %v, want ErrLeaseLost", err)
+	}
+
+	// An expired lease is dropped: indexedRevision moves past it, its writer loses it.
+	s, l3, _ := s.Allocate(now, lease)
+	later := now.Add(lease + time.Millisecond)
+	if got := s.Prune(later).Indexed(); got != l3.Rev {
+		t.Fatalf("indexed after expiry = %d, want %d", got, l3.Rev)
+	}
+	if _, err := s.Complete(later, l3.Rev, true); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("late completion: %v, want ErrLeaseLost", err)
+	}
+
+	// A fence stops allocations and needs a drained state to begin the swap.
+	s, l4, _ := s.Prune(later).Allocate(later, lease)
+	f, err := s.SetFence(later, "a", lease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := f.Allocate(later, lease); !errors.Is(err, ErrFenced) {
+		t.Fatalf("allocate under fence: %v", err)
+	}
+	if _, err := f.SetFence(later, "b", lease); !errors.Is(err, ErrSwapBusy) {
+		t.Fatalf("second fence: %v", err)
+	}
+	if _, _, err := f.BeginSwap(later, "a", "p-2", lease); !errors.Is(err, ErrNotDrained) {
+		t.Fatalf("swap with pending: %v", err)
+	}
+	f, _ = f.Complete(later, l4.Rev, true)
+	f, sw, err := f.BeginSwap(later, "a", "p-2", lease)
+	if err != nil || sw.Rev != l4.Rev+1 || f.Bases["p-2"] != sw.Rev {
+		t.Fatalf("swap: %v %+v %+v", err, sw, f.Bases)
+	}
+	f, _ = f.Complete(later, sw.Rev, true)
+	f = f.ClearFence("a")
+	if _, _, err := f.Allocate(later, lease); err != nil {
+		t.Fatalf("allocate after the swap: %v", err)
+	}
+	// An expired fence no longer blocks writes.
+	g, _ := State{}.SetFence(now, "x", lease)
+	if _, _, err := g.Allocate(later, lease); err != nil {
+		t.Fatalf("allocate after the fence expired: %v", err)
+	}
+}
+
+func TestDecideCommit(t *testing.T) {
+	now := time.UnixMilli(5000)
+	open := stageDoc{State: StageOpen, Batches: map[string]batchInfo{"a": {Hash: "h", Records: 3, Done: true}}}
+	cases := []struct {
+		name    string
+		doc     stageDoc
+		b, r    int64
+		want    commitAction
+		wantErr error
+	}{
+		{"counts match", open, 1, 3, commitStart, nil},
+		{"counts differ", open, 2, 3, 0, ErrCountMismatch},
+		{"committed", stageDoc{State: StageCommitted}, 9, 9, commitDone, nil},
+		{"aborted", stageDoc{State: StageAborted}, 1, 3, 0, ErrStageClosed},
+		{"running commit", stageDoc{State: StageCommitting, Deadline: 6000}, 1, 3, commitWait, nil},
+		{"crashed commit", stageDoc{State: StageCommitting, Deadline: 4000}, 1, 3, commitTakeOver, nil},
+		{"batch uploading", stageDoc{State: StageOpen, Batches: map[string]batchInfo{"a": {Hash: "h"}}}, 0, 0, 0, ErrBusy},
+	}
+	for _, c := range cases {
+		got, err := decideCommit(c.doc, now, c.b, c.r)
+		if !errors.Is(err, c.wantErr) || (c.wantErr == nil && got != c.want) {
+			t.Errorf("%s: got %v, %v; want %v, %v", c.name, got, err, c.want, c.wantErr)
+		}
+	}
+}
+
+func TestValidateRecord(t *testing.T) {
+	cases := map[string]string{
+		`{"objectID":"a"}`:                  "",
+		`{"objectid":"a"}`:                  "objectID must be a non-empty string",
+		`{"objectID":""}`:                   "objectID must be a non-empty string",
+		`{"objectID":"a","aisleVersion":1}`: "aisleVersion is a reserved field name",
+		`[1]`:                               "must be a JSON object",
+	}
+	for in, want := range cases {
+		_, err := ValidateRecord([]byte(in))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("%s: got %q, want %q", in, got, want)
+		}
+	}
+	if got := string(withVersion([]byte(`{"objectID":"a"}`), 7)); got != `{"objectID":"a","aisleVersion":7}` {
+		t.Errorf("withVersion: %s", got)
+	}
+}

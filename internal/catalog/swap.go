@@ -1,0 +1,198 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
+
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/mapping"
+)
+
+// MetaKey is the key under the physical index's mapping _meta.aisle that marks an index
+// filled by the catalog write path (a replacement or a stage), for the janitor.
+const MetaKey = "catalog"
+
+// aliasTarget returns the physical index behind the alias ("" when there is none).
+func (s *Service) aliasTarget(ctx context.Context, names esnames.Index) (string, error) {
+	res, err := s.es.Indices.GetAlias().Name(names.Alias()).Do(ctx)
+	if err := es.Classify(err); err != nil {
+		if errors.Is(err, es.ErrNotFound) {
+			return "", nil
+		}
+		return "", fmt.Errorf("reading alias %s: %w", names.Alias(), err)
+	}
+	indices := make([]string, 0, len(res))
+	for name := range res {
+		indices = append(indices, name)
+	}
+	sort.Strings(indices)
+	if len(indices) == 0 {
+		return "", nil
+	}
+	return indices[0], nil
+}
+
+// newPhysical creates an empty physical index for a replacement, with the mapping the
+// operator would build from the settings, and returns its name.
+func (s *Service) newPhysical(ctx context.Context, t Target, kind, id string) (string, error) {
+	body, err := mapping.Build(t.Settings)
+	if err != nil {
+		return "", fmt.Errorf("deriving the index mapping: %w", err)
+	}
+	meta, _ := body.Mappings["_meta"].(map[string]any)
+	if aisle, ok := meta["aisle"].(map[string]any); ok {
+		aisle[MetaKey] = map[string]any{"kind": kind, "id": id, "createdAt": millis(s.cfg.Now())}
+	}
+	raw, err := body.JSON()
+	if err != nil {
+		return "", fmt.Errorf("encoding the index body: %w", err)
+	}
+	for attempt := 0; attempt < 5; attempt++ {
+		current, err := s.aliasTarget(ctx, t.Names)
+		if err != nil {
+			return "", err
+		}
+		gen, _ := t.Names.Generation(current)
+		var next int64
+		if _, err := s.update(ctx, t.Names, func(st State) (State, error) {
+			st, next = st.NextGeneration(gen)
+			return st, nil
+		}); err != nil {
+			return "", err
+		}
+		physical := t.Names.Physical(next)
+		_, err = s.es.Indices.Create(physical).Raw(bytes.NewReader(raw)).Do(ctx)
+		err = es.Classify(err)
+		if err == nil {
+			return physical, nil
+		}
+		if !errors.Is(err, es.ErrConflict) {
+			return "", fmt.Errorf("creating index %s: %w", physical, err)
+		}
+		// Made by someone not counting in our state (a rebuild): take the next one.
+	}
+	return "", fmt.Errorf("creating a physical index for %s: every generation tried exists", t.Names.Alias())
+}
+
+// swap switches the alias to physical: fence, drain, check, allocate the swap's
+// revision, move the alias in one call, unfence, delete the old index. check sees the
+// drained state under the fence and may refuse the swap.
+func (s *Service) swap(ctx context.Context, names esnames.Index, physical string, check func(State) error) (Receipt, error) {
+	owner := newOwnerID()
+	if err := s.fence(ctx, names, owner); err != nil {
+		return Receipt{}, err
+	}
+	var lease Lease
+	_, err := s.update(ctx, names, func(st State) (State, error) {
+		if err := check(st.Prune(s.cfg.Now())); err != nil {
+			return st, err
+		}
+		next, l, err := st.BeginSwap(s.cfg.Now(), owner, physical, s.cfg.WriteLease)
+		lease = l
+		return next, err
+	})
+	if err != nil {
+		s.unfence(context.WithoutCancel(ctx), names, owner, 0)
+		return Receipt{}, err
+	}
+	old, err := s.moveAlias(ctx, names, physical)
+	if err != nil {
+		s.unfence(context.WithoutCancel(ctx), names, owner, lease.Rev)
+		return Receipt{}, err
+	}
+	st, err := s.update(ctx, names, func(st State) (State, error) {
+		next, err := st.Complete(s.cfg.Now(), lease.Rev, true)
+		return next.ClearFence(owner).DropBase(old), err
+	})
+	if err != nil {
+		return Receipt{}, fmt.Errorf("completing the swap of %s: %w", names.Alias(), err)
+	}
+	if old != "" && old != physical {
+		s.deleteIndex(ctx, old)
+	}
+	return s.receipt(ctx, names, lease.Rev, st)
+}
+
+// fence sets the fence and waits until no write is pending, renewing it meanwhile.
+func (s *Service) fence(ctx context.Context, names esnames.Index, owner string) error {
+	err := waitFor(ctx, s.cfg.FenceLease, func() error {
+		_, err := s.update(ctx, names, func(st State) (State, error) {
+			return st.SetFence(s.cfg.Now(), owner, s.cfg.FenceLease)
+		})
+		return err
+	}, ErrSwapBusy)
+	if err != nil {
+		return fmt.Errorf("fencing %s: %w", names.Alias(), err)
+	}
+	err = waitFor(ctx, s.cfg.WriteLease+time.Second, func() error {
+		st, err := s.update(ctx, names, func(st State) (State, error) {
+			return st.SetFence(s.cfg.Now(), owner, s.cfg.FenceLease)
+		})
+		if err == nil && len(st.Pending) > 0 {
+			return ErrNotDrained
+		}
+		return err
+	}, ErrNotDrained)
+	if err != nil {
+		s.unfence(context.WithoutCancel(ctx), names, owner, 0)
+		return fmt.Errorf("waiting for the writes to %s: %w", names.Alias(), err)
+	}
+	return nil
+}
+
+// unfence clears owner's fence after a failed swap, releasing its revision if any.
+func (s *Service) unfence(ctx context.Context, names esnames.Index, owner string, rev int64) {
+	_, _ = s.update(ctx, names, func(st State) (State, error) {
+		if rev > 0 {
+			st, _ = st.Complete(s.cfg.Now(), rev, false)
+		}
+		return st.ClearFence(owner), nil
+	})
+}
+
+// moveAlias points the alias at physical in one POST /_aliases and returns the index
+// it pointed at before.
+func (s *Service) moveAlias(ctx context.Context, names esnames.Index, physical string) (string, error) {
+	old, err := s.aliasTarget(ctx, names)
+	if err != nil {
+		return "", err
+	}
+	alias := names.Alias()
+	actions := []types.IndicesAction{}
+	if old != "" && old != physical {
+		actions = append(actions, types.IndicesAction{Remove: &types.RemoveAction{Index: &old, Alias: &alias}})
+	}
+	actions = append(actions, types.IndicesAction{Add: &types.AddAction{Index: &physical, Alias: &alias}})
+	if _, err := s.es.Indices.UpdateAliases().Actions(actions...).Do(ctx); err != nil {
+		return "", fmt.Errorf("moving alias %s to %s: %w", alias, physical, es.Classify(err))
+	}
+	return old, nil
+}
+
+// deleteIndex deletes a physical index; failures are left to the janitor.
+func (s *Service) deleteIndex(ctx context.Context, name string) {
+	_, _ = s.es.Indices.Delete(name).Do(context.WithoutCancel(ctx))
+}
+
+// refresh makes a filled index searchable before it goes behind the alias.
+func (s *Service) refresh(ctx context.Context, name string) error {
+	if _, err := s.es.Indices.Refresh().Index(name).Do(ctx); err != nil {
+		return fmt.Errorf("refreshing %s: %w", name, es.Classify(err))
+	}
+	return nil
+}
+
+func newOwnerID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
