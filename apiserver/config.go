@@ -3,6 +3,7 @@ package apiserver
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -46,11 +47,17 @@ func (s *Server) putConfig(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	// The settings before the change, read from the API server: the informer cache may
+	// not have seen this client's previous change yet.
+	before, err := s.currentIndex(c, idx)
+	if err != nil {
+		return err
+	}
 	updated, err := s.patchIndex(c, idx, patch, len(problems) > 0)
 	if err := invalidSettings(problems, err); err != nil {
 		return err
 	}
-	changes := indexsettings.Diff(idx.Spec.Settings, updated.Spec.Settings)
+	changes := indexsettings.Diff(before.Spec.Settings, updated.Spec.Settings)
 	res := putConfigResponse{
 		configResponse: configResponse{settingsBody: settingsOf(updated.Spec.Settings), Rebuild: rebuildOf(updated.Status.Rebuild)},
 		Applied:        changes.Applied,
@@ -95,6 +102,21 @@ func fullObjectPatch(v any, keys []string, path ...string) ([]byte, error) {
 		patch = map[string]any{path[i]: patch}
 	}
 	return json.Marshal(patch)
+}
+
+// currentIndex reads the SearchIndex from the Kubernetes API, past the informer cache.
+func (s *Server) currentIndex(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex) (*searchv1alpha1.SearchIndex, error) {
+	if s.writer == nil {
+		return nil, errorf(fiber.StatusServiceUnavailable, "settings cannot be written: no Kubernetes client configured")
+	}
+	obj := &searchv1alpha1.SearchIndex{}
+	if err := s.writer.Get(c.UserContext(), client.ObjectKeyFromObject(idx), obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, errorf(fiber.StatusNotFound, "index not found")
+		}
+		return nil, fmt.Errorf("reading index %s/%s: %w", idx.Namespace, idx.Name, err)
+	}
+	return obj, nil
 }
 
 // patchIndex applies a merge patch to the SearchIndex through the Kubernetes API, as
