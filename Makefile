@@ -66,8 +66,8 @@ conformance: ## Run Elasticsearch's YAML REST tests against the engine (AISLE_ES
 	go test -count=1 -timeout 30m -v ./test/conformance/ -ginkgo.no-color
 
 .PHONY: bench
-bench: ## Run the benchmarks (figures go to docs/benchmarks.md).
-	go test -run='^$$' -bench='$(BENCH)' -benchmem -benchtime=1x -timeout=60m ./...
+bench: k8s-binaries ## Run the benchmarks (figures go to docs/benchmarks.md).
+	KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -run='^$$' -bench='$(BENCH)' -benchmem -benchtime=1x -timeout=60m ./...
 
 .PHONY: lint
 lint: golangci-lint vet ## Run go vet and golangci-lint.

@@ -190,3 +190,39 @@ var _ = Describe("A settings rebuild", func() {
 		Eventually(func() int64 { return searchCount(ci) }).Should(Equal(want))
 	})
 })
+
+var _ = Describe("A newer PUT /config during a rebuild", func() {
+	It("supersedes it: the running rebuild is abandoned and the newest settings are built", func() {
+		ci := newCatalogIndex()
+		Expect(call(0, http.MethodPut, ci.base+"/records", ci.writeKey, recordsBody(records("r", 20_000))).status).To(Equal(http.StatusAccepted))
+		put := func(settings map[string]any) {
+			r := call(0, http.MethodPut, ci.base+"/config", ci.writeKey, settings)
+			Expect(r.status).To(Equal(http.StatusOK), string(r.body))
+		}
+		put(map[string]any{"searchableFields": []map[string]any{{"path": "name"}}, "language": "generic"})
+		Eventually(func() searchv1alpha1.RebuildState {
+			if st := rebuildStatus(ci); st != nil && st.Generation > 1 {
+				return st.State
+			}
+			return ""
+		}).Should(Equal(searchv1alpha1.RebuildRunning))
+
+		newest := map[string]any{"searchableFields": []map[string]any{{"path": "name"}}, "language": "generic",
+			"synonyms": []map[string]any{{"terms": []string{"product", "item"}}}}
+		put(newest)
+		var idx searchv1alpha1.SearchIndex
+		Expect(k8sClient.Get(ctx, types.NamespacedName{Namespace: "shop", Name: ci.name}, &idx)).To(Succeed())
+		Eventually(func(g Gomega) {
+			st := rebuildStatus(ci)
+			g.Expect(st).NotTo(BeNil())
+			g.Expect(st.Generation).To(Equal(idx.Generation))
+			g.Expect(st.State).To(Equal(searchv1alpha1.RebuildSucceeded))
+		}).WithTimeout(3 * 60e9).Should(Succeed())
+		Eventually(func() []string { return physicalIndices(ci) }).Should(HaveLen(1), "the abandoned target is deleted")
+
+		By("searching with the newest settings' synonyms")
+		r := call(0, http.MethodPost, ci.base+"/search", ci.searchKey, map[string]any{"q": "item", "limit": 1, "typoTolerance": false})
+		Expect(r.status).To(Equal(http.StatusOK))
+		Expect(string(r.body)).To(ContainSubstring(`"total":20000`))
+	})
+})
