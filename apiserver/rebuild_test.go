@@ -117,9 +117,12 @@ var _ = Describe("A settings rebuild", func() {
 				}
 				r, err := callE(0, http.MethodPost, ci.base+"/search", ci.searchKey, map[string]any{"q": "original", "limit": 1})
 				searches.Add(1)
-				if err != nil || r.status != http.StatusOK {
+				if err == nil && r.status != http.StatusOK {
+					err = fmt.Errorf("search answered %d: %s", r.status, r.body)
+				}
+				if err != nil {
 					failedSearches.Add(1)
-					errs[len(writers)] = fmt.Errorf("search: %v %d %s", err, r.status, r.body)
+					errs[len(writers)] = err
 				}
 			}
 		}()
@@ -142,7 +145,7 @@ var _ = Describe("A settings rebuild", func() {
 			Expect(err).NotTo(HaveOccurred())
 		}
 		Expect(failedSearches.Load()).To(BeZero())
-		Expect(writers[0].writes + writers[1].writes).To(BeNumerically(">", 10), "writes ran all through the rebuild")
+		Expect(writers[0].writes+writers[1].writes).To(BeNumerically(">", 10), "writes ran all through the rebuild")
 
 		st := rebuildStatus(ci)
 		Expect(st.DocumentsTotal).To(BeNumerically(">=", 50_000))

@@ -73,7 +73,7 @@ var _ = Describe("POST /search", func() {
 
 	DescribeTable("finds records despite typos, word prefixes, accents and synonyms",
 		func(q string, ids ...string) {
-			Expect(searchCatalog(`{"q": "`+q+`"}`).ids()).To(ContainElements(ids))
+			Expect(searchCatalog(`{"q": "` + q + `"}`).ids()).To(ContainElements(ids))
 		},
 		Entry("a typo", "grop", "p4"),
 		Entry("the prefix of the last word (search as you type)", "telev", "p3"),
@@ -87,7 +87,7 @@ var _ = Describe("POST /search", func() {
 
 	DescribeTable("filters on filterable fields",
 		func(filters string, ids ...string) {
-			Expect(searchCatalog(`{"filters": `+filters+`}`).ids()).To(ConsistOf(ids))
+			Expect(searchCatalog(`{"filters": ` + filters + `}`).ids()).To(ConsistOf(ids))
 		},
 		Entry("equality on a string", `{"field": "brand", "eq": "Acme"}`, "p1", "p2", "p6"),
 		Entry("equality on a nested field", `{"field": "specs.color", "eq": "red"}`, "p1", "p6"),
