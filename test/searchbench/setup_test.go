@@ -16,10 +16,12 @@ import (
 	"time"
 
 	"github.com/elastic/go-elasticsearch/v8"
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/apiserver"
@@ -60,6 +62,7 @@ var words = strings.Fields("alpine jacket wool merino trail runner boot lamp oak
 // one index of 100,000 records of about 1 KB.
 func start(b *testing.B, ctx context.Context) system {
 	b.Helper()
+	ctrllog.SetLogger(logr.Discard())
 	engineURL, stopES, err := esbackend.Start(ctx, b.TempDir())
 	must(b, err)
 	b.Cleanup(func() { _ = stopES() })
@@ -122,19 +125,40 @@ func createTenant(b *testing.B, ctx context.Context, k8s client.Client) string {
 	return key
 }
 
+// vocabulary is a synthetic 5,000-word vocabulary drawn with a Zipf distribution for
+// descriptions, as in the engine's benchmark; names take two of its 200 most common
+// words and a product noun.
+var vocabulary = func() []string {
+	r := rand.New(rand.NewPCG(7, 7))
+	out := make([]string, 5000)
+	for i := range out {
+		b := make([]byte, 3+r.IntN(7))
+		for j := range b {
+			b[j] = byte('a' + r.IntN(26))
+		}
+		out[i] = string(b)
+	}
+	return out
+}()
+
 // load writes the records as the catalog stores them (with their version field).
 func load(b *testing.B, ctx context.Context, c *elasticsearch.TypedClient, alias string) {
 	rng := rand.New(rand.NewPCG(1, 2))
+	zipf := rand.NewZipf(rng, 1.1, 10, uint64(len(vocabulary)-1))
 	for start := 0; start < records; start += 1000 {
 		var body bytes.Buffer
 		for i := start; i < start+1000; i++ {
 			desc := make([]string, 0, 120)
-			for n := 0; n < 110; n++ {
-				desc = append(desc, words[rng.IntN(len(words))])
+			for size := 0; size < 700; {
+				w := vocabulary[zipf.Uint64()]
+				desc = append(desc, w)
+				size += len(w) + 1
 			}
+			noun := words[rng.IntN(len(words))]
 			doc, _ := json.Marshal(map[string]any{
-				"objectID": fmt.Sprintf("sku-%06d", i), "name": words[rng.IntN(len(words))] + " " + words[rng.IntN(len(words))],
-				"description": strings.Join(desc, " "), "brand": fmt.Sprintf("brand-%d", rng.IntN(200)),
+				"objectID":    fmt.Sprintf("sku-%06d", i),
+				"name":        vocabulary[rng.IntN(200)] + " " + vocabulary[rng.IntN(200)] + " " + noun,
+				"description": strings.Join(desc, " ") + " " + noun, "brand": fmt.Sprintf("brand-%d", rng.IntN(200)),
 				"price": rng.IntN(50000) / 100, "popularity": rng.IntN(1000), "aisleVersion": 1,
 			})
 			fmt.Fprintf(&body, "{\"index\":{\"_id\":\"sku-%06d\"}}\n%s\n", i, doc)
