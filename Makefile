@@ -55,7 +55,7 @@ vet: ## Run go vet.
 	go vet ./...
 
 .PHONY: test
-test: manifests generate vet k8s-binaries ## Run every test against the real kube-apiserver and etcd built here.
+test: manifests generate vet k8s-binaries browser-deps ## Run every test against the real kube-apiserver and etcd built here.
 	KUBEBUILDER_ASSETS="$(K8S_BIN)" go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/test/conformance$$')
 	$(MAKE) conformance
 
@@ -66,8 +66,8 @@ conformance: ## Run Elasticsearch's YAML REST tests against the engine (AISLE_ES
 	go test -count=1 -timeout 30m -v ./test/conformance/ -ginkgo.no-color
 
 .PHONY: bench
-bench: ## Run the benchmarks (figures go to docs/benchmarks.md).
-	go test -run='^$$' -bench='$(BENCH)' -benchmem -benchtime=1x -timeout=60m ./...
+bench: k8s-binaries ## Run the benchmarks (figures go to docs/benchmarks.md).
+	KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -run='^$$' -bench='$(BENCH)' -benchmem -benchtime=1x -timeout=60m ./...
 
 .PHONY: lint
 lint: golangci-lint vet ## Run go vet and golangci-lint.
@@ -84,6 +84,11 @@ run: build k8s-binaries ## Start the whole system locally (aisle dev); writes de
 	KUBEBUILDER_ASSETS="$(K8S_BIN)" $(LOCALBIN)/aisle dev
 
 ##@ Dependencies
+
+.PHONY: browser-deps
+browser-deps: ## Install Debian's chromium and test/browser's playwright-core when missing (test/browser needs them).
+	@[ -x /usr/bin/chromium ] || { apt-get update && apt-get install -y chromium; }
+	@[ -d test/browser/node_modules/playwright-core ] || npm ci --prefix test/browser --no-audit --no-fund
 
 .PHONY: k8s-binaries
 k8s-binaries: ## Build etcd, kube-apiserver and kubectl into bin/k8s/<version>/ (reused when present).

@@ -29,6 +29,11 @@ var endpoints = []endpoint{
 	{http.MethodPost, "/staged-replacements/s1/batches/b1", "write", "search"},
 	{http.MethodPost, "/staged-replacements/s1/commit", "write", "search"},
 	{http.MethodDelete, "/staged-replacements/s1", "write", "search"},
+	{http.MethodPost, "/search", "search", "write"},
+	{http.MethodGet, "/fields", "search", "write"},
+	{http.MethodPut, "/config", "write", "search"},
+	{http.MethodPut, "/public-access/policy", "write", "search"},
+	{http.MethodDelete, "/public-access/policy", "write", "search"},
 }
 
 // authCase is one way of presenting (or not) a key, and the answer it must get.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/query"
 	"github.com/aislehq/aisle/internal/tenancy"
 )
 
@@ -84,6 +85,9 @@ func classify(err error) (int, string) {
 	if errors.As(err, &fe) {
 		return fe.Code, fiberMessage(fe)
 	}
+	if status, message, ok := classifySearch(err); ok {
+		return status, message
+	}
 	for _, m := range statusOf {
 		if errors.Is(err, m.err) && m.detail {
 			return m.status, detailOf(err, m.err)
@@ -121,4 +125,18 @@ func handleError(c *fiber.Ctx, err error) error {
 		loggerFrom(c.UserContext()).ErrorContext(c.UserContext(), "request failed", slog.Any("error", err))
 	}
 	return c.Status(status).JSON(fiber.Map{"error": message})
+}
+
+// classifySearch maps the errors of search, settings and public access. An invalid
+// search names every broken rule, so its whole message goes to the client.
+func classifySearch(err error) (int, string, bool) {
+	switch {
+	case errors.Is(err, query.ErrInvalid):
+		return http.StatusBadRequest, err.Error(), true
+	case errors.Is(err, errSearchQuota):
+		return http.StatusPaymentRequired, errSearchQuota.Error(), true
+	case errors.Is(err, es.ErrUnavailable):
+		return http.StatusServiceUnavailable, "search backend unavailable; retry with backoff", true
+	}
+	return 0, "", false
 }

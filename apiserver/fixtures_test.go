@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/apiserver"
 	"github.com/aislehq/aisle/controllers"
 	"github.com/aislehq/aisle/internal/apikey"
 )
@@ -32,6 +33,7 @@ func createFixtures() {
 	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shop"}})).To(Succeed())
 	Expect(k8sClient.Create(ctx, &searchv1alpha1.Workspace{ObjectMeta: metav1.ObjectMeta{Name: "shop"},
 		Spec: searchv1alpha1.WorkspaceSpec{Plan: searchv1alpha1.PlanLimits{MaxIndexes: 1000}}})).To(Succeed())
+	createSearchFixtures()
 
 	now := time.Now()
 	issue("search", "acme", []searchv1alpha1.Scope{"search"}, nil, nil)
@@ -112,7 +114,11 @@ func get(path, key string) *httptest.ResponseRecorder {
 }
 
 func do(req *http.Request) *httptest.ResponseRecorder {
-	resp, err := server.App().Test(req, -1)
+	return doOn(server, req)
+}
+
+func doOn(s *apiserver.Server, req *http.Request) *httptest.ResponseRecorder {
+	resp, err := s.App().Test(req, -1)
 	Expect(err).NotTo(HaveOccurred())
 	defer resp.Body.Close()
 	rec := httptest.NewRecorder()

@@ -1,9 +1,13 @@
 package apiserver
 
 import (
+	"errors"
+	"strings"
+
 	"github.com/gofiber/fiber/v2"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/query"
 )
 
 // policyBody is the wire form of a public search policy, with defaults filled in.
@@ -23,7 +27,7 @@ type publicAccessResponse struct {
 }
 
 // DefaultPublicMaxHits is the hit cap of public search when no policy says otherwise.
-const DefaultPublicMaxHits = 20
+const DefaultPublicMaxHits = query.DefaultPublicMaxHits
 
 // EffectivePolicy is the policy public search obeys: the index's, or the defaults.
 func EffectivePolicy(idx *searchv1alpha1.SearchIndex) policyBody {
@@ -51,5 +55,49 @@ func (s *Server) getPublicAccess(c *fiber.Ctx) error {
 		PublicID:       idx.Status.PublicID,
 		AllowedOrigins: orEmpty(idx.Spec.AllowedOrigins),
 		Policy:         EffectivePolicy(idx),
+	})
+}
+
+// policyRequest is the body of PUT /public-access/policy.
+type policyRequest struct {
+	Policy *searchv1alpha1.PublicSearchPolicy `json:"policy"`
+}
+
+var policyKeys = []string{"maxHits", "retrievableFields", "forcedFilters", "allowedFacets", "allowedFilters", "allowedSorts"}
+
+// putPolicy answers PUT /public-access/policy: replace the public search policy.
+func (s *Server) putPolicy(c *fiber.Ctx) error {
+	var body policyRequest
+	if err := decodeStrict(c.Body(), &body); err != nil {
+		return err
+	}
+	if body.Policy == nil {
+		return errorf(fiber.StatusBadRequest, "policy is required: send {\"policy\": {...}}")
+	}
+	patch, err := fullObjectPatch(body.Policy, policyKeys, "spec", "publicAccess", "policy")
+	if err != nil {
+		return err
+	}
+	return s.writePolicy(c, patch)
+}
+
+// deletePolicy answers DELETE /public-access/policy: back to the defaults.
+func (s *Server) deletePolicy(c *fiber.Ctx) error {
+	return s.writePolicy(c, []byte(`{"spec":{"publicAccess":{"policy":null}}}`))
+}
+
+func (s *Server) writePolicy(c *fiber.Ctx, patch []byte) error {
+	updated, err := s.patchIndex(c, tenantFrom(c.UserContext()).index, patch, false)
+	if err := invalidSettings(nil, err); err != nil {
+		var e *Error
+		if errors.As(err, &e) && e.Status == fiber.StatusBadRequest {
+			e.Message = strings.Replace(e.Message, "invalid settings: ", "invalid policy: ", 1)
+		}
+		return err
+	}
+	return c.JSON(publicAccessResponse{
+		PublicID:       updated.Status.PublicID,
+		AllowedOrigins: orEmpty(updated.Spec.AllowedOrigins),
+		Policy:         EffectivePolicy(updated),
 	})
 }

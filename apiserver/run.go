@@ -10,10 +10,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/tenancy"
+	"github.com/aislehq/aisle/internal/usage"
 )
 
 // RunOptions configure a running API server.
@@ -41,8 +45,14 @@ func Run(ctx context.Context, kube *rest.Config, scheme *runtime.Scheme, opts Ru
 		}
 		opts.Catalog = catalog.New(client, opts.CatalogConfig)
 	}
+	if err := opts.wire(kube, scheme); err != nil {
+		return err
+	}
 	s := New(opts.Config, registry)
 	g, ctx := errgroup.WithContext(ctx)
+	if opts.Usage != nil {
+		g.Go(func() error { opts.Usage.Run(ctx, usage.DefaultFlushInterval); return nil })
+	}
 	g.Go(func() error { return registry.Start(ctx) })
 	g.Go(func() error {
 		if !registry.WaitForSync(ctx) {
@@ -64,4 +74,30 @@ func Run(ctx context.Context, kube *rest.Config, scheme *runtime.Scheme, opts Ru
 		return nil
 	}
 	return err
+}
+
+// wire builds the search service, the usage meter and the settings writer that the
+// options do not bring.
+func (o *RunOptions) wire(kube *rest.Config, scheme *runtime.Scheme) error {
+	if o.Writer == nil {
+		w, err := client.New(kube, client.Options{Scheme: scheme})
+		if err != nil {
+			return fmt.Errorf("creating the Kubernetes client: %w", err)
+		}
+		o.Writer = w
+	}
+	if o.ESURL == "" {
+		return nil
+	}
+	esClient, err := es.New(o.ESURL)
+	if err != nil {
+		return err
+	}
+	if o.Search == nil {
+		o.Search = search.New(esClient)
+	}
+	if o.Usage == nil {
+		o.Usage = usage.New(esClient, esnames.Usage(esnames.DefaultPrefix))
+	}
+	return nil
 }

@@ -12,10 +12,13 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/recover"
 	"github.com/gofiber/fiber/v2/middleware/requestid"
 	"github.com/prometheus/client_golang/prometheus"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/tenancy"
+	"github.com/aislehq/aisle/internal/usage"
 )
 
 // DefaultBodyLimit fits the largest body of the contract, PUT /records with 100,000
@@ -34,6 +37,15 @@ type Config struct {
 	MetricsGatherer prometheus.Gatherer
 	// Catalog is the write path; nil answers the record endpoints with 503.
 	Catalog *catalog.Service
+	// Search runs searches; nil answers the search endpoints with 503.
+	Search *search.Service
+	// Usage counts searches against the monthly plan limit; nil counts nothing.
+	Usage *usage.Meter
+	// Writer writes settings and policies into SearchIndexes; nil answers those
+	// endpoints with 503.
+	Writer client.Client
+	// PublicLimits are the public search rate limits.
+	PublicLimits PublicLimits
 }
 
 // Server is the API server.
@@ -42,12 +54,16 @@ type Server struct {
 	registry *tenancy.Registry
 	catalog  *catalog.Service
 	ready    atomic.Bool
+	search   *search.Service
+	usage    *usage.Meter
+	writer   client.Client
+	limits   *limiters
 }
 
 // New builds the server on a tenancy registry.
 func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
-	s := &Server{registry: registry, catalog: cfg.Catalog}
+	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, writer: cfg.Writer, limits: newLimiters(cfg.PublicLimits)}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
 		BodyLimit:             cfg.BodyLimit,
@@ -101,6 +117,21 @@ func (s *Server) routes() {
 	idx.Post("/staged-replacements/:stageId/batches/:batchId", write, cat, s.uploadBatch)
 	idx.Post("/staged-replacements/:stageId/commit", write, cat, s.commitStage)
 	idx.Delete("/staged-replacements/:stageId", write, cat, s.abortStage)
+	s.searchRoutes(idx)
+}
+
+// searchRoutes declares search, settings, fields and browser search access.
+func (s *Server) searchRoutes(idx fiber.Router) {
+	searchKey, writeKey := s.authorize(tenancy.Need(searchv1alpha1.ScopeSearch)), s.authorize(tenancy.Need(searchv1alpha1.ScopeWrite))
+	idx.Post("/search", searchKey, s.needSearch, s.postSearch)
+	idx.Get("/fields", searchKey, s.needSearch, s.getFields)
+	idx.Put("/config", writeKey, s.putConfig)
+	idx.Put("/public-access/policy", writeKey, s.putPolicy)
+	idx.Delete("/public-access/policy", writeKey, s.deletePolicy)
+
+	public := s.app.Group("/api/public/indexes/:publicId")
+	public.Options("/search", s.publicIndex, s.publicPreflight)
+	public.Post("/search", s.publicIndex, s.needSearch, s.publicSearch)
 }
 
 // needCatalog answers 503 when the server runs without a search backend.

@@ -26,7 +26,10 @@ import (
 	"github.com/aislehq/aisle/controllers"
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/tenancy"
+	"github.com/aislehq/aisle/internal/usage"
 	"github.com/aislehq/aisle/test/envtestenv"
 	"github.com/aislehq/aisle/test/esbackend"
 	"github.com/aislehq/aisle/test/openapicheck"
@@ -46,6 +49,7 @@ var (
 	esURL     string
 	kubeconf  string
 	openapi   *openapicheck.Validator
+	searchSvc *search.Service
 	ctx       context.Context
 	cancel    context.CancelFunc
 )
@@ -73,6 +77,7 @@ var _ = BeforeSuite(func() {
 	DeferCleanup(stopES)
 	esClient, err = es.New(esURL)
 	Expect(err).NotTo(HaveOccurred())
+	searchSvc = search.New(esClient)
 
 	testEnv, err = envtestenv.New()
 	Expect(err).NotTo(HaveOccurred())
@@ -109,14 +114,7 @@ func newReplica(cfg *rest.Config) *apiserver.Server {
 	if registry == nil {
 		registry = reg
 	}
-	client, err := es.New(esURL)
-	Expect(err).NotTo(HaveOccurred())
-	s := apiserver.New(apiserver.Config{
-		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Catalog: catalog.New(client, catalogConfig),
-	}, reg)
-	s.SetReady(true)
-	return s
+	return buildServer(reg, apiserver.PublicLimits{})
 }
 
 // startOperator runs the SearchIndex reconciler only: the fixtures' API keys carry
@@ -153,3 +151,25 @@ var _ = AfterSuite(func() {
 		Expect(testEnv.Stop()).To(Succeed())
 	}
 })
+
+// newServer builds another API server on the first replica's registry, with the given
+// public rate limits.
+func newServer(limits apiserver.PublicLimits) *apiserver.Server {
+	return buildServer(registry, limits)
+}
+
+// buildServer builds an API server on reg and the suite's search backend, with its own
+// catalog service, usage meter (flushed every 100 ms) and rate limiters.
+func buildServer(reg *tenancy.Registry, limits apiserver.PublicLimits) *apiserver.Server {
+	client, err := es.New(esURL)
+	Expect(err).NotTo(HaveOccurred())
+	meter := usage.New(client, esnames.Usage(esnames.DefaultPrefix))
+	go meter.Run(ctx, 100*time.Millisecond)
+	s := apiserver.New(apiserver.Config{
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Catalog: catalog.New(client, catalogConfig),
+		Search:  searchSvc, Usage: meter, Writer: k8sClient, PublicLimits: limits,
+	}, reg)
+	s.SetReady(true)
+	return s
+}

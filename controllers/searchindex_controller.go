@@ -31,8 +31,11 @@ type SearchIndexReconciler struct {
 	Recorder events.EventRecorder
 	Backend  *Backend
 	Options  Options
-	// Catalog sweeps what crashed or abandoned catalog writes left behind.
+	// Catalog sweeps what crashed or abandoned catalog writes left behind, and runs
+	// settings rebuilds.
 	Catalog *catalog.Service
+
+	rebuilds rebuilds
 }
 
 // +kubebuilder:rbac:groups=search.aisle.dev,resources=searchindexes,verbs=get;list;watch;update;patch
@@ -108,6 +111,7 @@ func (r *SearchIndexReconciler) reconcileBackend(ctx context.Context, si *search
 			log.FromContext(ctx).Error(err, "sweeping catalog leftovers")
 		}
 	}
+	poll := r.reconcileRebuild(ctx, si, names, state.SettingsHash)
 	records, err := r.Backend.Count(ctx, names.Alias())
 	if err != nil {
 		return ctrl.Result{}, backendReadiness(err), err
@@ -117,7 +121,11 @@ func (r *SearchIndexReconciler) reconcileBackend(ctx context.Context, si *search
 	si.Status.SettingsHash = state.SettingsHash
 	si.Status.Records = records
 	log.FromContext(ctx).V(1).Info("index reconciled", "physicalIndex", state.Physical, "records", records)
-	return ctrl.Result{RequeueAfter: r.Options.RecordsRefresh}, ready("alias " + names.Alias() + " points at " + state.Physical), nil
+	requeue := r.Options.RecordsRefresh
+	if poll > 0 {
+		requeue = min(requeue, poll)
+	}
+	return ctrl.Result{RequeueAfter: requeue}, ready("alias " + names.Alias() + " points at " + state.Physical), nil
 }
 
 // withinPlan reports whether si is among the indexes the workspace plan allows.
@@ -176,6 +184,7 @@ func newPublicID() (string, error) {
 
 // finalize applies the deletion policy, then lets the object go.
 func (r *SearchIndexReconciler) finalize(ctx context.Context, si *searchv1alpha1.SearchIndex) (ctrl.Result, error) {
+	r.rebuilds.stop(types.NamespacedName{Namespace: si.Namespace, Name: si.Name})
 	if !controllerutil.ContainsFinalizer(si, FinalizerName) {
 		return ctrl.Result{}, nil
 	}

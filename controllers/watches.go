@@ -20,6 +20,9 @@ import (
 // SetupWithManager watches SearchIndexes, their Workspace (creation and plan changes)
 // and their siblings' arrival and departure (which change who fits the plan).
 func (r *SearchIndexReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if err := mgr.Add(&r.rebuilds); err != nil {
+		return err
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&searchv1alpha1.SearchIndex{}).
 		Watches(&searchv1alpha1.Workspace{}, handler.EnqueueRequestsFromMapFunc(r.indexesOfWorkspace),

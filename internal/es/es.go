@@ -6,6 +6,7 @@
 package es
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -82,4 +83,18 @@ func StatusError(status int, what string) error {
 		return fmt.Errorf("%w: %s answered %d", ErrUnavailable, what, status)
 	}
 	return fmt.Errorf("elasticsearch: %s answered %d", what, status)
+}
+
+// ResponseError turns a non-2xx answer of a Perform call into a classified error, as Do
+// would: the Elasticsearch error body decoded into types.ElasticsearchError. A 2xx
+// answer is nil. The caller still closes the body.
+func ResponseError(res *http.Response) error {
+	if res.StatusCode >= 200 && res.StatusCode < 300 {
+		return nil
+	}
+	esErr := types.NewElasticsearchError()
+	if err := json.NewDecoder(res.Body).Decode(esErr); err != nil || esErr.Status == 0 {
+		esErr.Status = res.StatusCode
+	}
+	return Classify(esErr)
 }

@@ -82,3 +82,9 @@ func (i Index) Orders() string {
 func (i Index) AllPattern() string {
 	return i.Stem() + ".*"
 }
+
+// Usage is the index of per-workspace usage counters (monthly searches). The "-" keeps
+// it apart from every SearchIndex's names, which continue the prefix with ".".
+func Usage(prefix string) string {
+	return prefix + "-usage"
+}

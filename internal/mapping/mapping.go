@@ -21,6 +21,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
@@ -75,15 +76,41 @@ func Build(s searchv1alpha1.IndexSettings) (Body, error) {
 	}, nil
 }
 
-// Hash is a stable digest of the settings that decide the physical index; status keeps it
-// so a later rebuild can compare.
+// Hash is a stable digest of the settings that decide the physical index: the paths of
+// the searchable fields, the language and the synonyms. Everything else (weights,
+// filterable, facet and sortable fields, custom ranking) is applied at query time, so
+// changing it needs no rebuild and leaves the hash as it is. Status keeps the hash so a
+// rebuild can tell whether the current settings need a new physical index.
 func Hash(s searchv1alpha1.IndexSettings) (string, error) {
-	b, err := json.Marshal(s)
+	b, err := json.Marshal(indexDefining(s))
 	if err != nil {
 		return "", fmt.Errorf("encoding settings: %w", err)
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8]), nil
+}
+
+// definingSettings are the settings a physical index is built from.
+type definingSettings struct {
+	Searchable []string                `json:"searchable"`
+	Language   searchv1alpha1.Language `json:"language"`
+	Synonyms   []string                `json:"synonyms"`
+}
+
+func indexDefining(s searchv1alpha1.IndexSettings) definingSettings {
+	paths := make([]string, 0, len(s.SearchableFields))
+	for _, f := range s.SearchableFields {
+		paths = append(paths, string(f.Path))
+	}
+	sort.Strings(paths)
+	return definingSettings{Searchable: paths, Language: language(s), Synonyms: synonymRules(s.Synonyms)}
+}
+
+// NeedsRebuild reports whether moving from settings a to b changes the physical index.
+func NeedsRebuild(a, b searchv1alpha1.IndexSettings) bool {
+	ha, _ := Hash(a)
+	hb, _ := Hash(b)
+	return ha != hb
 }
 
 func textField() map[string]any {

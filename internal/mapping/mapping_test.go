@@ -125,6 +125,25 @@ func TestHashStableAndSensitive(t *testing.T) {
 	}
 }
 
+func TestHashIgnoresQueryTimeSettings(t *testing.T) {
+	a := searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "a", Weight: 1}, {Path: "b", Weight: 1}}}
+	b := searchv1alpha1.IndexSettings{
+		SearchableFields: []searchv1alpha1.SearchableField{{Path: "b", Weight: 5}, {Path: "a", Weight: 2}},
+		FacetFields:      []searchv1alpha1.FieldPath{"brand"},
+		FilterableFields: []searchv1alpha1.FieldPath{"price"},
+		SortableFields:   []searchv1alpha1.FieldPath{"price"},
+		CustomRanking:    []searchv1alpha1.RankingRule{{Field: "popularity"}},
+		Language:         searchv1alpha1.LanguageEnglish,
+	}
+	if NeedsRebuild(a, b) {
+		t.Error("query-time settings changed the hash")
+	}
+	b.Synonyms = []searchv1alpha1.SynonymGroup{{Terms: []string{"tv", "television"}}}
+	if !NeedsRebuild(a, b) {
+		t.Error("synonyms did not change the hash")
+	}
+}
+
 func TestLeafAndObjectConflict(t *testing.T) {
 	_, err := Build(searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "a"}, {Path: "a.b"}}})
 	if err == nil {

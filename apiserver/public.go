@@ -1,0 +1,79 @@
+package apiserver
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/utils"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/query"
+)
+
+// corsMaxAge lets browsers reuse a preflight answer for ten minutes, so a change of
+// allowed origins reaches browsers within that.
+const corsMaxAge = "600"
+
+type publicKey struct{}
+
+// publicIndex resolves the public ID and checks the Origin header against the index's
+// allowed origins, exactly. An unknown public ID is 404: public IDs are 160 random bits,
+// so saying one does not exist reveals nothing guessable. Only an allowed origin gets
+// CORS headers, so a browser on another origin cannot read even the 403.
+func (s *Server) publicIndex(c *fiber.Ctx) error {
+	ctx := c.UserContext()
+	publicID := utils.CopyString(c.Params("publicId"))
+	idx, err := s.registry.IndexByPublicID(ctx, publicID)
+	if err != nil {
+		return err
+	}
+	c.Vary(fiber.HeaderOrigin)
+	origin := c.Get(fiber.HeaderOrigin)
+	if origin == "" || !slices.Contains(idx.Spec.AllowedOrigins, searchv1alpha1.Origin(origin)) {
+		return errorf(fiber.StatusForbidden, "origin not allowed: send an Origin header with one of the index's allowed origins")
+	}
+	c.Set(fiber.HeaderAccessControlAllowOrigin, origin)
+	c.Locals(publicKey{}, idx)
+	return c.Next()
+}
+
+// publicPreflight answers a CORS preflight for an allowed origin.
+func (s *Server) publicPreflight(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderAccessControlAllowMethods, "POST, OPTIONS")
+	c.Set(fiber.HeaderAccessControlAllowHeaders, fiber.HeaderContentType)
+	c.Set(fiber.HeaderAccessControlMaxAge, corsMaxAge)
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// publicSearch answers POST /api/public/indexes/{publicId}/search under the index's
+// public search policy and rate limits.
+func (s *Server) publicSearch(c *fiber.Ctx) error {
+	idx := c.Locals(publicKey{}).(*searchv1alpha1.SearchIndex)
+	visitor := visitorKey(idx.Status.PublicID, c.IP(), c.Get(fiber.HeaderUserAgent))
+	if ok, wait := s.limits.allow(idx.Status.PublicID, visitor); !ok {
+		c.Set(fiber.HeaderRetryAfter, retryAfter(wait))
+		return errorf(fiber.StatusTooManyRequests, "rate limit reached; retry after the number of seconds in Retry-After")
+	}
+	if err := requireJSONBody(c); err != nil {
+		return err
+	}
+	var req query.Request
+	if err := decodeStrict(c.Body(), &req); err != nil {
+		return err
+	}
+	var policy searchv1alpha1.PublicSearchPolicy
+	if idx.Spec.PublicAccess != nil && idx.Spec.PublicAccess.Policy != nil {
+		policy = *idx.Spec.PublicAccess.Policy
+	}
+	return s.runSearch(c, idx, query.PublicRules(idx.Spec.Settings, policy), req)
+}
+
+// requireJSONBody refuses a public search body not declared as JSON (415).
+func requireJSONBody(c *fiber.Ctx) error {
+	ct := strings.TrimSpace(strings.SplitN(c.Get(fiber.HeaderContentType), ";", 2)[0])
+	if !strings.EqualFold(ct, fiber.MIMEApplicationJSON) {
+		return errorf(fiber.StatusUnsupportedMediaType, "request body must be sent with Content-Type: application/json")
+	}
+	return nil
+}

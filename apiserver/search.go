@@ -1,0 +1,65 @@
+package apiserver
+
+import (
+	"errors"
+
+	"github.com/gofiber/fiber/v2"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/query"
+)
+
+// errSearchQuota: the workspace used its monthly searches (402).
+var errSearchQuota = errors.New("plan limit reached: the workspace has used its monthly searches")
+
+// needSearch answers 503 when the server runs without a search backend.
+func (s *Server) needSearch(c *fiber.Ctx) error {
+	if s.search == nil {
+		return errorf(fiber.StatusServiceUnavailable, "no search backend configured")
+	}
+	return c.Next()
+}
+
+// postSearch answers POST /search.
+func (s *Server) postSearch(c *fiber.Ctx) error {
+	idx := tenantFrom(c.UserContext()).index
+	var req query.Request
+	if err := decodeStrict(c.Body(), &req); err != nil {
+		return err
+	}
+	return s.runSearch(c, idx, query.KeyedRules(idx.Spec.Settings), req)
+}
+
+// runSearch counts the search against the workspace's plan, runs it and answers.
+func (s *Server) runSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules query.Rules, req query.Request) error {
+	ctx := c.UserContext()
+	if s.usage != nil {
+		ws, err := s.registry.Workspace(ctx, idx.Namespace)
+		if err != nil {
+			return err
+		}
+		allowed, err := s.usage.Allow(ctx, ws.Name, ws.Spec.Plan.MonthlySearches)
+		if err != nil {
+			return err
+		}
+		if !allowed {
+			return errSearchQuota
+		}
+	}
+	res, err := s.search.Search(ctx, esnames.For(idx.Namespace, idx.Name).Alias(), rules, req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(res)
+}
+
+// getFields answers GET /fields.
+func (s *Server) getFields(c *fiber.Ctx) error {
+	idx := tenantFrom(c.UserContext()).index
+	fields, err := s.search.Fields(c.UserContext(), esnames.For(idx.Namespace, idx.Name).Alias())
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"fields": fields})
+}

@@ -1,0 +1,190 @@
+package query
+
+import (
+	"fmt"
+	"strconv"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+)
+
+// filterBuilder validates a filter tree and turns it into Elasticsearch queries.
+type filterBuilder struct {
+	allowed    list
+	schema     Schema
+	p          *problems
+	conditions int
+}
+
+// build returns the query of node f at place, or nil when the node is invalid (the
+// problem is recorded).
+func (b *filterBuilder) build(f *Filter, place string, depth int) map[string]any {
+	if depth > MaxDepth {
+		b.p.add(place, "filters nest at most %d levels deep", MaxDepth)
+		return nil
+	}
+	ops := countOps(f)
+	switch {
+	case ops == 0:
+		b.p.add(place, "needs one of eq, in, range, exists (with field), or and, or, not")
+		return nil
+	case ops > 1:
+		b.p.add(place, "takes exactly one of eq, in, range, exists, and, or, not")
+		return nil
+	case f.And != nil:
+		return b.combine("must", f.And, place+".and", depth)
+	case f.Or != nil:
+		q := b.combine("should", f.Or, place+".or", depth)
+		if q != nil {
+			q["bool"].(map[string]any)["minimum_should_match"] = 1
+		}
+		return q
+	case f.Not != nil:
+		if f.Field != "" {
+			b.p.add(place+".field", "not a place for field: put it inside not")
+		}
+		inner := b.build(f.Not, place+".not", depth+1)
+		if inner == nil {
+			return nil
+		}
+		return map[string]any{"bool": map[string]any{"must_not": []any{inner}}}
+	}
+	return b.leaf(f, place)
+}
+
+func countOps(f *Filter) int {
+	n := 0
+	for _, set := range []bool{f.Eq != nil, f.In != nil, f.Range != nil, f.Exists != nil, f.And != nil, f.Or != nil, f.Not != nil} {
+		if set {
+			n++
+		}
+	}
+	return n
+}
+
+func (b *filterBuilder) combine(occur string, children []Filter, place string, depth int) map[string]any {
+	if len(children) == 0 {
+		b.p.add(place, "needs at least one filter")
+		return nil
+	}
+	qs := make([]any, 0, len(children))
+	for i := range children {
+		if q := b.build(&children[i], fmt.Sprintf("%s[%d]", place, i), depth+1); q != nil {
+			qs = append(qs, q)
+		}
+	}
+	if len(qs) != len(children) {
+		return nil
+	}
+	return map[string]any{"bool": map[string]any{occur: qs}}
+}
+
+// leaf builds a condition on a field.
+func (b *filterBuilder) leaf(f *Filter, place string) map[string]any {
+	b.conditions++
+	if b.conditions == MaxConditions+1 {
+		b.p.add("filters", "at most %d conditions", MaxConditions)
+	}
+	if f.Field == "" {
+		b.p.add(place+".field", "is required with eq, in, range and exists")
+		return nil
+	}
+	if !b.allowed.has(f.Field) {
+		b.p.add(place+".field", "%s", notAllowed(f.Field, b.allowed))
+		return nil
+	}
+	switch {
+	case f.Eq != nil:
+		return b.terms(f.Field, []any{f.Eq}, place+".eq")
+	case f.In != nil:
+		if len(f.In) == 0 || len(f.In) > MaxInValues {
+			b.p.add(place+".in", "needs 1 to %d values", MaxInValues)
+			return nil
+		}
+		return b.terms(f.Field, f.In, place+".in")
+	case f.Range != nil:
+		return b.rangeQuery(f.Field, f.Range, place+".range")
+	}
+	q := map[string]any{"exists": map[string]any{"field": f.Field}}
+	if !*f.Exists {
+		return map[string]any{"bool": map[string]any{"must_not": []any{q}}}
+	}
+	return q
+}
+
+func (b *filterBuilder) terms(path string, values []any, place string) map[string]any {
+	for i, v := range values {
+		if !checkScalar(v) {
+			if len(values) == 1 && place[len(place)-3:] == ".eq" {
+				b.p.add(place, "must be a string, number or boolean")
+			} else {
+				b.p.add(fmt.Sprintf("%s[%d]", place, i), "must be a string, number or boolean")
+			}
+			return nil
+		}
+	}
+	field := b.schema.exactField(path, values[0])
+	if len(values) == 1 {
+		return map[string]any{"term": map[string]any{field: values[0]}}
+	}
+	return map[string]any{"terms": map[string]any{field: values}}
+}
+
+func (b *filterBuilder) rangeQuery(path string, r *Range, place string) map[string]any {
+	bounds := map[string]any{}
+	kind := b.schema[path].Kind
+	for _, bd := range []struct {
+		name string
+		v    any
+	}{{"gt", r.GT}, {"gte", r.GTE}, {"lt", r.LT}, {"lte", r.LTE}} {
+		if bd.v == nil {
+			continue
+		}
+		if msg := checkBound(bd.v, kind); msg != "" {
+			b.p.add(place+"."+bd.name, "%s", msg)
+			return nil
+		}
+		bounds[bd.name] = bd.v
+	}
+	switch {
+	case len(bounds) == 0:
+		b.p.add(place, "needs at least one of gt, gte, lt, lte")
+		return nil
+	case r.GT != nil && r.GTE != nil, r.LT != nil && r.LTE != nil:
+		b.p.add(place, "takes at most one lower bound (gt or gte) and one upper bound (lt or lte)")
+		return nil
+	}
+	return map[string]any{"range": map[string]any{path: bounds}}
+}
+
+// forced turns the policy's forced filters into queries. They were validated by the
+// CRD; values are strings, so numbers and dates rely on Elasticsearch parsing them.
+func forced(conds []searchv1alpha1.FilterCondition, s Schema) []any {
+	out := make([]any, 0, len(conds))
+	for _, c := range conds {
+		path := string(c.Field)
+		if c.Range != nil {
+			bounds := map[string]any{}
+			for name, v := range map[string]*string{"gt": c.Range.GT, "gte": c.Range.GTE, "lt": c.Range.LT, "lte": c.Range.LTE} {
+				if v != nil {
+					bounds[name] = typedBound(*v)
+				}
+			}
+			out = append(out, map[string]any{"range": map[string]any{path: bounds}})
+			continue
+		}
+		values := make([]any, len(c.Values))
+		for i, v := range c.Values {
+			values[i] = v
+		}
+		out = append(out, map[string]any{"terms": map[string]any{s.exactField(path, ""): values}})
+	}
+	return out
+}
+
+// typedBound sends a decimal bound as a number, so that it compares numerically.
+func typedBound(v string) any {
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		return f
+	}
+	return v
+}

@@ -1,0 +1,131 @@
+// Package search runs searches and field listings of SearchIndexes against
+// Elasticsearch: internal/query builds and shapes, this package does the I/O, with a
+// short-lived cache of each index's mapping.
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/elastic/go-elasticsearch/v8"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/query"
+)
+
+// DefaultSchemaTTL is how long a mapping is reused. A field seen for the first time is
+// treated by its value's type until then (see query.Schema), which gives the same
+// query for strings and numbers; only sorting on it waits for the refresh.
+const DefaultSchemaTTL = 5 * time.Second
+
+// Service searches indexes through their aliases.
+type Service struct {
+	es      *elasticsearch.TypedClient
+	ttl     time.Duration
+	mu      sync.Mutex
+	schemas map[string]cachedSchema
+	group   singleflight.Group
+}
+
+type cachedSchema struct {
+	schema  query.Schema
+	fetched time.Time
+}
+
+// New returns a service on client.
+func New(client *elasticsearch.TypedClient) *Service {
+	return &Service{es: client, ttl: DefaultSchemaTTL, schemas: map[string]cachedSchema{}}
+}
+
+// Search runs req under rules against the index behind alias. Invalid requests fail
+// with query.ErrInvalid; an index that has no physical index yet has no hits.
+func (s *Service) Search(ctx context.Context, alias string, rules query.Rules, req query.Request) (query.Response, error) {
+	start := time.Now()
+	schema, err := s.Schema(ctx, alias)
+	if err != nil {
+		return query.Response{}, err
+	}
+	plan, err := query.Build(req, rules, schema)
+	if err != nil {
+		return query.Response{}, err
+	}
+	raw, err := s.run(ctx, alias, plan.Body)
+	if errors.Is(err, es.ErrNotFound) {
+		raw, err = []byte(`{"hits":{"total":{"value":0},"hits":[]}}`), nil
+	}
+	if err != nil {
+		return query.Response{}, err
+	}
+	res, err := query.Shape(plan, raw)
+	if err != nil {
+		return query.Response{}, err
+	}
+	res.Took = time.Since(start).Milliseconds()
+	return res, nil
+}
+
+func (s *Service) run(ctx context.Context, alias string, body []byte) ([]byte, error) {
+	res, err := s.es.Search().Index(alias).TypedKeys(false).Raw(bytes.NewReader(body)).Perform(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("searching %s: %w", alias, es.Classify(err))
+	}
+	defer func() { _ = res.Body.Close() }()
+	if err := es.ResponseError(res); err != nil {
+		return nil, fmt.Errorf("searching %s: %w", alias, err)
+	}
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, fmt.Errorf("reading the answer of %s: %w", alias, es.Classify(err))
+	}
+	return raw, nil
+}
+
+// Schema returns the mapping of the index behind alias, from the cache when fresh.
+// Concurrent misses share one request.
+func (s *Service) Schema(ctx context.Context, alias string) (query.Schema, error) {
+	s.mu.Lock()
+	c, ok := s.schemas[alias]
+	s.mu.Unlock()
+	if ok && time.Since(c.fetched) < s.ttl {
+		return c.schema, nil
+	}
+	v, err, _ := s.group.Do(alias, func() (any, error) {
+		schema, err := s.fetchSchema(ctx, alias)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		s.schemas[alias] = cachedSchema{schema: schema, fetched: time.Now()}
+		s.mu.Unlock()
+		return schema, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(query.Schema), nil
+}
+
+func (s *Service) fetchSchema(ctx context.Context, alias string) (query.Schema, error) {
+	res, err := s.es.Indices.GetMapping().Index(alias).Perform(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading the mapping of %s: %w", alias, es.Classify(err))
+	}
+	defer func() { _ = res.Body.Close() }()
+	if err := es.ResponseError(res); err != nil {
+		if errors.Is(err, es.ErrNotFound) {
+			return query.Schema{}, nil
+		}
+		return nil, fmt.Errorf("reading the mapping of %s: %w", alias, err)
+	}
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, fmt.Errorf("reading the mapping of %s: %w", alias, es.Classify(err))
+	}
+	return query.ParseMapping(raw)
+}

@@ -1,0 +1,145 @@
+package browser
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/kubescheme"
+)
+
+// checkTools fails with the commands to run when Chromium or playwright-core is missing.
+func checkTools() {
+	chromium := os.Getenv("CHROMIUM")
+	if chromium == "" {
+		chromium = "/usr/bin/chromium"
+	}
+	_, err := os.Stat(chromium)
+	Expect(err).NotTo(HaveOccurred(), "Chromium is missing: apt-get install -y chromium")
+	_, err = os.Stat(filepath.Join(root, "test", "browser", "node_modules", "playwright-core"))
+	Expect(err).NotTo(HaveOccurred(), "playwright-core is missing: npm ci --prefix test/browser")
+}
+
+// servePage serves the test page and the browser client on a loopback port and returns
+// the port.
+func servePage() int {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, filepath.Join(root, "test", "browser", "page", "index.html"))
+	})
+	mux.HandleFunc("/aisle-search.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		http.ServeFile(w, r, filepath.Join(root, "web", "aisle-search.js"))
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	Expect(err).NotTo(HaveOccurred())
+	srv := &http.Server{Handler: mux}
+	go func() { _ = srv.Serve(ln) }()
+	DeferCleanup(srv.Close)
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+type rendered struct {
+	State string `json:"state"`
+	Error string `json:"error"`
+	Hits  []struct {
+		Text string `json:"text"`
+		HTML string `json:"html"`
+	} `json:"hits"`
+}
+
+// browse opens the pages in Chromium and returns what each rendered.
+func browse(pages map[string]string) map[string]rendered {
+	var list []map[string]string
+	for name, u := range pages {
+		list = append(list, map[string]string{"name": name, "url": u})
+	}
+	arg, err := json.Marshal(list)
+	Expect(err).NotTo(HaveOccurred())
+	cmd := exec.Command("node", filepath.Join(root, "test", "browser", "run.mjs"), string(arg))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	Expect(err).NotTo(HaveOccurred(), "node: %s", stderr.String())
+	res := map[string]rendered{}
+	Expect(json.Unmarshal(out, &res)).To(Succeed(), "output: %s", out)
+	return res
+}
+
+func kubeClient() client.Client {
+	cfg, err := clientcmd.BuildConfigFromFlags("", env.Kubeconfig)
+	Expect(err).NotTo(HaveOccurred())
+	scheme, err := kubescheme.New()
+	Expect(err).NotTo(HaveOccurred())
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	Expect(err).NotTo(HaveOccurred())
+	return c
+}
+
+func call(method, path, key, body string, headers map[string]string) int {
+	req, err := http.NewRequest(method, env.BaseURL+path, strings.NewReader(body))
+	Expect(err).NotTo(HaveOccurred())
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	Expect(err).NotTo(HaveOccurred())
+	_ = resp.Body.Close()
+	return resp.StatusCode
+}
+
+var _ = Describe("Public search from a web page", func() {
+	It("renders hits on an allowed origin, and the browser refuses the answer on another", func(ctx SpecContext) {
+		port := servePage()
+		allowed := fmt.Sprintf("http://localhost:%d", port)
+		other := fmt.Sprintf("http://127.0.0.1:%d", port)
+
+		By("allowing the page's origin on the sample index")
+		c := kubeClient()
+		var idx searchv1alpha1.SearchIndex
+		Expect(c.Get(ctx, types.NamespacedName{Namespace: env.Workspace, Name: "products"}, &idx)).To(Succeed())
+		patch := client.MergeFrom(idx.DeepCopy())
+		idx.Spec.AllowedOrigins = append(idx.Spec.AllowedOrigins, searchv1alpha1.Origin(allowed))
+		Expect(c.Patch(ctx, &idx, patch)).To(Succeed())
+
+		By("writing records")
+		base := "/api/teams/" + env.Workspace + "/indexes/products"
+		Expect(call(http.MethodPost, base+"/records", env.Keys["write"],
+			`{"records": [{"objectID": "a", "name": "Red <running> shoe", "inStock": true}, {"objectID": "b", "name": "Blue sock", "inStock": true}, {"objectID": "c", "name": "Old shoe", "inStock": false}]}`, nil)).
+			To(Equal(http.StatusAccepted))
+		searchPath := "/api/public/indexes/" + idx.Status.PublicID + "/search"
+		Eventually(func() int {
+			return call(http.MethodPost, searchPath, "", `{"q": "shoe"}`, map[string]string{"Origin": allowed})
+		}).Should(Equal(http.StatusOK))
+
+		query := "/?" + url.Values{"api": {env.BaseURL}, "publicId": {idx.Status.PublicID}, "q": {"shoe"}}.Encode()
+		res := browse(map[string]string{"allowed": allowed + query, "other": other + query})
+
+		Expect(res["allowed"].State).To(Equal("done"), "error: %s", res["allowed"].Error)
+		Expect(res["allowed"].Hits).To(HaveLen(1))
+		Expect(res["allowed"].Hits[0].Text).To(Equal("Red <running> shoe"))
+		Expect(res["allowed"].Hits[0].HTML).To(Equal("Red &lt;running&gt; <em>shoe</em>"))
+
+		Expect(res["other"].State).To(Equal("error"))
+		Expect(res["other"].Error).To(ContainSubstring("Failed to fetch"))
+		Expect(res["other"].Hits).To(BeEmpty())
+	})
+})

@@ -1,0 +1,181 @@
+// Package searchbench measures POST /search and public search against the same query
+// sent straight to the engine's _search, on 100,000 records (make bench).
+package searchbench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elastic/go-elasticsearch/v8"
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/apiserver"
+	"github.com/aislehq/aisle/controllers"
+	"github.com/aislehq/aisle/internal/apikey"
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/search"
+	"github.com/aislehq/aisle/internal/tenancy"
+	"github.com/aislehq/aisle/internal/usage"
+	"github.com/aislehq/aisle/test/envtestenv"
+	"github.com/aislehq/aisle/test/esbackend"
+)
+
+const (
+	records = 100_000
+	origin  = "http://shop.bench"
+)
+
+var settings = searchv1alpha1.IndexSettings{
+	SearchableFields: []searchv1alpha1.SearchableField{{Path: "name", Weight: 3}, {Path: "description", Weight: 1}},
+	FilterableFields: []searchv1alpha1.FieldPath{"brand", "price"},
+	FacetFields:      []searchv1alpha1.FieldPath{"brand"},
+	SortableFields:   []searchv1alpha1.FieldPath{"price"},
+	CustomRanking:    []searchv1alpha1.RankingRule{{Field: "popularity", Order: searchv1alpha1.SortDescending}},
+}
+
+// system is everything a benchmark talks to.
+type system struct {
+	engineURL, apiURL, alias, key, publicID string
+	searchSvc                               *search.Service
+}
+
+var words = strings.Fields("alpine jacket wool merino trail runner boot lamp oak desk chair linen cotton " +
+	"steel kettle ceramic mug carbon bike helmet glove scarf denim canvas leather wallet")
+
+// start runs the engine, a Kubernetes API server, and the API server on loopback, with
+// one index of 100,000 records of about 1 KB.
+func start(b *testing.B, ctx context.Context) system {
+	b.Helper()
+	ctrllog.SetLogger(logr.Discard())
+	engineURL, stopES, err := esbackend.Start(ctx, b.TempDir())
+	must(b, err)
+	b.Cleanup(func() { _ = stopES() })
+	esClient, err := es.New(engineURL)
+	must(b, err)
+	env, err := envtestenv.New()
+	must(b, err)
+	cfg, err := env.Start()
+	must(b, err)
+	b.Cleanup(func() { _ = env.Stop() })
+	k8s, err := client.New(cfg, client.Options{Scheme: env.Scheme})
+	must(b, err)
+
+	names := esnames.For("bench", "products")
+	sys := system{engineURL: engineURL, alias: names.Alias(), publicID: "pub-bench"}
+	sys.key = createTenant(b, ctx, k8s)
+	_, err = (&controllers.Backend{ES: esClient}).EnsureIndex(ctx, names, settings)
+	must(b, err)
+	load(b, ctx, esClient, names.Alias())
+
+	registry, err := tenancy.NewRegistry(ctx, cfg, env.Scheme, clock.RealClock{})
+	must(b, err)
+	go func() { _ = registry.Start(ctx) }()
+	registry.WaitForSync(ctx)
+	sys.searchSvc = search.New(esClient)
+	meter := usage.New(esClient, esnames.Usage(esnames.DefaultPrefix))
+	go meter.Run(ctx, time.Second)
+	srv := apiserver.New(apiserver.Config{
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Search: sys.searchSvc, Usage: meter,
+		// Limits far above the load, so that the limiter runs but never refuses.
+		PublicLimits: apiserver.PublicLimits{PerVisitor: 1 << 30, PerIndex: 1 << 30},
+	}, registry)
+	srv.SetReady(true)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(b, err)
+	go func() { _ = srv.App().Listener(ln) }()
+	b.Cleanup(func() { _ = srv.App().Shutdown() })
+	sys.apiURL = "http://" + ln.Addr().String()
+	return sys
+}
+
+func createTenant(b *testing.B, ctx context.Context, k8s client.Client) string {
+	must(b, k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "bench"}}))
+	must(b, k8s.Create(ctx, &searchv1alpha1.Workspace{ObjectMeta: metav1.ObjectMeta{Name: "bench"},
+		Spec: searchv1alpha1.WorkspaceSpec{Plan: searchv1alpha1.PlanLimits{MonthlySearches: 1 << 40}}}))
+	idx := &searchv1alpha1.SearchIndex{ObjectMeta: metav1.ObjectMeta{Namespace: "bench", Name: "products"},
+		Spec: searchv1alpha1.SearchIndexSpec{AllowedOrigins: []searchv1alpha1.Origin{origin}, Settings: settings,
+			PublicAccess: &searchv1alpha1.PublicAccess{Policy: &searchv1alpha1.PublicSearchPolicy{
+				MaxHits: 20, AllowedFacets: []searchv1alpha1.FieldPath{"brand"}, AllowedFilters: []searchv1alpha1.FieldPath{"price"}}}}}
+	must(b, k8s.Create(ctx, idx))
+	idx.Status.PublicID = "pub-bench"
+	must(b, k8s.Status().Update(ctx, idx))
+	key, err := apikey.New()
+	must(b, err)
+	k := &searchv1alpha1.APIKey{ObjectMeta: metav1.ObjectMeta{Namespace: "bench", Name: "search"},
+		Spec: searchv1alpha1.APIKeySpec{Scopes: []searchv1alpha1.Scope{"search"}, Indexes: []string{"products"}}}
+	must(b, k8s.Create(ctx, k))
+	k.Status.Current = &searchv1alpha1.IssuedKey{Prefix: apikey.Prefix(key), Hash: apikey.Hash(key), IssuedAt: metav1.Now()}
+	must(b, k8s.Status().Update(ctx, k))
+	return key
+}
+
+// vocabulary is a synthetic 5,000-word vocabulary drawn with a Zipf distribution for
+// descriptions, as in the engine's benchmark; names take two of its 200 most common
+// words and a product noun.
+var vocabulary = func() []string {
+	r := rand.New(rand.NewPCG(7, 7))
+	out := make([]string, 5000)
+	for i := range out {
+		b := make([]byte, 3+r.IntN(7))
+		for j := range b {
+			b[j] = byte('a' + r.IntN(26))
+		}
+		out[i] = string(b)
+	}
+	return out
+}()
+
+// load writes the records as the catalog stores them (with their version field).
+func load(b *testing.B, ctx context.Context, c *elasticsearch.TypedClient, alias string) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	zipf := rand.NewZipf(rng, 1.1, 10, uint64(len(vocabulary)-1))
+	for start := 0; start < records; start += 1000 {
+		var body bytes.Buffer
+		for i := start; i < start+1000; i++ {
+			desc := make([]string, 0, 120)
+			for size := 0; size < 700; {
+				w := vocabulary[zipf.Uint64()]
+				desc = append(desc, w)
+				size += len(w) + 1
+			}
+			noun := words[rng.IntN(len(words))]
+			doc, _ := json.Marshal(map[string]any{
+				"objectID":    fmt.Sprintf("sku-%06d", i),
+				"name":        vocabulary[rng.IntN(200)] + " " + vocabulary[rng.IntN(200)] + " " + noun,
+				"description": strings.Join(desc, " ") + " " + noun, "brand": fmt.Sprintf("brand-%d", rng.IntN(200)),
+				"price": rng.IntN(50000) / 100, "popularity": rng.IntN(1000), "aisleVersion": 1,
+			})
+			fmt.Fprintf(&body, "{\"index\":{\"_id\":\"sku-%06d\"}}\n%s\n", i, doc)
+		}
+		res, err := c.Bulk().Index(alias).Raw(&body).Do(ctx)
+		must(b, err)
+		if res.Errors {
+			b.Fatal("bulk load failed")
+		}
+	}
+	_, err := c.Indices.Refresh().Index(alias).Do(ctx)
+	must(b, err)
+}
+
+func must(b *testing.B, err error) {
+	b.Helper()
+	if err != nil {
+		b.Fatal(err)
+	}
+}
