@@ -87,7 +87,7 @@ run: build k8s-binaries ## Start the whole system locally (aisle dev); writes de
 
 .PHONY: browser-deps
 browser-deps: ## Install Debian's chromium and test/browser's playwright-core when missing (test/browser needs them).
-	@[ -x /usr/bin/chromium ] || { apt-get update && apt-get install -y chromium; }
+	@[ -x /usr/bin/chromium ] || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 	@[ -d test/browser/node_modules/playwright-core ] || npm ci --prefix test/browser --no-audit --no-fund
 
 .PHONY: k8s-binaries
