@@ -1,0 +1,72 @@
+// Package system starts the whole of Aisle in the test process, as `aisle dev` does:
+// etcd and kube-apiserver, the engine, the operator and the API server, with the
+// samples applied and Ready. Suites that test across components share it.
+package system
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+
+	"github.com/aislehq/aisle/internal/devenv"
+	"github.com/aislehq/aisle/internal/repo"
+)
+
+// Running is a started system.
+type Running struct {
+	Env    devenv.Env
+	Root   string
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// Start brings the system up with its data in dir and returns once the samples are Ready.
+func Start(dir string) (*Running, error) {
+	root, err := repo.Root()
+	if err != nil {
+		return nil, err
+	}
+	assets, err := repo.AssetsDir(root)
+	if err != nil {
+		return nil, err
+	}
+	listen, engineAddr := freeAddr(), freeAddr()
+	if listen == "" || engineAddr == "" {
+		return nil, errors.New("no free loopback port")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &Running{Root: root, cancel: cancel, done: make(chan error, 1)}
+	started := make(chan devenv.Env, 1)
+	opts := devenv.Options{
+		Root: root, DataDir: dir, Assets: assets, Workspace: "demo",
+		Listen: listen, EngineAddr: engineAddr, EnvFile: filepath.Join(dir, "dev-env.json"),
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Started: func(e devenv.Env) { started <- e },
+	}
+	go func() { r.done <- devenv.Run(ctx, opts) }()
+	select {
+	case r.Env = <-started:
+		return r, nil
+	case err := <-r.done:
+		cancel()
+		return nil, errors.Join(errors.New("the system stopped before it was ready"), err)
+	}
+}
+
+// Stop stops everything and reports how the run ended.
+func (r *Running) Stop() error {
+	r.cancel()
+	return <-r.done
+}
+
+func freeAddr() string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return ""
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
