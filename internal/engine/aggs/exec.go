@@ -1,6 +1,7 @@
 package aggs
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"sort"
@@ -317,39 +318,9 @@ func less(a *Agg, x, y value) bool {
 func compareBy(a *Agg, key string, x, y value) int {
 	switch {
 	case key == "_count":
-		return compareInt(x.count, y.count)
+		return cmp.Compare(x.count, y.count)
 	case a.Leaf.Type == "keyword":
-		return compareStr(x.str, y.str)
+		return cmp.Compare(x.str, y.str)
 	}
-	return compareFloat(x.num, y.num)
-}
-
-func compareInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func compareFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func compareStr(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(x.num, y.num)
 }

@@ -1,6 +1,7 @@
 package aggs
 
 import (
+	"cmp"
 	"math"
 	"sort"
 	"strings"
@@ -138,7 +139,7 @@ func (r *Runner) sortBySubAggs(base bq.Query, a *Agg, vals []value) ([]any, int,
 		for k, o := range a.Order {
 			c := 0
 			if o.sub != nil {
-				c = compareFloat(all[i].keys[k], all[j].keys[k])
+				c = cmp.Compare(all[i].keys[k], all[j].keys[k])
 			} else {
 				c = compareBy(a, o.Key, all[i].v, all[j].v)
 			}

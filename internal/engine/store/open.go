@@ -291,42 +291,25 @@ func (ix *Index) checkpoint() error {
 }
 
 func (ix *Index) writeSnapshot(seq int64, ids []string, docs []*Doc) error {
-	tmp := filepath.Join(ix.dir, "docs.snap.tmp")
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	hdr := append([]byte(snapMagic), make([]byte, 8)...)
-	binary.BigEndian.PutUint64(hdr[len(snapMagic):], uint64(seq))
-	_, _ = bw.Write(hdr)
-	var buf []byte
-	for i, d := range docs {
-		kind := recIndex
-		if d.Deleted {
-			kind = recDelete
-		}
-		buf = appendRecord(buf[:0], &record{Kind: kind, SeqNo: d.SeqNo, Term: d.Term, Version: d.Version, ID: ids[i], Source: d.Source})
-		if _, err := bw.Write(buf); err != nil {
-			f.Close()
+	return writeFileAtomic(ix.dir, "docs.snap", func(w io.Writer) error {
+		hdr := append([]byte(snapMagic), make([]byte, 8)...)
+		binary.BigEndian.PutUint64(hdr[len(snapMagic):], uint64(seq))
+		if _, err := w.Write(hdr); err != nil {
 			return err
 		}
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, filepath.Join(ix.dir, "docs.snap")); err != nil {
-		return err
-	}
-	return syncDir(ix.dir)
+		var buf []byte
+		for i, d := range docs {
+			kind := recIndex
+			if d.Deleted {
+				kind = recDelete
+			}
+			buf = appendRecord(buf[:0], &record{Kind: kind, SeqNo: d.SeqNo, Term: d.Term, Version: d.Version, ID: ids[i], Source: d.Source})
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // close refreshes, closes bleve (which persists it) and writes a final snapshot.

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -130,26 +131,10 @@ func (st *Store) saveMeta() error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(st.dir, "meta.json.tmp")
-	f, err := os.Create(tmp)
-	if err != nil {
+	return writeFileAtomic(st.dir, "meta.json", func(w io.Writer) error {
+		_, err := w.Write(raw)
 		return err
-	}
-	if _, err := f.Write(raw); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, filepath.Join(st.dir, "meta.json")); err != nil {
-		return err
-	}
-	return syncDir(st.dir)
+	})
 }
 
 func newUUID() string {
