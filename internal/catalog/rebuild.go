@@ -68,15 +68,27 @@ func (s *Service) Rebuild(ctx context.Context, t Target, progress func(Progress)
 	if err != nil {
 		return "", err
 	}
+	err = s.drive(ctx, t.Names, run, progress)
+	s.endRebuild(context.WithoutCancel(ctx), run, err)
+	return run.doc.Target, err
+}
+
+// drive runs the claimed rebuild while holding its lease; when it returns, no renewal
+// of the lease can follow.
+func (s *Service) drive(ctx context.Context, names esnames.Index, run *rebuildRun, progress func(Progress)) error {
 	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	go run.lease.hold(runCtx, cancel)
-	err = s.rebuildInto(runCtx, t.Names, run, progress)
+	held := make(chan struct{})
+	go func() {
+		defer close(held)
+		run.lease.hold(runCtx, cancel)
+	}()
+	err := s.rebuildInto(runCtx, names, run, progress)
 	if cause := context.Cause(runCtx); err != nil && cause != nil {
 		err = errors.Join(err, cause)
 	}
-	s.endRebuild(context.WithoutCancel(ctx), run, err)
-	return run.doc.Target, err
+	cancel(nil)
+	<-held
+	return err
 }
 
 // endRebuild leaves the checkpoint as the outcome requires: kept for a resume after a

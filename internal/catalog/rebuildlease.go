@@ -105,13 +105,21 @@ func (l *rebuildLease) release(ctx context.Context) error {
 	return l.update(ctx, func(d *rebuildDoc) { d.Deadline = 0 })
 }
 
-// finish removes the checkpoint of a rebuild that succeeded.
+// finish removes the checkpoint of a rebuild that succeeded, retrying while the run's
+// own renewals change it first.
 func (l *rebuildLease) finish(ctx context.Context) error {
-	d, v, err := l.s.getRebuild(ctx, l.names)
-	if err != nil || !v.found || d.Owner != l.owner {
-		return err
+	for attempt := 0; ; attempt++ {
+		d, v, err := l.s.getRebuild(ctx, l.names)
+		if err != nil || !v.found || d.Owner != l.owner {
+			return err
+		}
+		if err := l.s.ctl.del(ctx, l.names.Control(), rebuildDocID, v); !errors.Is(err, es.ErrConflict) {
+			return err
+		}
+		if err := sleep(ctx, backoff(attempt, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
+			return err
+		}
 	}
-	return l.s.ctl.del(ctx, l.names.Control(), rebuildDocID, v)
 }
 
 // discard deletes the checkpoint and the target of a rebuild that is of no more use.
