@@ -14,12 +14,11 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/test/envtestenv"
 )
 
 var httpClient = &http.Client{Timeout: 2 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
@@ -142,13 +141,8 @@ func physicalIndices(ci catalogIndex) []string {
 
 // writeKubeconfig writes cfg as a kubeconfig file, for apiserver subprocesses.
 func writeKubeconfig(cfg *rest.Config) string {
-	kc := clientcmdapi.NewConfig()
-	kc.Clusters["envtest"] = &clientcmdapi.Cluster{Server: cfg.Host, CertificateAuthorityData: cfg.CAData}
-	kc.AuthInfos["envtest"] = &clientcmdapi.AuthInfo{ClientCertificateData: cfg.CertData, ClientKeyData: cfg.KeyData, Token: cfg.BearerToken}
-	kc.Contexts["envtest"] = &clientcmdapi.Context{Cluster: "envtest", AuthInfo: "envtest"}
-	kc.CurrentContext = "envtest"
 	path := filepath.Join(GinkgoT().TempDir(), "kubeconfig")
-	Expect(clientcmd.WriteToFile(*kc, path)).To(Succeed())
+	Expect(envtestenv.WriteKubeconfig(cfg, path)).To(Succeed())
 	return path
 }
 

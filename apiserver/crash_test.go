@@ -4,14 +4,12 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"sync/atomic"
 	"syscall"
 	"time"
 
-	"github.com/aislehq/aisle/internal/repo"
+	"github.com/aislehq/aisle/test/aislebin"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -21,20 +19,12 @@ var aisleBin string
 
 // buildAisle builds the aisle binary once per suite (AfterSuite removes it).
 func buildAisle() string {
-	if aisleBin != "" {
-		return aisleBin
+	if aisleBin == "" {
+		bin, err := aislebin.Build()
+		Expect(err).NotTo(HaveOccurred())
+		aisleBin = bin
 	}
-	root, err := repo.Root()
-	Expect(err).NotTo(HaveOccurred())
-	dir, err := os.MkdirTemp("", "aisle-bin")
-	Expect(err).NotTo(HaveOccurred())
-	bin := filepath.Join(dir, "aisle")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/aisle")
-	build.Dir = root
-	out, err := build.CombinedOutput()
-	Expect(err).NotTo(HaveOccurred(), string(out))
-	aisleBin = bin
-	return bin
+	return aisleBin
 }
 
 // startAisleAPIServer runs `aisle apiserver` as a process, with extra flags.

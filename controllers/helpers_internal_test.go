@@ -53,3 +53,21 @@ func TestRetryConflicts(t *testing.T) {
 		t.Errorf("other error became %v", err)
 	}
 }
+
+func TestInitialRebuildStatus(t *testing.T) {
+	running := &searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildRunning, Generation: 4,
+		TargetIndex: "idx-3", DocumentsDone: 7000, DocumentsTotal: 60000}
+	if st := initialStatus(running, 4); st.DocumentsDone != 7000 || st.TargetIndex != "idx-3" {
+		t.Errorf("taking up the running rebuild of a dead leader dropped its progress: %+v", st)
+	}
+	for name, prev := range map[string]*searchv1alpha1.RebuildStatus{
+		"none":             nil,
+		"older generation": {State: searchv1alpha1.RebuildRunning, Generation: 3, DocumentsDone: 7000},
+		"failed":           {State: searchv1alpha1.RebuildFailed, Generation: 4, DocumentsDone: 7000},
+	} {
+		st := initialStatus(prev, 4)
+		if st.State != searchv1alpha1.RebuildRunning || st.Generation != 4 || st.DocumentsDone != 0 || st.StartTime == nil {
+			t.Errorf("%s: %+v", name, st)
+		}
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/mapping"
 	"github.com/aislehq/aisle/internal/plan"
 )
 
@@ -105,13 +106,15 @@ func (r *SearchIndexReconciler) reconcileBackend(ctx context.Context, si *search
 	if state.Created {
 		r.Recorder.Eventf(si, nil, "Normal", "Created", "CreateIndex", "created index %s with alias %s", state.Physical, names.Alias())
 	}
+	// Hash fails only on settings that cannot be encoded: then nothing is rebuilt.
+	want, _ := mapping.Hash(si.Spec.Settings)
 	if r.Catalog != nil {
 		// Best effort: a failed sweep is retried on the next reconcile.
-		if err := r.Catalog.Sweep(ctx, names); err != nil {
+		if err := r.Catalog.Sweep(ctx, names, want); err != nil {
 			log.FromContext(ctx).Error(err, "sweeping catalog leftovers")
 		}
 	}
-	poll := r.reconcileRebuild(ctx, si, names, state.SettingsHash)
+	poll := r.reconcileRebuild(ctx, si, names, want, state.SettingsHash)
 	records, err := r.Backend.Count(ctx, names.Alias())
 	if err != nil {
 		return ctrl.Result{}, backendReadiness(err), err

@@ -124,17 +124,23 @@ func (c *control) del(ctx context.Context, index, id string, prev versioned) err
 	return nil
 }
 
+// readControl reads control document id of names and decodes it; a missing one is
+// the zero T.
+func readControl[T any](ctx context.Context, c *control, names esnames.Index, id string) (T, versioned, error) {
+	var doc T
+	v, err := c.get(ctx, names.Control(), id)
+	if err != nil || !v.found {
+		return doc, v, err
+	}
+	if err := json.Unmarshal(v.src, &doc); err != nil {
+		return doc, v, fmt.Errorf("decoding control document %s of %s: %w", id, names.Alias(), err)
+	}
+	return doc, v, nil
+}
+
 // loadState reads the revision document; a missing one is the zero state.
 func (s *Service) loadState(ctx context.Context, names esnames.Index) (State, versioned, error) {
-	v, err := s.ctl.get(ctx, names.Control(), revisionID)
-	if err != nil || !v.found {
-		return State{}, v, err
-	}
-	var st State
-	if err := json.Unmarshal(v.src, &st); err != nil {
-		return State{}, v, fmt.Errorf("decoding the revision document of %s: %w", names.Alias(), err)
-	}
-	return st, v, nil
+	return readControl[State](ctx, s.ctl, names, revisionID)
 }
 
 // update applies fn to the revision document by compare-and-set, retrying with jittered
@@ -169,6 +175,22 @@ func backoff(attempt int, base, limit time.Duration) time.Duration {
 		d = limit
 	}
 	return time.Duration(rand.Int64N(int64(d))) + base
+}
+
+// every calls fn every period until ctx ends or fn returns false.
+func every(ctx context.Context, period time.Duration, fn func() bool) {
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if !fn() {
+				return
+			}
+		}
+	}
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

@@ -65,7 +65,8 @@ func TestCommitCrashRecovery(t *testing.T) {
 			if _, err := later.AbortStage(ctx, tg, "other"); err != nil {
 				t.Fatal(err)
 			}
-			if err := later.Sweep(ctx, tg.Names); err != nil {
+			hash, _ := mapping.Hash(tg.Settings)
+			if err := later.Sweep(ctx, tg.Names, hash); err != nil {
 				t.Fatal(err)
 			}
 			if left, _ := later.physicalIndices(ctx, tg.Names); len(left) != 1 {

@@ -23,22 +23,34 @@ import (
 //   - physical indices not behind the alias and not held by a live build lease or stage:
 //     those the catalog made (after a grace of one build lease from their creation) and
 //     older generations than the alias's (left by a crash between swap and delete);
-//   - idempotency keys older than Config.IdempotencyTTL, and expired build leases.
+//   - idempotency keys older than Config.IdempotencyTTL, and expired build leases;
+//   - a rebuild checkpoint whose lease lapsed, when it is stale (other settings than
+//     wanted, its source replaced, its target gone: dropped with its target) or its
+//     swap finished (settled). A lapsed checkpoint that a rebuild can resume keeps its
+//     target, however long the operator was away.
 
-// Sweep cleans up after crashed or abandoned work on one SearchIndex.
-func (s *Service) Sweep(ctx context.Context, names esnames.Index) error {
+// Sweep cleans up after crashed or abandoned work on one SearchIndex; settingsHash is
+// the hash of the settings the index should have.
+func (s *Service) Sweep(ctx context.Context, names esnames.Index, settingsHash string) error {
 	target, err := s.aliasTarget(ctx, names)
 	if err != nil || target == "" {
 		return err
 	}
 	now := s.cfg.Now()
-	held, err := s.sweepControl(ctx, names, target, now)
-	if err != nil {
-		return err
-	}
 	indices, err := s.physicalIndices(ctx, names)
 	if err != nil {
 		return err
+	}
+	held, rebuilding, err := s.sweepControl(ctx, names, target, now)
+	if err != nil {
+		return err
+	}
+	if rebuilding {
+		kept, err := s.sweepRebuild(ctx, names, rebuildWorld{alias: target, want: settingsHash, now: now}, indices)
+		if err != nil {
+			return err
+		}
+		held[kept] = true
 	}
 	targetGen, _ := names.Generation(target)
 	for name, state := range indices {
@@ -54,27 +66,47 @@ func (s *Service) Sweep(ctx context.Context, names esnames.Index) error {
 	return nil
 }
 
+// sweepRebuild settles or drops a lapsed rebuild checkpoint as decideRebuild says, and
+// returns the target that a live or resumable one holds.
+func (s *Service) sweepRebuild(ctx context.Context, names esnames.Index, w rebuildWorld, indices map[string]types.IndexState) (string, error) {
+	d, v, err := s.getRebuild(ctx, names)
+	if err != nil || !v.found {
+		return "", err
+	}
+	w.found = true
+	_, w.targetExists = indices[d.Target]
+	switch decideRebuild(d, w) {
+	case rebuildSettle:
+		return "", s.settleRebuild(ctx, names, d, v)
+	case rebuildRestart:
+		return "", s.dropRebuild(ctx, names, d, v)
+	}
+	return d.Target, nil
+}
+
 // sweepControl removes stale control documents and returns the physical indices that
-// live stages and builds hold.
-func (s *Service) sweepControl(ctx context.Context, names esnames.Index, target string, now time.Time) (map[string]bool, error) {
+// live stages and builds hold, and whether a rebuild checkpoint exists.
+func (s *Service) sweepControl(ctx context.Context, names esnames.Index, target string, now time.Time) (map[string]bool, bool, error) {
 	control := names.Control()
 	// The control index is made by the first write; the janitor never creates it.
 	res, err := s.es.Search().Index(control).Size(10000).
 		Query(&types.Query{Terms: &types.TermsQuery{TermsQuery: map[string]types.TermsQueryField{
-			"kind": []types.FieldValue{kindStage, kindBuild}}}}).Do(ctx)
+			"kind": []types.FieldValue{kindStage, kindBuild, kindRebuild}}}}).Do(ctx)
 	if err := es.Classify(err); err != nil {
 		if errors.Is(err, es.ErrNotFound) {
-			return map[string]bool{}, nil
+			return map[string]bool{}, false, nil
 		}
-		return nil, fmt.Errorf("listing stages and builds of %s: %w", names.Alias(), err)
+		return nil, false, fmt.Errorf("listing stages and builds of %s: %w", names.Alias(), err)
 	}
-	held := map[string]bool{}
+	held, rebuilding := map[string]bool{}, false
 	for _, hit := range res.Hits.Hits {
 		var doc stageDoc
 		if hit.Id_ == nil || json.Unmarshal(hit.Source_, &doc) != nil {
 			continue
 		}
 		switch doc.Kind {
+		case kindRebuild:
+			rebuilding = true
 		case kindBuild:
 			var b buildDoc
 			_ = json.Unmarshal(hit.Source_, &b)
@@ -95,7 +127,7 @@ func (s *Service) sweepControl(ctx context.Context, names esnames.Index, target 
 			_ = s.ctl.del(ctx, control, *hit.Id_, versioned{})
 		}
 	}
-	return held, s.expireKeys(ctx, control, now)
+	return held, rebuilding, s.expireKeys(ctx, control, now)
 }
 
 // expireKeys deletes idempotency keys older than their TTL.

@@ -3,7 +3,6 @@ package catalog
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -85,18 +84,10 @@ func (s *Service) holdBuild(ctx context.Context, names esnames.Index, physical s
 	if err := put(ctx); err != nil {
 		return fmt.Errorf("taking the build lease of %s: %w", physical, err)
 	}
-	go func() {
-		tick := time.NewTicker(s.cfg.BuildLease / 3)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				_ = put(ctx)
-			}
-		}
-	}()
+	go every(ctx, s.cfg.BuildLease/3, func() bool {
+		_ = put(ctx)
+		return true
+	})
 	return nil
 }
 

@@ -7,6 +7,9 @@ import (
 
 	"github.com/aislehq/aisle/internal/repo"
 
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/aislehq/aisle/internal/kubescheme"
@@ -32,4 +35,14 @@ func New() (*envtest.Environment, error) {
 		BinaryAssetsDirectory: assets,
 		Scheme:                s,
 	}, nil
+}
+
+// WriteKubeconfig writes cfg as a kubeconfig file at path, for component processes.
+func WriteKubeconfig(cfg *rest.Config, path string) error {
+	kc := clientcmdapi.NewConfig()
+	kc.Clusters["envtest"] = &clientcmdapi.Cluster{Server: cfg.Host, CertificateAuthorityData: cfg.CAData}
+	kc.AuthInfos["envtest"] = &clientcmdapi.AuthInfo{ClientCertificateData: cfg.CertData, ClientKeyData: cfg.KeyData, Token: cfg.BearerToken}
+	kc.Contexts["envtest"] = &clientcmdapi.Context{Cluster: "envtest", AuthInfo: "envtest"}
+	kc.CurrentContext = "envtest"
+	return clientcmd.WriteToFile(*kc, path)
 }

@@ -1,0 +1,178 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/aislehq/aisle/internal/es"
+)
+
+// copier copies documents from source to target within its run's lease.
+type copier struct {
+	s              *Service
+	source, target string
+	base           int64
+	lease          *rebuildLease
+	done, total    int64
+	started        time.Time
+	resumed        bool
+	progress       func(Progress)
+}
+
+type hit struct {
+	ID     string          `json:"_id"`
+	Source json.RawMessage `json:"_source"`
+	Sort   []any           `json:"sort"`
+}
+
+// copy copies the source documents matching filter (all when nil) that sort after
+// after (from the first when nil), page by page; written, if set, follows each page.
+func (c *copier) copy(ctx context.Context, filter map[string]any, after []any, written func(context.Context, int, []any) error) error {
+	for {
+		hits, err := c.s.page(ctx, c.source, filter, after, true)
+		if err != nil {
+			return err
+		}
+		if len(hits) == 0 {
+			return nil
+		}
+		ops := make([]bulkOp, 0, len(hits))
+		for _, h := range hits {
+			// No source: deleted between the search and the fetch of its source (the
+			// embedded engine reads sources live). Skipping it is what the delete asks;
+			// writing it again later gives it a version above mark, for the catch-up.
+			if len(h.Source) > 0 {
+				ops = append(ops, bulkOp{id: h.ID, doc: c.versioned(h.Source)})
+			}
+		}
+		if err := c.write(ctx, ops); err != nil {
+			return err
+		}
+		after = hits[len(hits)-1].Sort
+		if written != nil {
+			if err := written(ctx, len(hits), after); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// checkpoint records a page of the full copy, once its documents are in the target.
+func (c *copier) checkpoint(ctx context.Context, n int, cursor []any) error {
+	c.done += int64(n)
+	err := c.lease.update(ctx, func(d *rebuildDoc) { d.Cursor, d.Done = cursor, c.done })
+	if err != nil {
+		return fmt.Errorf("recording the rebuild's progress: %w", err)
+	}
+	c.report()
+	return nil
+}
+
+func (c *copier) report() {
+	if c.progress != nil {
+		c.progress(Progress{Done: c.done, Total: max(c.total, c.done), Target: c.target, Started: c.started, Resumed: c.resumed})
+	}
+}
+
+// write writes ops into the target before the run's lease ends.
+func (c *copier) write(ctx context.Context, ops []bulkOp) error {
+	bctx, cancel := c.lease.bounded(ctx)
+	defer cancel()
+	return c.s.bulkAt(bctx, c.target, ops, 0)
+}
+
+// versioned returns the stored document with its version written in.
+func (c *copier) versioned(src json.RawMessage) []byte {
+	var v struct {
+		Version *int64 `json:"aisleVersion"`
+	}
+	if json.Unmarshal(src, &v) == nil && v.Version != nil {
+		return src
+	}
+	return withVersion(src, c.base)
+}
+
+// dropDeleted deletes from the target the documents the source no longer has: both
+// id lists in objectID order, merged.
+func (c *copier) dropDeleted(ctx context.Context) error {
+	keep := map[string]bool{}
+	var after []any
+	for {
+		hits, err := c.s.page(ctx, c.source, nil, after, false)
+		if err != nil {
+			return err
+		}
+		if len(hits) == 0 {
+			break
+		}
+		for _, h := range hits {
+			keep[h.ID] = true
+		}
+		after = hits[len(hits)-1].Sort
+	}
+	after = nil
+	for {
+		hits, err := c.s.page(ctx, c.target, nil, after, false)
+		if err != nil {
+			return err
+		}
+		if len(hits) == 0 {
+			return nil
+		}
+		var ops []bulkOp
+		for _, h := range hits {
+			if !keep[h.ID] {
+				ops = append(ops, bulkOp{id: h.ID, delete: true})
+			}
+		}
+		if err := c.write(ctx, ops); err != nil {
+			return err
+		}
+		after = hits[len(hits)-1].Sort
+	}
+}
+
+// page reads one page of index in objectID order after the sort values after.
+func (s *Service) page(ctx context.Context, index string, filter map[string]any, after []any, withSource bool) ([]hit, error) {
+	body := map[string]any{
+		"size":             RebuildPage,
+		"sort":             []any{map[string]any{ObjectIDField: "asc"}},
+		"_source":          withSource,
+		"track_total_hits": false,
+	}
+	if filter != nil {
+		body["query"] = filter
+	}
+	if after != nil {
+		body["search_after"] = after
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.es.Search().Index(index).Raw(bytes.NewReader(raw)).Perform(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", index, es.Classify(err))
+	}
+	defer func() { _ = res.Body.Close() }()
+	if err := es.ResponseError(res); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", index, err)
+	}
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", index, es.Classify(err))
+	}
+	var out struct {
+		Hits struct {
+			Hits []hit `json:"hits"`
+		} `json:"hits"`
+	}
+	if err := json.Unmarshal(data, &out); err != nil {
+		return nil, fmt.Errorf("decoding a page of %s: %w", index, err)
+	}
+	return out.Hits.Hits, nil
+}

@@ -1,0 +1,132 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/esnames"
+)
+
+// getRebuild reads the checkpoint in real time.
+func (s *Service) getRebuild(ctx context.Context, names esnames.Index) (rebuildDoc, versioned, error) {
+	return readControl[rebuildDoc](ctx, s.ctl, names, rebuildDocID)
+}
+
+// settleRebuild tidies up after a run that moved the alias to its target and stopped
+// before removing its checkpoint: its swap's revision counts as a write, its fence goes.
+func (s *Service) settleRebuild(ctx context.Context, names esnames.Index, d rebuildDoc, v versioned) error {
+	if _, err := s.update(ctx, names, func(st State) (State, error) {
+		return st.Settle(s.cfg.Now(), fenceOwner(d.Target), d.Target, true), nil
+	}); err != nil {
+		return fmt.Errorf("settling the rebuild of %s: %w", names.Alias(), err)
+	}
+	return s.ctl.del(ctx, names.Control(), rebuildDocID, v)
+}
+
+// dropRebuild deletes a checkpoint nobody owns any more, then its target. When the
+// compare-and-set fails, someone took the checkpoint over (or dropped it first) and
+// the target is left alone.
+func (s *Service) dropRebuild(ctx context.Context, names esnames.Index, d rebuildDoc, v versioned) error {
+	if err := s.ctl.del(ctx, names.Control(), rebuildDocID, v); err != nil {
+		return fmt.Errorf("dropping the rebuild of %s: %w", names.Alias(), err)
+	}
+	if alias, err := s.aliasTarget(ctx, names); err == nil && alias != d.Target {
+		s.deleteIndex(ctx, d.Target)
+	}
+	return nil
+}
+
+// rebuildLease is one run's hold on the checkpoint.
+type rebuildLease struct {
+	s        *Service
+	names    esnames.Index
+	owner    string
+	deadline atomic.Int64 // Unix milliseconds, as of the last renewal
+}
+
+func newRebuildLease(s *Service, names esnames.Index, d rebuildDoc) *rebuildLease {
+	l := &rebuildLease{s: s, names: names, owner: d.Owner}
+	l.deadline.Store(d.Deadline)
+	return l
+}
+
+// update renews the lease and applies fn to the checkpoint by compare-and-set. It fails
+// with ErrRebuildTakenOver once the checkpoint is no longer this run's.
+func (l *rebuildLease) update(ctx context.Context, fn func(*rebuildDoc)) error {
+	for attempt := 0; ; attempt++ {
+		d, v, err := l.s.getRebuild(ctx, l.names)
+		if err != nil {
+			return err
+		}
+		if !v.found || d.Owner != l.owner {
+			return ErrRebuildTakenOver
+		}
+		now := l.s.cfg.Now()
+		d.Deadline, d.UpdatedAt = millis(now.Add(l.s.cfg.BuildLease)), millis(now)
+		fn(&d)
+		if _, err := l.s.ctl.put(ctx, l.names.Control(), rebuildDocID, v, d); err == nil {
+			l.deadline.Store(d.Deadline)
+			return nil
+		} else if !errors.Is(err, es.ErrConflict) {
+			return err
+		}
+		if err := sleep(ctx, backoff(attempt, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
+			return err
+		}
+	}
+}
+
+// renew proves the run still owns the rebuild, for a full lease from now.
+func (l *rebuildLease) renew(ctx context.Context) error { return l.update(ctx, func(*rebuildDoc) {}) }
+
+// hold renews the lease until ctx ends, and cancels the run when it was taken over.
+func (l *rebuildLease) hold(ctx context.Context, cancel context.CancelCauseFunc) {
+	every(ctx, l.s.cfg.BuildLease/3, func() bool {
+		err := l.renew(ctx)
+		if errors.Is(err, ErrRebuildTakenOver) {
+			cancel(err)
+		}
+		return !errors.Is(err, ErrRebuildTakenOver)
+	})
+}
+
+// bounded returns ctx ending before the lease does: no write of this run into the
+// target can land after another run may have taken the rebuild over.
+func (l *rebuildLease) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithDeadline(ctx, time.UnixMilli(l.deadline.Load()).Add(-l.s.cfg.BuildLease/6))
+}
+
+// release keeps the checkpoint for the next run and lets it resume at once.
+func (l *rebuildLease) release(ctx context.Context) error {
+	return l.update(ctx, func(d *rebuildDoc) { d.Deadline = 0 })
+}
+
+// finish removes the checkpoint of a rebuild that succeeded, retrying while the run's
+// own renewals change it first.
+func (l *rebuildLease) finish(ctx context.Context) error {
+	for attempt := 0; ; attempt++ {
+		d, v, err := l.s.getRebuild(ctx, l.names)
+		if err != nil || !v.found || d.Owner != l.owner {
+			return err
+		}
+		if err := l.s.ctl.del(ctx, l.names.Control(), rebuildDocID, v); !errors.Is(err, es.ErrConflict) {
+			return err
+		}
+		if err := sleep(ctx, backoff(attempt, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
+			return err
+		}
+	}
+}
+
+// discard deletes the checkpoint and the target of a rebuild that is of no more use.
+func (l *rebuildLease) discard(ctx context.Context) error {
+	d, v, err := l.s.getRebuild(ctx, l.names)
+	if err != nil || !v.found || d.Owner != l.owner {
+		return err
+	}
+	return l.s.dropRebuild(ctx, l.names, d, v)
+}
