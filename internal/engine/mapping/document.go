@@ -212,7 +212,6 @@ func (w *walker) value(prefix, key string, val any, props map[string]*Field) err
 		if !ok {
 			return eserr.DocumentParsing("[1:2] object mapping for [%s] tried to parse field [%s] as object, but found a concrete value", path, key)
 		}
-		w.seen[path] = true
 		return w.object(path+".", obj, f.Properties)
 	}
 	if err := w.leaf(path, f, val); err != nil {
@@ -345,6 +344,8 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 	default:
 		return nil
 	}
-	w.seen[path] = true
+	if !ExistsFromTerms(f.Type, indexed) {
+		w.seen[path] = true
+	}
 	return nil
 }
