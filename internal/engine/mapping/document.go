@@ -1,7 +1,6 @@
 package mapping
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -34,14 +33,9 @@ type Builder struct {
 // It works in two passes so the index's mapping is never mutated: the first collects new
 // fields into an update merged into a copy, the second builds the document.
 func (b *Builder) Build(id string, source []byte) (doc *document.Document, updated *Mapping, err error) {
-	dec := json.NewDecoder(bytes.NewReader(source))
-	dec.UseNumber()
-	var root any
-	if err := dec.Decode(&root); err != nil {
+	root, err := DecodeSource(source)
+	if err != nil {
 		return nil, nil, eserr.DocumentParsing("failed to parse: %s", err.Error())
-	}
-	if dec.More() {
-		return nil, nil, eserr.DocumentParsing("failed to parse: unexpected content after the document")
 	}
 	obj, ok := root.(map[string]any)
 	if !ok {
