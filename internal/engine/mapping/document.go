@@ -161,6 +161,31 @@ type walker struct {
 	id   string
 	doc  *document.Document
 	seen map[string]bool
+	// inArray > 0 while the values of an array are walked; arrayKeywords holds the field
+	// that collects the keyword values of each path there (see addKeyword).
+	inArray       int
+	arrayKeywords map[string]*termsField
+}
+
+// addKeyword indexes a keyword value. The values of a keyword array go into one field
+// with one term per value instead of one field per value: the same postings, norms and
+// doc values (bleve merges same-named fields of a document), at a fraction of bleve's and
+// zap's per-field cost.
+func (w *walker) addKeyword(path, value string, opts index.FieldIndexingOptions) {
+	if w.inArray == 0 {
+		w.doc.AddField(newKeywordField(path, value, opts))
+		return
+	}
+	if f := w.arrayKeywords[path]; f != nil && f.Options() == opts {
+		f.terms = append(f.terms, value)
+		return
+	}
+	f := newKeywordField(path, value, opts)
+	if w.arrayKeywords == nil {
+		w.arrayKeywords = map[string]*termsField{}
+	}
+	w.arrayKeywords[path] = f
+	w.doc.AddField(f)
 }
 
 func (w *walker) object(prefix string, obj map[string]any, props map[string]*Field) error {
@@ -194,6 +219,8 @@ func (w *walker) value(prefix, key string, val any, props map[string]*Field) err
 		return w.special(path, f, val)
 	}
 	if arr, ok := val.([]any); ok {
+		w.inArray++
+		defer func() { w.inArray-- }()
 		for _, el := range arr {
 			if err := w.value(prefix, key, el, props); err != nil {
 				return err
@@ -297,7 +324,7 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 		if dv {
 			opts |= index.DocValues
 		}
-		w.doc.AddField(newKeywordField(path, s, opts))
+		w.addKeyword(path, s, opts)
 	case Numeric(f.Type):
 		n, err := toNumber(v, f.Type)
 		if err != nil {

@@ -13,13 +13,13 @@ import (
 // its Locations slice); for a description of ~80 distinct words that was most of
 // analysis's allocations and garbage.
 type textField struct {
-	*document.TextField
-	length int
-	freqs  index.TokenFrequencies
+	document.TextField // by value, as in termsField
+	length             int
+	freqs              index.TokenFrequencies
 }
 
 func newTextField(path, value string, opts index.FieldIndexingOptions, a analysis.Analyzer) *textField {
-	return &textField{TextField: document.NewTextFieldCustom(path, nil, []byte(value), opts, a)}
+	return &textField{TextField: *document.NewTextFieldCustom(path, nil, []byte(value), opts, a)}
 }
 
 // Analyze implements document.Field, as TextField.Analyze does (the value is never stored,
