@@ -1,8 +1,10 @@
 package engine_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"runtime/pprof"
@@ -137,9 +139,8 @@ func BenchmarkCatalog(b *testing.B) {
 		var slowest time.Duration
 		for _, body := range bodies {
 			t := time.Now()
-			res, err := client.Bulk().Index("products").Raw(strings.NewReader(string(body))).Do(ctx)
-			if err != nil || res.Errors {
-				b.Fatalf("bulk failed: %v", err)
+			if err := sendBulk(client, body); err != nil {
+				b.Fatal(err)
 			}
 			if d := time.Since(t); d > slowest {
 				slowest = d
@@ -180,6 +181,34 @@ func BenchmarkCatalog(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// sendBulk sends one _bulk request with the typed client and, as Rally's load driver
+// does, reads only the response's errors flag (items are decoded only when it is set):
+// decoding all 1,000 per-item results with the typed client cost the load generator
+// about 1.2 CPU-s per 100,000 documents, on the two cores the engine needs.
+func sendBulk(client *elasticsearch.TypedClient, body []byte) error {
+	res, err := client.Bulk().Index("products").Raw(bytes.NewReader(body)).Perform(ctx)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	var head struct {
+		Errors bool              `json:"errors"`
+		Items  []json.RawMessage `json:"items"`
+	}
+	if res.StatusCode != 200 || bytes.Contains(raw[:min(len(raw), 64)], []byte(`"errors":true`)) {
+		_ = json.Unmarshal(raw, &head)
+		return fmt.Errorf("bulk failed: status %d, %d items, %.300s", res.StatusCode, len(head.Items), raw)
+	}
+	if !bytes.Contains(raw[:min(len(raw), 64)], []byte(`"errors":false`)) {
+		return fmt.Errorf("bulk response without an errors flag at its start: %.200s", raw)
+	}
+	return nil
 }
 
 // cpuSeconds is the process's user+system CPU time: on a shared machine it measures the

@@ -19,11 +19,9 @@ var jsonMarshal = json.Marshal
 func bucketQuery(a *Agg, v value) bq.Query {
 	field := a.Leaf.Path
 	if v.raw == "\x00missing" {
-		ex := bleve.NewTermQuery(field)
-		ex.SetField(mapping.FieldNames)
 		b := bleve.NewBooleanQuery()
 		b.AddMust(bleve.NewMatchAllQuery())
-		b.AddMustNot(ex)
+		b.AddMustNot(query.Exists(field, a.Leaf))
 		return b
 	}
 	switch {

@@ -40,11 +40,30 @@ type bulkMeta struct {
 	Version       json.RawMessage `json:"version"`
 	VersionType   string          `json:"version_type"`
 	Pipeline      string          `json:"pipeline"`
+	// id is the id already decoded (by fastActionLine); nil: decode ID.
+	id *string
+}
+
+// idText returns the id of the action line and whether it has one (null is none).
+func (m *bulkMeta) idText() (string, bool) {
+	if m.id != nil {
+		return *m.id, true
+	}
+	if len(m.ID) == 0 || string(m.ID) == "null" {
+		return "", false
+	}
+	var s string
+	if err := json.Unmarshal(m.ID, &s); err != nil {
+		s = string(m.ID) // ES accepts numeric ids and uses their text
+	}
+	return s, true
 }
 
 // parseBulk splits the NDJSON body; a malformed action line fails the whole request, as
 // in ES, while per-document problems become per-item errors.
 func parseBulk(body []byte, defIndex string, reqAlias bool) ([]*bulkItem, error) {
+	p := actionParsers.Get()
+	defer actionParsers.Put(p)
 	lines := bytes.Split(body, []byte("\n"))
 	var items []*bulkItem
 	for i := 0; i < len(lines); i++ {
@@ -52,29 +71,12 @@ func parseBulk(body []byte, defIndex string, reqAlias bool) ([]*bulkItem, error)
 		if len(line) == 0 {
 			continue
 		}
-		var action map[string]json.RawMessage
-		if err := json.Unmarshal(line, &action); err != nil {
-			return nil, eserr.IllegalArgument("Malformed action/metadata line [%d], expected START_OBJECT or END_OBJECT but found [VALUE_STRING]", i+1)
-		}
-		if len(action) != 1 {
-			if len(action) == 0 {
-				return nil, eserr.IllegalArgument("Malformed action/metadata line [%d], expected FIELD_NAME but found [END_OBJECT]", i+1)
-			}
-			return nil, eserr.IllegalArgument("Malformed action/metadata line [%d], expected END_OBJECT but found [FIELD_NAME]", i+1)
-		}
 		it := &bulkItem{index: defIndex, reqAl: reqAlias}
-		var metaRaw json.RawMessage
-		for k, v := range action {
-			it.action, metaRaw = k, v
-		}
-		switch it.action {
-		case "index", "create", "delete", "update":
-		default:
-			return nil, eserr.IllegalArgument("Malformed action/metadata line [%d], expected field [create], [delete], [index] or [update] but found [%s]", i+1, it.action)
-		}
 		var meta bulkMeta
-		if err := json.Unmarshal(metaRaw, &meta); err != nil {
-			return nil, eserr.IllegalArgument("Malformed action/metadata line [%d], expected a simple value for field but found [%s]", i+1, err.Error())
+		if !fastActionLine(p, line, it, &meta) {
+			if err := actionLine(line, i+1, it, &meta); err != nil {
+				return nil, err
+			}
 		}
 		fillMeta(it, &meta)
 		if it.action != "delete" {
@@ -94,6 +96,39 @@ func parseBulk(body []byte, defIndex string, reqAlias bool) ([]*bulkItem, error)
 		return nil, eserr.ActionValidation("no requests added")
 	}
 	return items, nil
+}
+
+// actionLine decodes an action line with encoding/json, whose errors become ES's.
+func actionLine(line []byte, lineNo int, it *bulkItem, meta *bulkMeta) error {
+	var action map[string]json.RawMessage
+	if err := json.Unmarshal(line, &action); err != nil {
+		return eserr.IllegalArgument("Malformed action/metadata line [%d], expected START_OBJECT or END_OBJECT but found [VALUE_STRING]", lineNo)
+	}
+	if len(action) != 1 {
+		if len(action) == 0 {
+			return eserr.IllegalArgument("Malformed action/metadata line [%d], expected FIELD_NAME but found [END_OBJECT]", lineNo)
+		}
+		return eserr.IllegalArgument("Malformed action/metadata line [%d], expected END_OBJECT but found [FIELD_NAME]", lineNo)
+	}
+	var metaRaw json.RawMessage
+	for k, v := range action {
+		it.action, metaRaw = k, v
+	}
+	if err := checkAction(it.action, lineNo); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(metaRaw, meta); err != nil {
+		return eserr.IllegalArgument("Malformed action/metadata line [%d], expected a simple value for field but found [%s]", lineNo, err.Error())
+	}
+	return nil
+}
+
+func checkAction(action string, lineNo int) error {
+	switch action {
+	case "index", "create", "delete", "update":
+		return nil
+	}
+	return eserr.IllegalArgument("Malformed action/metadata line [%d], expected field [create], [delete], [index] or [update] but found [%s]", lineNo, action)
 }
 
 // fillMeta records the action line in it; problems become the item's own error, as ES
@@ -120,12 +155,8 @@ func fillMeta(it *bulkItem, m *bulkMeta) {
 	case m.Pipeline != "":
 		it.err = eserr.IllegalArgument("ingest pipelines are not supported by this engine")
 	}
-	if len(m.ID) > 0 && string(m.ID) != "null" {
-		var s string
-		if err := json.Unmarshal(m.ID, &s); err != nil {
-			s = string(m.ID) // ES accepts numeric ids and uses their text
-		}
-		it.id = s
+	if id, ok := m.idText(); ok {
+		it.id = id
 		if it.id == "" && it.err == nil {
 			it.err = eserr.IllegalArgument("if _id is specified it must not be empty")
 		}

@@ -5,12 +5,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"encoding/json"
 	"strconv"
 
 	"github.com/blevesearch/bleve/v2"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
+	"github.com/aislehq/aisle/internal/engine/mapping"
 	"github.com/aislehq/aisle/internal/engine/search"
 	"github.com/aislehq/aisle/internal/engine/store"
 )
@@ -167,13 +167,7 @@ func (a *API) indexDoc(index, id string, create bool) func(q *req) (int, any, er
 
 // compact stores sources without insignificant whitespace when they are valid JSON; the
 // document builder reports invalid JSON with ES's error.
-func compact(src []byte) []byte {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, src); err != nil {
-		return src
-	}
-	return buf.Bytes()
-}
+func compact(src []byte) []byte { return mapping.Compact(src) }
 
 func (a *API) deleteDoc(index, id string) func(q *req) (int, any, error) {
 	return func(q *req) (int, any, error) {

@@ -18,6 +18,10 @@ func FuzzParseBulk(f *testing.F) {
 		"{\"update\":{\"_index\":\"a\",\"_id\":\"1\"}}\n{\"doc\":{}}\n",
 		"{}\n", "{\"index\":{}}\n", "not json\n", "{\"index\":{\"_index\":5}}\n{}\n",
 		"{\"index\":{},\"create\":{}}\n{}\n", "{\"delete\":{\"_index\":\"a\"}}\n", "",
+		// Lines the fastjson path takes or hands over to encoding/json.
+		"{\"index\":{\"_id\":\"a\",\"_id\":null}}\n{}\n", "{\"index\":{\"_id\":12,\"if_seq_no\":null}}\n{}\n",
+		"{\"index\":{\"require_alias\":\"yes\"}}\n{}\n", "{\"index\":{\"_id\":\"x\",\"extra\":[1]}}\n{\"a\":01}\n",
+		"{\"index\":{\"_id\":\"1\"}}\n{\"a\":\"\xff\"}\n",
 	}
 	for _, s := range seeds {
 		f.Add(s, "")

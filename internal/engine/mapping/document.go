@@ -1,7 +1,6 @@
 package mapping
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -34,14 +33,9 @@ type Builder struct {
 // It works in two passes so the index's mapping is never mutated: the first collects new
 // fields into an update merged into a copy, the second builds the document.
 func (b *Builder) Build(id string, source []byte) (doc *document.Document, updated *Mapping, err error) {
-	dec := json.NewDecoder(bytes.NewReader(source))
-	dec.UseNumber()
-	var root any
-	if err := dec.Decode(&root); err != nil {
+	root, err := DecodeSource(source)
+	if err != nil {
 		return nil, nil, eserr.DocumentParsing("failed to parse: %s", err.Error())
-	}
-	if dec.More() {
-		return nil, nil, eserr.DocumentParsing("failed to parse: unexpected content after the document")
 	}
 	obj, ok := root.(map[string]any)
 	if !ok {
@@ -167,6 +161,31 @@ type walker struct {
 	id   string
 	doc  *document.Document
 	seen map[string]bool
+	// inArray > 0 while the values of an array are walked; arrayKeywords holds the field
+	// that collects the keyword values of each path there (see addKeyword).
+	inArray       int
+	arrayKeywords map[string]*termsField
+}
+
+// addKeyword indexes a keyword value. The values of a keyword array go into one field
+// with one term per value instead of one field per value: the same postings, norms and
+// doc values (bleve merges same-named fields of a document), at a fraction of bleve's and
+// zap's per-field cost.
+func (w *walker) addKeyword(path, value string, opts index.FieldIndexingOptions) {
+	if w.inArray == 0 {
+		w.doc.AddField(newKeywordField(path, value, opts))
+		return
+	}
+	if f := w.arrayKeywords[path]; f != nil && f.Options() == opts {
+		f.terms = append(f.terms, value)
+		return
+	}
+	f := newKeywordField(path, value, opts)
+	if w.arrayKeywords == nil {
+		w.arrayKeywords = map[string]*termsField{}
+	}
+	w.arrayKeywords[path] = f
+	w.doc.AddField(f)
 }
 
 func (w *walker) object(prefix string, obj map[string]any, props map[string]*Field) error {
@@ -200,6 +219,8 @@ func (w *walker) value(prefix, key string, val any, props map[string]*Field) err
 		return w.special(path, f, val)
 	}
 	if arr, ok := val.([]any); ok {
+		w.inArray++
+		defer func() { w.inArray-- }()
 		for _, el := range arr {
 			if err := w.value(prefix, key, el, props); err != nil {
 				return err
@@ -212,7 +233,6 @@ func (w *walker) value(prefix, key string, val any, props map[string]*Field) err
 		if !ok {
 			return eserr.DocumentParsing("[1:2] object mapping for [%s] tried to parse field [%s] as object, but found a concrete value", path, key)
 		}
-		w.seen[path] = true
 		return w.object(path+".", obj, f.Properties)
 	}
 	if err := w.leaf(path, f, val); err != nil {
@@ -304,7 +324,7 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 		if dv {
 			opts |= index.DocValues
 		}
-		w.doc.AddField(newKeywordField(path, s, opts))
+		w.addKeyword(path, s, opts)
 	case Numeric(f.Type):
 		n, err := toNumber(v, f.Type)
 		if err != nil {
@@ -345,6 +365,8 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 	default:
 		return nil
 	}
-	w.seen[path] = true
+	if !ExistsFromTerms(f.Type, indexed) {
+		w.seen[path] = true
+	}
 	return nil
 }

@@ -216,6 +216,26 @@ type Leaf struct {
 	Indexed        bool
 	DocValues      bool
 	Boost          float64
+	// ExistsMixed: the indices of a search disagree on ExistsFromTerms for this path.
+	ExistsMixed bool
+}
+
+// ExistsFromTerms reports whether exists on the leaf is answered from its own terms.
+func (l *Leaf) ExistsFromTerms() bool { return ExistsFromTerms(l.Mapped, l.Indexed) }
+
+// ExistsFromTerms reports whether a field of type t has a term for every value it indexes,
+// so that exists can be answered from its terms (through columns) and the field need not
+// be listed in _field_names. Text is not: an empty or all-stopword value has no term, yet
+// the field exists, as in ES (which answers exists on text from norms).
+func ExistsFromTerms(t string, indexed bool) bool {
+	if !indexed {
+		return false
+	}
+	switch leafType(t) {
+	case "keyword", "date", "boolean":
+		return true
+	}
+	return Numeric(t)
 }
 
 // Leaves flattens the mapping into dotted paths, multi-fields included.

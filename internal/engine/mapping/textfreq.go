@@ -13,18 +13,24 @@ import (
 // its Locations slice); for a description of ~80 distinct words that was most of
 // analysis's allocations and garbage.
 type textField struct {
-	*document.TextField
-	length int
-	freqs  index.TokenFrequencies
+	document.TextField // by value, as in termsField
+	length             int
+	freqs              index.TokenFrequencies
 }
 
 func newTextField(path, value string, opts index.FieldIndexingOptions, a analysis.Analyzer) *textField {
-	return &textField{TextField: document.NewTextFieldCustom(path, nil, []byte(value), opts, a)}
+	return &textField{TextField: *document.NewTextFieldCustom(path, nil, []byte(value), opts, a)}
 }
 
 // Analyze implements document.Field, as TextField.Analyze does (the value is never stored,
 // so the analyzer may work on it in place).
 func (f *textField) Analyze() {
+	if isStandardLowercase(f.Analyzer()) {
+		if n, freqs, ok := asciiFrequencies(f.Value(), f.ArrayPositions(), f.Options()); ok {
+			f.length, f.freqs = n, freqs
+			return
+		}
+	}
 	tokens := f.Analyzer().Analyze(f.Value())
 	f.length = len(tokens)
 	f.freqs = tokenFrequency(tokens, f.ArrayPositions(), f.Options())
@@ -40,30 +46,51 @@ func (f *textField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f
 // keys alias the tokens' term bytes, which nothing modifies after analysis (bleve's own
 // TokenFreq.Term aliases them too).
 func tokenFrequency(tokens analysis.TokenStream, arrayPositions []uint64, opts index.FieldIndexingOptions) index.TokenFrequencies {
-	freqs := make(index.TokenFrequencies, len(tokens))
-	tfs := make([]index.TokenFreq, 0, len(tokens)) // never grows: pointers into it stay valid
-	ids := make([]int32, len(tokens))
-	counts := make([]int32, 0, len(tokens))
+	b := newFreqBuilder(len(tokens), opts)
 	for i, tok := range tokens {
-		key := unsafe.String(unsafe.SliceData(tok.Term), len(tok.Term))
-		tf, ok := freqs[key]
-		if !ok {
-			tfs = append(tfs, index.TokenFreq{Term: tok.Term})
-			counts = append(counts, 0)
-			tf = &tfs[len(tfs)-1]
-			freqs[key] = tf
-		}
-		id := slabIndex(tfs, tf)
-		ids[i] = id
-		counts[id]++
-		if !opts.SkipFreqNorm() {
-			tf.SetFrequency(tf.Frequency() + 1)
-		}
+		b.add(i, tok.Term)
 	}
 	if opts.IncludeTermVectors() {
-		addLocations(tokens, arrayPositions, tfs, ids, counts)
+		b.locate(arrayPositions, func(at func(k, start, end, pos int)) {
+			for i, tok := range tokens {
+				at(i, tok.Start, tok.End, tok.Position)
+			}
+		})
 	}
-	return freqs
+	return b.freqs
+}
+
+// freqBuilder builds the frequencies of n tokens in slabs: the map points into one slab
+// of TokenFreq, and every term's Locations is a slice of one pointer array.
+type freqBuilder struct {
+	opts   index.FieldIndexingOptions
+	freqs  index.TokenFrequencies
+	tfs    []index.TokenFreq // never grows: pointers into it stay valid
+	ids    []int32           // the term of each token, as an index into tfs
+	counts []int32           // the tokens of each term
+}
+
+func newFreqBuilder(n int, opts index.FieldIndexingOptions) *freqBuilder {
+	return &freqBuilder{opts: opts, freqs: make(index.TokenFrequencies, n), tfs: make([]index.TokenFreq, 0, n),
+		ids: make([]int32, n), counts: make([]int32, 0, n)}
+}
+
+// add counts token k, whose term is term.
+func (b *freqBuilder) add(k int, term []byte) {
+	key := unsafe.String(unsafe.SliceData(term), len(term))
+	tf, ok := b.freqs[key]
+	if !ok {
+		b.tfs = append(b.tfs, index.TokenFreq{Term: term})
+		b.counts = append(b.counts, 0)
+		tf = &b.tfs[len(b.tfs)-1]
+		b.freqs[key] = tf
+	}
+	id := slabIndex(b.tfs, tf)
+	b.ids[k] = id
+	b.counts[id]++
+	if !b.opts.SkipFreqNorm() {
+		tf.SetFrequency(tf.Frequency() + 1)
+	}
 }
 
 // slabIndex is the index of tf in tfs, which holds it: a map of pointers into the slab
@@ -72,20 +99,20 @@ func slabIndex(tfs []index.TokenFreq, tf *index.TokenFreq) int32 {
 	return int32((uintptr(unsafe.Pointer(tf)) - uintptr(unsafe.Pointer(&tfs[0]))) / unsafe.Sizeof(tfs[0]))
 }
 
-// addLocations gives each term its token locations, carved out of two slabs: every term's
-// Locations is a slice of one pointer array, sized by the counts of the first pass.
-func addLocations(tokens analysis.TokenStream, arrayPositions []uint64, tfs []index.TokenFreq, ids, counts []int32) {
-	locs := make([]index.TokenLocation, len(tokens))
-	ptrs := make([]*index.TokenLocation, len(tokens))
+// locate gives each term its token locations; each calls at for every token, in order,
+// with its index, byte offsets and position.
+func (b *freqBuilder) locate(arrayPositions []uint64, each func(at func(k, start, end, pos int))) {
+	locs := make([]index.TokenLocation, len(b.ids))
+	ptrs := make([]*index.TokenLocation, len(b.ids))
 	off := 0
-	for i := range tfs {
-		n := int(counts[i])
-		tfs[i].Locations = ptrs[off : off : off+n]
+	for i := range b.tfs {
+		n := int(b.counts[i])
+		b.tfs[i].Locations = ptrs[off : off : off+n]
 		off += n
 	}
-	for i, tok := range tokens {
-		locs[i] = index.TokenLocation{ArrayPositions: arrayPositions, Start: tok.Start, End: tok.End, Position: tok.Position}
-		tf := &tfs[ids[i]]
-		tf.Locations = append(tf.Locations, &locs[i])
-	}
+	each(func(k, start, end, pos int) {
+		locs[k] = index.TokenLocation{ArrayPositions: arrayPositions, Start: start, End: end, Position: pos}
+		tf := &b.tfs[b.ids[k]]
+		tf.Locations = append(tf.Locations, &locs[k])
+	})
 }

@@ -9,6 +9,19 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 )
 
+// variant gives the i-th test case its indexing options (with and without term vectors and
+// norms) and array position.
+func variant(i int) (index.FieldIndexingOptions, []uint64) {
+	opts := index.IndexField
+	if i%2 == 0 {
+		opts |= index.IncludeTermVectors
+	}
+	if i%5 == 0 {
+		opts |= index.SkipFreqNorm
+	}
+	return opts, []uint64{uint64(i % 3)}
+}
+
 // TestTokenFrequencyMatchesBleve checks the slab-allocated frequencies against bleve's
 // analysis.TokenFrequency on random token streams, with and without term vectors.
 func TestTokenFrequencyMatchesBleve(t *testing.T) {
@@ -20,17 +33,57 @@ func TestTokenFrequencyMatchesBleve(t *testing.T) {
 			w := words[r.Intn(len(words))]
 			tokens = append(tokens, &analysis.Token{Term: []byte(w), Start: p * 4, End: p*4 + len(w), Position: p + 1})
 		}
-		opts := index.IndexField
-		if i%2 == 0 {
-			opts |= index.IncludeTermVectors
-		}
-		if i%5 == 0 {
-			opts |= index.SkipFreqNorm
-		}
-		arrayPos := []uint64{uint64(i % 3)}
+		opts, arrayPos := variant(i)
 		got, want := tokenFrequency(tokens, arrayPos, opts), analysis.TokenFrequency(tokens, arrayPos, opts)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("tokens %v opts %v:\n got %v\nwant %v", tokens, opts, got, want)
 		}
+	}
+}
+
+// TestASCIIFrequenciesMatchStandardAnalyzer checks the fused analysis of plain ASCII text
+// against the standard analyzer (tokenizer, lowercase filter) and tokenFrequency, on random
+// texts of letters, digits, punctuation and whitespace, with and without term vectors.
+func TestASCIIFrequenciesMatchStandardAnalyzer(t *testing.T) {
+	im, err := BuildIndexMapping(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	standard := im.AnalyzerNamed("es:standard")
+	if !isStandardLowercase(standard) {
+		t.Fatal("es:standard is not recognised as the standard tokenizer with lowercase")
+	}
+	if isStandardLowercase(im.AnalyzerNamed("es:english")) {
+		t.Fatal("es:english taken for the standard analyzer")
+	}
+	r := rand.New(rand.NewSource(2))
+	fast := 0
+	for i := 0; i < 20000; i++ {
+		alphabet := "aAbBzZ09 7x-X\"!?/\t\n()"
+		if i%10 == 0 {
+			alphabet += ".,:;_'"
+		}
+		text := make([]byte, r.Intn(60))
+		for j := range text {
+			text[j] = alphabet[r.Intn(len(alphabet))]
+		}
+		opts, arrayPos := variant(i)
+		tokens := standard.Analyze(append([]byte(nil), text...))
+		want := tokenFrequency(tokens, arrayPos, opts)
+		n, got, ok := asciiFrequencies(append([]byte(nil), text...), arrayPos, opts)
+		if !ok {
+			// ' . : , ; _ may join words (UAX #29): such texts take the slow path.
+			continue
+		}
+		if n != len(tokens) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q opts %v: %d tokens, want %d\n got %v\nwant %v", text, opts, n, len(tokens), got, want)
+		}
+		fast++
+	}
+	if fast < 15000 {
+		t.Fatalf("only %d of 20000 texts took the fast path", fast)
+	}
+	if _, _, ok := asciiFrequencies([]byte("Crème brûlée"), nil, index.IndexField); ok {
+		t.Fatal("non-ASCII text took the fast path")
 	}
 }

@@ -30,23 +30,52 @@ func parseExists(c *Context, body any) (bq.Query, error) {
 	case "_source":
 		return nil, c.shardErr("The _source field is not searchable")
 	}
-	q := bleve.NewTermQuery(field)
-	q.SetField(mapping.FieldNames)
-	if strings.Contains(field, "*") {
-		var qs []bq.Query
-		for _, p := range c.Leaves() {
-			if ok, _ := pathMatch(field, p); ok {
-				t := bleve.NewTermQuery(p)
-				t.SetField(mapping.FieldNames)
-				qs = append(qs, t)
-			}
-		}
-		if len(qs) == 0 {
-			return bleve.NewMatchNoneQuery(), nil
-		}
-		return applyBoost(bleve.NewDisjunctionQuery(qs...), m)
+	if !strings.Contains(field, "*") {
+		return applyBoost(c.existsOne(field), m)
 	}
-	return applyBoost(q, m)
+	var qs []bq.Query
+	for _, p := range c.Leaves() {
+		if ok, _ := pathMatch(field, p); ok {
+			qs = append(qs, c.existsOne(p))
+		}
+	}
+	if len(qs) == 0 {
+		return bleve.NewMatchNoneQuery(), nil
+	}
+	return applyBoost(bleve.NewDisjunctionQuery(qs...), m)
+}
+
+// existsOne is exists on one path. As in ES, exists on an object is exists on any field
+// below it, so an empty object does not count.
+func (c *Context) existsOne(path string) bq.Query {
+	if l := c.Leaf(path); l != nil {
+		return Exists(path, l)
+	}
+	var below []bq.Query
+	for _, p := range c.Leaves() {
+		if strings.HasPrefix(p, path+".") {
+			below = append(below, Exists(p, c.Leaf(p)))
+		}
+	}
+	if len(below) == 0 {
+		return Exists(path, nil)
+	}
+	return bleve.NewDisjunctionQuery(below...)
+}
+
+// Exists matches the documents that have a value at path (l: its leaf, nil when the path
+// is unmapped or an object): from the field's own terms when they tell, otherwise from
+// _field_names, which lists the other fields (and objects) a document has.
+func Exists(path string, l *mapping.Leaf) bq.Query {
+	names := bleve.NewTermQuery(path)
+	names.SetField(mapping.FieldNames)
+	switch {
+	case l == nil || !l.ExistsFromTerms() && !l.ExistsMixed:
+		return names
+	case l.ExistsMixed:
+		return bleve.NewDisjunctionQuery(newExistsTerms(path), names)
+	}
+	return newExistsTerms(path)
 }
 
 func parseIDs(c *Context, body any) (bq.Query, error) {

@@ -107,6 +107,11 @@ func leafAcross(leaves []map[string]*mapping.Leaf, p string) *mapping.Leaf {
 			first = f
 			continue
 		}
+		if first.ExistsFromTerms() != f.ExistsFromTerms() {
+			mixed := *first
+			mixed.ExistsMixed = true
+			first = &mixed
+		}
 		if mapping.Integral(first.Type) && mapping.Numeric(f.Type) && !mapping.Integral(f.Type) {
 			widened := *first
 			widened.Type = "double"

@@ -26,12 +26,15 @@ type record struct {
 	Source  []byte
 }
 
+// recordOverhead bounds a record's size besides its id and source: header, kind, seq_no,
+// term, version and two length varints.
+const recordOverhead = 8 + 1 + 8*3 + binary.MaxVarintLen64*2
+
 // appendRecord encodes r as [len u32][crc u32][payload] so a torn tail write is detected
 // on replay and the log is cut there (a write that was never fsynced was never acked).
 func appendRecord(buf []byte, r *record) []byte {
-	payloadLen := 1 + 8*3 + binary.MaxVarintLen64*2 + len(r.ID) + len(r.Source)
 	start := len(buf)
-	buf = append(buf, make([]byte, 8)...)
+	buf = append(buf, 0, 0, 0, 0, 0, 0, 0, 0)
 	p := len(buf)
 	buf = append(buf, r.Kind)
 	buf = binary.BigEndian.AppendUint64(buf, uint64(r.SeqNo))
@@ -41,7 +44,6 @@ func appendRecord(buf []byte, r *record) []byte {
 	buf = append(buf, r.ID...)
 	buf = binary.AppendUvarint(buf, uint64(len(r.Source)))
 	buf = append(buf, r.Source...)
-	_ = payloadLen
 	n := len(buf) - p
 	binary.BigEndian.PutUint32(buf[start:], uint32(n))
 	binary.BigEndian.PutUint32(buf[start+4:], crc32.ChecksumIEEE(buf[p:]))

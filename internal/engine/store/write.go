@@ -26,6 +26,16 @@ type Op struct {
 	IfPrimaryTerm *int64
 }
 
+// translogSize is about the size of the translog records of ops, so that a bulk's records
+// are encoded into one buffer allocated once.
+func translogSize(ops []Op) int {
+	n := 0
+	for i := range ops {
+		n += recordOverhead + len(ops[i].ID) + len(ops[i].Source)
+	}
+	return n
+}
+
 // Result is the outcome of one Op, shaped for ES responses.
 type Result struct {
 	ID      string
@@ -53,7 +63,7 @@ func (ix *Index) Write(ops []Op) ([]Result, error) {
 		return nil, eserr.New(500, "already_closed_exception", "index [%s] is closed", ix.Name)
 	}
 	results := make([]Result, len(ops))
-	var buf []byte
+	buf := make([]byte, 0, translogSize(ops))
 	ix.mu.Lock()
 	startMapping := ix.Mapping()
 	for i := range ops {
