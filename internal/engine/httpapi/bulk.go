@@ -273,7 +273,7 @@ func renderBulk(items []*bulkItem, took time.Duration, forced bool) map[string]a
 	out := make([]any, len(items))
 	errors := false
 	for i, it := range items {
-		var body map[string]any
+		var body any
 		switch {
 		case it.err != nil:
 			errors = true
@@ -282,11 +282,9 @@ func renderBulk(items []*bulkItem, took time.Duration, forced bool) map[string]a
 			errors = true
 			body = map[string]any{"_index": it.target.Name, "_id": it.id, "status": it.result.Status, "error": it.result.Err.BodyJSON()}
 		default:
-			body = writeResponse(it.target, *it.result)
-			body["status"] = it.result.Status
-			if forced {
-				body["forced_refresh"] = true
-			}
+			w := writeResponse(it.target, *it.result)
+			w.Status, w.ForcedRefresh = it.result.Status, forced
+			body = w
 		}
 		out[i] = map[string]any{it.action: body}
 	}

@@ -34,7 +34,7 @@ func refreshMode(q *req) (string, error) {
 	return "", eserr.IllegalArgument("Unknown value for refresh: [%s].", v[0])
 }
 
-func afterWrite(ix *store.Index, mode string, body map[string]any) error {
+func afterWrite(ix *store.Index, mode string, body *writeResult) error {
 	if mode == "false" {
 		return nil
 	}
@@ -42,7 +42,7 @@ func afterWrite(ix *store.Index, mode string, body map[string]any) error {
 		return err
 	}
 	if mode == "true" {
-		body["forced_refresh"] = true
+		body.ForcedRefresh = true
 	}
 	return nil
 }
@@ -75,16 +75,31 @@ func unsupportedParams(q *req, names ...string) error {
 	return nil
 }
 
-func writeResponse(ix *store.Index, r store.Result) map[string]any {
-	return map[string]any{
-		"_index": ix.Name, "_id": r.ID, "_version": r.Version, "result": r.Result,
-		"_shards": shardsForWrite(ix),
-		"_seq_no": r.SeqNo, "_primary_term": r.Term,
-	}
+// writeResult is the response to a document write, fields in ES's order. A struct, not
+// a map: a bulk renders a thousand of them, and maps are sorted and reflected key by key.
+type writeResult struct {
+	Index         string      `json:"_index"`
+	ID            string      `json:"_id"`
+	Version       int64       `json:"_version"`
+	Result        string      `json:"result"`
+	ForcedRefresh bool        `json:"forced_refresh,omitempty"`
+	Shards        writeShards `json:"_shards"`
+	SeqNo         int64       `json:"_seq_no"`
+	PrimaryTerm   int64       `json:"_primary_term"`
+	// Status is set in _bulk items only.
+	Status int `json:"status,omitempty"`
 }
 
-func shardsForWrite(ix *store.Index) map[string]any {
-	return map[string]any{"total": 1 + ix.Settings().Int("index.number_of_replicas", 1), "successful": 1, "failed": 0}
+type writeShards struct {
+	Total      int `json:"total"`
+	Successful int `json:"successful"`
+	Failed     int `json:"failed"`
+}
+
+func writeResponse(ix *store.Index, r store.Result) *writeResult {
+	return &writeResult{Index: ix.Name, ID: r.ID, Version: r.Version, Result: r.Result,
+		Shards: writeShards{Total: 1 + ix.Settings().Int("index.number_of_replicas", 1), Successful: 1},
+		SeqNo:  r.SeqNo, PrimaryTerm: r.Term}
 }
 
 // validateCAS applies ES's request validation for conditional writes.
