@@ -183,7 +183,7 @@ func (ix *Index) pendingBatch(id string) *bleve.Batch {
 	if p, ok := ix.pendingIDs[id]; ok {
 		return ix.pending[p]
 	}
-	const partDocs = 5000
+	const partDocs = 10000
 	n := len(ix.pending)
 	if n == 0 || ix.pending[n-1].Size() >= partDocs {
 		ix.pending = append(ix.pending, ix.bidx.NewBatch())
