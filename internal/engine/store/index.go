@@ -4,6 +4,7 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
 	blevemapping "github.com/blevesearch/bleve/v2/mapping"
 
 	"github.com/aislehq/aisle/internal/engine/mapping"
@@ -49,7 +51,7 @@ type Index struct {
 	mu         sync.Mutex
 	docs       map[string]*Doc
 	seqNo      int64
-	pending    []*bleve.Batch
+	pending    []pendingOp
 	pendingIDs map[string]int
 	visibleSeq map[string]int64 // see noteVisibleLocked
 	pendingN   int
@@ -126,7 +128,7 @@ func (ix *Index) Refresh() error {
 	ix.refreshMu.Lock()
 	defer ix.refreshMu.Unlock()
 	ix.mu.Lock()
-	parts, seq := ix.pending, ix.seqNo
+	ops, seq := ix.pending, ix.seqNo
 	if ix.pendingN == 0 {
 		ix.mu.Unlock()
 		return nil
@@ -135,7 +137,11 @@ func (ix *Index) Refresh() error {
 	ix.visibleSeq = nil
 	ix.pendingN = 0
 	ix.mu.Unlock()
-	if err := ix.applyParallel(parts); err != nil {
+	batches, err := ix.batches(ops)
+	if err != nil {
+		return err
+	}
+	if err := ix.applyParallel(batches); err != nil {
 		return err
 	}
 	// The seq_no checkpoint goes in its own batch after every part is introduced: scorch
@@ -152,15 +158,11 @@ func (ix *Index) Refresh() error {
 
 // applyParallel builds the segments of a refresh concurrently: bleve builds one segment
 // per batch on one goroutine, so parts of a large refresh use every core. Parts hold
-// disjoint document ids (see pendingBatch), so their order does not matter.
+// disjoint document ids (see addPending), so their order does not matter.
 func (ix *Index) applyParallel(parts []*bleve.Batch) error {
 	errs := make(chan error, len(parts))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for _, p := range parts {
-		if p.Size() == 0 {
-			errs <- nil
-			continue
-		}
 		sem <- struct{}{}
 		go func(p *bleve.Batch) {
 			defer func() { <-sem }()
@@ -176,21 +178,57 @@ func (ix *Index) applyParallel(parts []*bleve.Batch) error {
 	return first
 }
 
-// pendingBatch returns the batch that receives an op on id. An id stays in the part where
-// it first appeared in this refresh cycle, so a part never competes with another for the
-// same document; new ids go to the last part, and a new part starts when it is full.
-func (ix *Index) pendingBatch(id string) *bleve.Batch {
-	if p, ok := ix.pendingIDs[id]; ok {
-		return ix.pending[p]
+// pendingOp is a write waiting for the next refresh; a nil doc is a delete.
+type pendingOp struct {
+	id  string
+	doc *document.Document
+}
+
+// addPending queues a write for the next refresh. The last write to an id in a refresh
+// cycle is the one applied, as in one bleve batch.
+func (ix *Index) addPending(id string, doc *document.Document) {
+	if i, ok := ix.pendingIDs[id]; ok {
+		ix.pending[i].doc = doc
+		return
 	}
-	const partDocs = 10000
-	n := len(ix.pending)
-	if n == 0 || ix.pending[n-1].Size() >= partDocs {
-		ix.pending = append(ix.pending, ix.bidx.NewBatch())
-		n++
+	ix.pendingIDs[id] = len(ix.pending)
+	ix.pending = append(ix.pending, pendingOp{id: id, doc: doc})
+}
+
+// Parts of a refresh hold about maxPartDocs operations (at most half as many again); a
+// refresh of at least minPartDocs per core is split evenly over the cores, in a multiple
+// of their number of parts, so that no core waits for the last part of another.
+const (
+	maxPartDocs = 10000
+	minPartDocs = 2000
+)
+
+// partCount is how many parts (segments) a refresh of n operations builds.
+func partCount(n, procs int) int {
+	k := max(1, (n+maxPartDocs/2)/maxPartDocs)
+	if procs > 1 && n >= procs*minPartDocs {
+		k = (k + procs - 1) / procs * procs
 	}
-	ix.pendingIDs[id] = n - 1
-	return ix.pending[n-1]
+	return k
+}
+
+// batches splits ops into the bleve batches of a refresh, evenly.
+func (ix *Index) batches(ops []pendingOp) ([]*bleve.Batch, error) {
+	k := partCount(len(ops), runtime.GOMAXPROCS(0))
+	size := (len(ops) + k - 1) / k
+	parts := make([]*bleve.Batch, 0, k)
+	for start := 0; start < len(ops); start += size {
+		b := ix.bidx.NewBatch()
+		for _, op := range ops[start:min(start+size, len(ops))] {
+			if op.doc == nil {
+				b.Delete(op.id)
+			} else if err := b.IndexAdvanced(op.doc); err != nil {
+				return nil, fmt.Errorf("indexing document [%s]: %w", op.id, err)
+			}
+		}
+		parts = append(parts, b)
+	}
+	return parts, nil
 }
 
 // NeedsRefresh reports unrefreshed writes older than the refresh interval.

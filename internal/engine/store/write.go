@@ -48,7 +48,7 @@ type Result struct {
 }
 
 // eagerRefreshOps starts a background refresh; maxPendingOps makes writers wait for one.
-// A background refresh of 20,000 operations builds two parts of 10,000 (see pendingBatch)
+// A background refresh of 20,000 operations builds two parts of 10,000 (see partCount)
 // on the two cores of a small machine: with 10,000 (two parts of 5,000) indexing cost 8%
 // more CPU, in twice as many segments to build and merge.
 const (
@@ -162,7 +162,7 @@ func (ix *Index) applyLocked(op *Op) (Result, *record) {
 		} else {
 			ix.live--
 		}
-		ix.pendingBatch(op.ID).Delete(op.ID)
+		ix.addPending(op.ID, nil)
 		ix.pendingN++
 		return res, &record{Kind: recDelete, SeqNo: seq, Term: PrimaryTerm, Version: version, ID: op.ID}
 	}
@@ -174,10 +174,7 @@ func (ix *Index) applyLocked(op *Op) (Result, *record) {
 	if updated != nil {
 		ix.mapping.Store(updated)
 	}
-	if err := ix.pendingBatch(op.ID).IndexAdvanced(doc); err != nil {
-		e := eserr.As(err)
-		return Result{ID: op.ID, Status: e.Status, Err: e}, nil
-	}
+	ix.addPending(op.ID, doc)
 	ix.pendingN++
 	seq := ix.nextSeq()
 	ix.docs[op.ID] = &Doc{Source: op.Source, SeqNo: seq, Term: PrimaryTerm, Version: version}

@@ -1,0 +1,17 @@
+package store
+
+import "testing"
+
+// TestPartCount: refreshes split into parts of about maxPartDocs, evenly over the cores
+// once every core gets at least minPartDocs.
+func TestPartCount(t *testing.T) {
+	for _, c := range []struct{ n, procs, want int }{
+		{0, 2, 1}, {1, 2, 1}, {3999, 2, 1}, {4000, 2, 2}, {10000, 2, 2}, {20000, 2, 2},
+		{24999, 2, 2}, {25000, 2, 4}, {40000, 2, 4}, {45000, 2, 6}, {15000, 1, 2}, {14999, 1, 1},
+		{9000, 4, 4}, {7999, 4, 1},
+	} {
+		if got := partCount(c.n, c.procs); got != c.want {
+			t.Errorf("partCount(%d, %d) = %d, want %d", c.n, c.procs, got, c.want)
+		}
+	}
+}
