@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -95,19 +96,29 @@ var _ = Describe("Public search", func() {
 	})
 
 	It("limits a visitor to 240 requests a minute, with 429 and Retry-After", func() {
+		// The clock stands still unless the spec moves it: how fast the requests go out
+		// must not refill the bucket (4 tokens a second) under the spec's feet.
+		now := time.Now()
+		s := newServer(apiserver.PublicLimits{Clock: func() time.Time { return now }})
 		for i := 0; i < 240; i++ {
-			code, _, body := publicSearch(server, allowedOrigin, "visitor-spec", `{"limit": 1}`)
+			code, _, body := publicSearch(s, allowedOrigin, "visitor-spec", `{"limit": 1}`)
 			Expect(code).To(Equal(http.StatusOK), "request %d: %s", i+1, body)
 		}
-		code, h, body := publicSearch(server, allowedOrigin, "visitor-spec", `{"limit": 1}`)
+		code, h, body := publicSearch(s, allowedOrigin, "visitor-spec", `{"limit": 1}`)
 		Expect(code).To(Equal(http.StatusTooManyRequests), body)
 		retry, err := strconv.Atoi(h.Get("Retry-After"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(retry).To(BeNumerically(">=", 1))
 		Expect(h.Get("Access-Control-Allow-Origin")).To(Equal(allowedOrigin))
 		By("leaving other visitors alone")
-		code, _, _ = publicSearch(server, allowedOrigin, "another-visitor", `{"limit": 1}`)
+		code, _, _ = publicSearch(s, allowedOrigin, "another-visitor", `{"limit": 1}`)
 		Expect(code).To(Equal(http.StatusOK))
+		By("refilling a request every quarter second")
+		now = now.Add(250 * time.Millisecond)
+		code, _, _ = publicSearch(s, allowedOrigin, "visitor-spec", `{"limit": 1}`)
+		Expect(code).To(Equal(http.StatusOK))
+		code, _, _ = publicSearch(s, allowedOrigin, "visitor-spec", `{"limit": 1}`)
+		Expect(code).To(Equal(http.StatusTooManyRequests))
 	})
 
 	It("limits an index across visitors", func() {

@@ -22,6 +22,9 @@ type PublicLimits struct {
 	// Visitors bounds the visitors remembered at once (default 100,000); the least
 	// recently seen are forgotten first, which only ever gives them a fresh allowance.
 	Visitors int
+	// Clock tells the time the buckets refill by (default time.Now); tests stop it, so
+	// that what they count does not depend on how fast they send.
+	Clock func() time.Time
 }
 
 func (l PublicLimits) withDefaults() PublicLimits {
@@ -33,6 +36,9 @@ func (l PublicLimits) withDefaults() PublicLimits {
 	}
 	if l.Visitors <= 0 {
 		l.Visitors = 100_000
+	}
+	if l.Clock == nil {
+		l.Clock = time.Now
 	}
 	return l
 }
@@ -76,7 +82,8 @@ func (l *limiters) allow(publicID string, visitor [32]byte) (bool, time.Duration
 			v = prev
 		}
 	}
-	if ok, wait := take(v); !ok {
+	now := l.cfg.Clock()
+	if ok, wait := take(v, now); !ok {
 		return false, wait
 	}
 	l.mu.Lock()
@@ -86,12 +93,12 @@ func (l *limiters) allow(publicID string, visitor [32]byte) (bool, time.Duration
 		l.indexes[publicID] = idx
 	}
 	l.mu.Unlock()
-	return take(idx)
+	return take(idx, now)
 }
 
-// take consumes a token if one is there; otherwise it reports the wait for the next.
-func take(l *rate.Limiter) (bool, time.Duration) {
-	now := time.Now()
+// take consumes a token if one is there at now; otherwise it reports the wait for the
+// next.
+func take(l *rate.Limiter, now time.Time) (bool, time.Duration) {
 	r := l.ReserveN(now, 1)
 	if d := r.DelayFrom(now); d > 0 {
 		r.CancelAt(now)
