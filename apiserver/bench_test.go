@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"os"
 	"slices"
@@ -20,6 +19,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/mapping"
+	"github.com/aislehq/aisle/test/benchdata"
 )
 
 // The catalog benchmarks of docs/benchmarks.md, end to end: real HTTP requests with a
@@ -31,25 +31,6 @@ import (
 // Direct and API runs alternate, so that the load of the shared machine falls on both
 // alike; medians are reported, with wall time and the CPU time of this process (engine,
 // replicas and clients all run in it).
-
-func benchRecords(n int) []json.RawMessage {
-	rng := rand.New(rand.NewPCG(1, 2))
-	words := strings.Fields("alpine jacket wool merino trail runner boot lamp oak desk chair linen cotton " +
-		"steel kettle ceramic mug carbon bike helmet glove scarf denim canvas leather wallet")
-	out := make([]json.RawMessage, n)
-	for i := range out {
-		desc := make([]string, 0, 120)
-		for size := 0; size < 800; size += len(desc[len(desc)-1]) + 1 {
-			desc = append(desc, words[rng.IntN(len(words))])
-		}
-		out[i], _ = json.Marshal(map[string]any{
-			"objectID": fmt.Sprintf("sku-%06d", i), "name": words[rng.IntN(len(words))] + " " + words[rng.IntN(len(words))],
-			"description": strings.Join(desc, " "), "brand": fmt.Sprintf("brand-%d", rng.IntN(200)),
-			"price": rng.IntN(50000) / 100, "stock": rng.IntN(500),
-		})
-	}
-	return out
-}
 
 // measured is the wall and CPU time of one run.
 type measured struct{ wall, cpu time.Duration }
@@ -131,7 +112,7 @@ var _ = Describe("Benchmark of the catalog write path", Ordered, func() {
 	})
 
 	It("times PUT /records of 100,000 records of about 1 KB against the same documents sent straight to _bulk", func() {
-		docs := benchRecords(100_000)
+		docs := benchdata.Products(100_000)
 		body, err := json.Marshal(map[string]any{"records": docs})
 		Expect(err).NotTo(HaveOccurred())
 		var direct, api []measured
@@ -159,7 +140,7 @@ var _ = Describe("Benchmark of the catalog write path", Ordered, func() {
 
 	It("measures POST /records throughput with 1,000-record batches at 4 concurrent clients", func() {
 		const clients, batches = 4, 10
-		docs := benchRecords(clients * batches * 1000)
+		docs := benchdata.Products(clients * batches * 1000)
 		run := func(send func(c int, part []json.RawMessage)) measured {
 			return measure(func() {
 				var wg sync.WaitGroup

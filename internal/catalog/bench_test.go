@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,29 +16,9 @@ import (
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/mapping"
+	"github.com/aislehq/aisle/test/benchdata"
 	"github.com/aislehq/aisle/test/esbackend"
 )
-
-// benchDocs returns n product records of about 1 KB each.
-func benchDocs(n int) []json.RawMessage {
-	rng := rand.New(rand.NewPCG(1, 2))
-	words := strings.Fields("alpine jacket wool merino trail runner boot lamp oak desk chair linen cotton " +
-		"steel kettle ceramic mug carbon bike helmet glove scarf denim canvas leather wallet")
-	out := make([]json.RawMessage, n)
-	for i := range out {
-		desc := make([]string, 0, 120)
-		for len(strings.Join(desc, " ")) < 800 {
-			desc = append(desc, words[rng.IntN(len(words))])
-		}
-		doc := map[string]any{
-			"objectID": fmt.Sprintf("sku-%06d", i), "name": words[rng.IntN(len(words))] + " " + words[rng.IntN(len(words))],
-			"description": strings.Join(desc, " "), "brand": fmt.Sprintf("brand-%d", rng.IntN(200)),
-			"price": rng.IntN(50000) / 100, "stock": rng.IntN(500),
-		}
-		out[i], _ = json.Marshal(doc)
-	}
-	return out
-}
 
 // benchIndex creates a SearchIndex's first physical index with its alias, as the operator does.
 func benchIndex(b *testing.B, client *elasticsearch.TypedClient, name string) catalog.Target {
@@ -77,7 +55,7 @@ func startBackend(b *testing.B) *elasticsearch.TypedClient {
 func BenchmarkPutRecords(b *testing.B) {
 	const n = 100_000
 	client := startBackend(b)
-	docs := benchDocs(n)
+	docs := benchdata.Products(n)
 	body, _ := json.Marshal(map[string]any{"records": docs})
 	ctx := context.Background()
 	for i := 0; i < b.N; i++ {
@@ -131,7 +109,7 @@ func BenchmarkPutRecords(b *testing.B) {
 func BenchmarkPostRecords(b *testing.B) {
 	const clients, batchesPerClient, batch = 4, 10, 1000
 	client := startBackend(b)
-	docs := benchDocs(clients * batchesPerClient * batch)
+	docs := benchdata.Products(clients * batchesPerClient * batch)
 	ctx := context.Background()
 	for i := 0; i < b.N; i++ {
 		t := benchIndex(b, client, fmt.Sprintf("post%d", i))

@@ -15,11 +15,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/kubescheme"
 )
 
 // checkTools fails with the commands to run when Chromium or playwright-core is missing.
@@ -81,11 +79,7 @@ func browse(pages map[string]string) map[string]rendered {
 }
 
 func kubeClient() client.Client {
-	cfg, err := clientcmd.BuildConfigFromFlags("", env.Kubeconfig)
-	Expect(err).NotTo(HaveOccurred())
-	scheme, err := kubescheme.New()
-	Expect(err).NotTo(HaveOccurred())
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	c, err := running.Client()
 	Expect(err).NotTo(HaveOccurred())
 	return c
 }

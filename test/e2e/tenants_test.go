@@ -11,20 +11,14 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/apikey"
-	"github.com/aislehq/aisle/internal/kubescheme"
 )
 
 func kubeClient() client.Client {
-	cfg, err := clientcmd.BuildConfigFromFlags("", env.Kubeconfig)
-	Expect(err).NotTo(HaveOccurred())
-	scheme, err := kubescheme.New()
-	Expect(err).NotTo(HaveOccurred())
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	c, err := running.Client()
 	Expect(err).NotTo(HaveOccurred())
 	return c
 }

@@ -11,7 +11,11 @@ import (
 	"net"
 	"path/filepath"
 
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	"github.com/aislehq/aisle/internal/devenv"
+	"github.com/aislehq/aisle/internal/kubescheme"
 	"github.com/aislehq/aisle/internal/repo"
 )
 
@@ -54,6 +58,19 @@ func Start(dir string) (*Running, error) {
 		cancel()
 		return nil, errors.Join(errors.New("the system stopped before it was ready"), err)
 	}
+}
+
+// Client returns a Kubernetes client for the system's kube-apiserver, with Aisle's kinds.
+func (r *Running) Client() (client.Client, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", r.Env.Kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	scheme, err := kubescheme.New()
+	if err != nil {
+		return nil, err
+	}
+	return client.New(cfg, client.Options{Scheme: scheme})
 }
 
 // Stop stops everything and reports how the run ended.

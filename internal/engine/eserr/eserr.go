@@ -51,27 +51,6 @@ func (e *Error) Body() map[string]any {
 	return m
 }
 
-// Response renders {"error":{root_cause,type,reason,...},"status":N}.
-func (e *Error) Response() map[string]any {
-	body := e.Body()
-	roots := e.RootCause
-	if roots == nil {
-		root := e
-		for root.CausedBy != nil && root.Type == "search_phase_execution_exception" {
-			root = root.CausedBy
-		}
-		roots = []*Error{root}
-	}
-	rc := make([]any, 0, len(roots))
-	for _, r := range roots {
-		b := r.Body()
-		delete(b, "caused_by")
-		rc = append(rc, b)
-	}
-	body["root_cause"] = rc
-	return map[string]any{"error": body, "status": e.Status}
-}
-
 // MarshalJSON renders the full response shape with ES's key order (root_cause, type,
 // reason, metadata, caused_by): clients and tests match error text by regular expression.
 func (e *Error) MarshalJSON() ([]byte, error) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
+	"github.com/aislehq/aisle/internal/engine/mapping"
 	"github.com/aislehq/aisle/internal/engine/store"
 )
 
@@ -88,7 +89,7 @@ func parseBulk(body []byte, defIndex string, reqAlias bool) ([]*bulkItem, error)
 			if len(bytes.TrimSpace(lines[i])) == 0 {
 				return nil, eserr.ActionValidation("no requests added")
 			}
-			it.source = compact(bytes.TrimSpace(lines[i]))
+			it.source = mapping.Compact(bytes.TrimSpace(lines[i]))
 		}
 		items = append(items, it)
 	}
@@ -123,9 +124,17 @@ func actionLine(line []byte, lineNo int, it *bulkItem, meta *bulkMeta) error {
 	return nil
 }
 
-func checkAction(action string, lineNo int) error {
+// validAction reports whether action is one a bulk action line may name.
+func validAction(action string) bool {
 	switch action {
 	case "index", "create", "delete", "update":
+		return true
+	}
+	return false
+}
+
+func checkAction(action string, lineNo int) error {
+	if validAction(action) {
 		return nil
 	}
 	return eserr.IllegalArgument("Malformed action/metadata line [%d], expected field [create], [delete], [index] or [update] but found [%s]", lineNo, action)

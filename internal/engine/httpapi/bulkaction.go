@@ -23,7 +23,7 @@ func fastActionLine(p *fastjson.Parser, line []byte, it *bulkItem, meta *bulkMet
 	ok := true
 	o.Visit(func(k []byte, mv *fastjson.Value) {
 		it.action = string(k)
-		ok = checkAction(it.action, 0) == nil && fastMeta(mv, meta)
+		ok = validAction(it.action) && fastMeta(mv, meta)
 	})
 	return ok
 }

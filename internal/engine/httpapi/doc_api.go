@@ -135,15 +135,8 @@ func (a *API) indexDoc(index, id string, create bool) func(q *req) (int, any, er
 		default:
 			return 0, nil, eserr.IllegalArgument("opType must be 'create' or 'index', found: [%s]", q.param("op_type"))
 		}
-		seq, err := int64Param(q, "if_seq_no")
+		seq, term, err := casParams(q, create)
 		if err != nil {
-			return 0, nil, err
-		}
-		term, err := int64Param(q, "if_primary_term")
-		if err != nil {
-			return 0, nil, err
-		}
-		if err := validateCAS(seq, term, create); err != nil {
 			return 0, nil, err
 		}
 		if len(bytes.TrimSpace(q.body)) == 0 {
@@ -165,24 +158,11 @@ func (a *API) indexDoc(index, id string, create bool) func(q *req) (int, any, er
 		if create {
 			kind = store.OpCreate
 		}
-		res, err := ix.Write([]store.Op{{Kind: kind, ID: id, Source: compact(q.body), IfSeqNo: seq, IfPrimaryTerm: term}})
-		if err != nil {
-			return 0, nil, err
-		}
-		if res[0].Err != nil {
-			return 0, nil, res[0].Err
-		}
-		body := writeResponse(ix, res[0])
-		if err := afterWrite(ix, mode, body); err != nil {
-			return 0, nil, err
-		}
-		return res[0].Status, body, nil
+		// Sources are stored without insignificant whitespace when they are valid JSON;
+		// the document builder reports invalid JSON with ES's error.
+		return writeOne(ix, store.Op{Kind: kind, ID: id, Source: mapping.Compact(q.body), IfSeqNo: seq, IfPrimaryTerm: term}, mode)
 	}
 }
-
-// compact stores sources without insignificant whitespace when they are valid JSON; the
-// document builder reports invalid JSON with ES's error.
-func compact(src []byte) []byte { return mapping.Compact(src) }
 
 func (a *API) deleteDoc(index, id string) func(q *req) (int, any, error) {
 	return func(q *req) (int, any, error) {
@@ -190,34 +170,44 @@ func (a *API) deleteDoc(index, id string) func(q *req) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		seq, err := int64Param(q, "if_seq_no")
+		seq, term, err := casParams(q, false)
 		if err != nil {
-			return 0, nil, err
-		}
-		term, err := int64Param(q, "if_primary_term")
-		if err != nil {
-			return 0, nil, err
-		}
-		if err := validateCAS(seq, term, false); err != nil {
 			return 0, nil, err
 		}
 		ix, err := a.writeIndexNoCreate(index)
 		if err != nil {
 			return 0, nil, err
 		}
-		res, err := ix.Write([]store.Op{{Kind: store.OpDelete, ID: id, IfSeqNo: seq, IfPrimaryTerm: term}})
-		if err != nil {
-			return 0, nil, err
-		}
-		if res[0].Err != nil {
-			return 0, nil, res[0].Err
-		}
-		body := writeResponse(ix, res[0])
-		if err := afterWrite(ix, mode, body); err != nil {
-			return 0, nil, err
-		}
-		return res[0].Status, body, nil
+		return writeOne(ix, store.Op{Kind: store.OpDelete, ID: id, IfSeqNo: seq, IfPrimaryTerm: term}, mode)
 	}
+}
+
+// casParams reads if_seq_no and if_primary_term and applies ES's validation to them.
+func casParams(q *req, create bool) (seq, term *int64, err error) {
+	if seq, err = int64Param(q, "if_seq_no"); err != nil {
+		return nil, nil, err
+	}
+	if term, err = int64Param(q, "if_primary_term"); err != nil {
+		return nil, nil, err
+	}
+	return seq, term, validateCAS(seq, term, create)
+}
+
+// writeOne applies one document write and answers it as ES does, refreshing as mode
+// asks.
+func writeOne(ix *store.Index, op store.Op, mode string) (int, any, error) {
+	res, err := ix.Write([]store.Op{op})
+	if err != nil {
+		return 0, nil, err
+	}
+	if res[0].Err != nil {
+		return 0, nil, res[0].Err
+	}
+	body := writeResponse(ix, res[0])
+	if err := afterWrite(ix, mode, body); err != nil {
+		return 0, nil, err
+	}
+	return res[0].Status, body, nil
 }
 
 // writeIndexNoCreate resolves a write target that must already exist (delete).

@@ -67,15 +67,20 @@ func (c *Context) existsOne(path string) bq.Query {
 // is unmapped or an object): from the field's own terms when they tell, otherwise from
 // _field_names, which lists the other fields (and objects) a document has.
 func Exists(path string, l *mapping.Leaf) bq.Query {
-	names := bleve.NewTermQuery(path)
-	names.SetField(mapping.FieldNames)
 	switch {
-	case l == nil || !l.ExistsFromTerms() && !l.ExistsMixed:
-		return names
-	case l.ExistsMixed:
-		return bleve.NewDisjunctionQuery(newExistsTerms(path), names)
+	case l != nil && l.ExistsMixed:
+		return bleve.NewDisjunctionQuery(newExistsTerms(path), fieldNamesTerm(path))
+	case l != nil && l.ExistsFromTerms():
+		return newExistsTerms(path)
 	}
-	return newExistsTerms(path)
+	return fieldNamesTerm(path)
+}
+
+// fieldNamesTerm matches the documents whose _field_names list path.
+func fieldNamesTerm(path string) bq.Query {
+	q := bleve.NewTermQuery(path)
+	q.SetField(mapping.FieldNames)
+	return q
 }
 
 func parseIDs(c *Context, body any) (bq.Query, error) {
