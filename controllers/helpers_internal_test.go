@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -68,6 +69,34 @@ func TestInitialRebuildStatus(t *testing.T) {
 		st := initialStatus(prev, 4)
 		if st.State != searchv1alpha1.RebuildRunning || st.Generation != 4 || st.DocumentsDone != 0 || st.StartTime == nil {
 			t.Errorf("%s: %+v", name, st)
+		}
+	}
+}
+
+func TestDecideJob(t *testing.T) {
+	now := time.Now()
+	running := func(hash string) *jobView { return &jobView{hash: hash} }
+	ended := func(hash string, ago time.Duration) *jobView {
+		return &jobView{hash: hash, done: true, completed: now.Add(-ago)}
+	}
+	for name, c := range map[string]struct {
+		physical string
+		job      *jobView
+		want     jobStep
+	}{
+		"wanted settings live, no job":                  {"new", nil, jobIdle},
+		"other settings live, no job":                   {"old", nil, jobStart},
+		"job running":                                   {"old", running("new"), jobReport},
+		"alias moved, job still tidying up":             {"new", running("new"), jobReport},
+		"job ended with the wanted settings live":       {"new", ended("new", time.Second), jobFinish},
+		"job failed a moment ago":                       {"old", ended("new", time.Second), jobReport},
+		"job failed long ago":                           {"old", ended("new", time.Hour), jobStart},
+		"newer settings than the job's":                 {"old", running("older"), jobStart},
+		"settings put back to the live ones mid-build":  {"new", running("other"), jobAbandon},
+		"settings put back after the other job stopped": {"new", ended("other", time.Second), jobAbandon},
+	} {
+		if got := decideJob("new", c.physical, c.job, now); got != c.want {
+			t.Errorf("%s: got step %d, want %d", name, got, c.want)
 		}
 	}
 }

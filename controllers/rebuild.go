@@ -45,6 +45,22 @@ type rebuildJob struct {
 	done   bool
 }
 
+// supersededMessage is the error of a rebuild whose settings are no longer wanted.
+const supersededMessage = "superseded by newer settings"
+
+// view is what decideJob needs of j; nil for no job.
+func (j *rebuildJob) view() *jobView {
+	if j == nil {
+		return nil
+	}
+	st, done := j.snapshot()
+	v := &jobView{hash: j.hash, done: done}
+	if st.CompletionTime != nil {
+		v.completed = st.CompletionTime.Time
+	}
+	return v
+}
+
 func (j *rebuildJob) snapshot() (searchv1alpha1.RebuildStatus, bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -84,6 +100,15 @@ func (b *rebuilds) stop(key types.NamespacedName) {
 	}
 }
 
+// forget drops job, which has ended, unless another job replaced it meanwhile.
+func (b *rebuilds) forget(key types.NamespacedName, job *rebuildJob) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.jobs[key] == job {
+		delete(b.jobs, key)
+	}
+}
+
 // start runs run as the job of key for settings hash, abandoning any other job. Its
 // status starts from prev when prev is the same rebuild running (before a restart),
 // so that progress does not seem to drop while the job takes it over.
@@ -113,7 +138,7 @@ func (b *rebuilds) start(key types.NamespacedName, hash string, prev *searchv1al
 		case err == nil:
 			j.status.State = searchv1alpha1.RebuildSucceeded
 		case errors.Is(context.Cause(ctx), catalog.ErrRebuildAbandoned):
-			j.status.State, j.status.Error = searchv1alpha1.RebuildFailed, "superseded by newer settings"
+			j.status.State, j.status.Error = searchv1alpha1.RebuildFailed, supersededMessage
 		default:
 			j.status.State, j.status.Error = searchv1alpha1.RebuildFailed, err.Error()
 		}
@@ -130,6 +155,47 @@ func initialStatus(prev *searchv1alpha1.RebuildStatus, generation int64) searchv
 	return searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildRunning, Generation: generation, StartTime: &now}
 }
 
+// jobStep is what a reconcile does about the rebuild job of a SearchIndex.
+type jobStep int
+
+const (
+	jobIdle    jobStep = iota // no job, none needed
+	jobReport                 // the job for the wanted settings runs or waits to retry: report it
+	jobFinish                 // the wanted settings are live and the job has ended: report it, forget it
+	jobAbandon                // the wanted settings are live but the job builds others: cancel it
+	jobStart                  // start a job for the wanted settings
+)
+
+// jobView is what decideJob needs of a job.
+type jobView struct {
+	hash      string
+	done      bool
+	completed time.Time
+}
+
+// decideJob is the pure step of reconcileRebuild, given the settings hash the spec
+// wants, the one of the physical index behind the alias and the job, if any. A job for
+// the wanted settings that has not ended is reported even once the alias shows its
+// settings: it moves the alias before it tidies up, and forgetting it then would leave
+// status.rebuild Running for good.
+func decideJob(want, physical string, job *jobView, now time.Time) jobStep {
+	switch {
+	case job == nil && want == physical:
+		return jobIdle
+	case job == nil, job.hash != want && want != physical:
+		return jobStart
+	case job.hash != want:
+		return jobAbandon
+	case !job.done:
+		return jobReport
+	case want == physical:
+		return jobFinish
+	case now.Sub(job.completed) < rebuildRetry:
+		return jobReport
+	}
+	return jobStart
+}
+
 // reconcileRebuild starts, supersedes or reports the rebuild of si, given the settings
 // hash the spec wants and the one of the physical index behind its alias. It returns
 // how soon to look again (0: no rebuild in progress).
@@ -139,21 +205,22 @@ func (r *SearchIndexReconciler) reconcileRebuild(ctx context.Context, si *search
 	}
 	key := types.NamespacedName{Namespace: si.Namespace, Name: si.Name}
 	job := r.rebuilds.get(key)
-	if want == physicalHash {
-		if job != nil {
-			if st, done := job.snapshot(); done && job.hash == want {
-				si.Status.Rebuild = &st
-			}
-			r.rebuilds.stop(key)
-		}
+	switch decideJob(want, physicalHash, job.view(), time.Now()) {
+	case jobIdle:
 		return 0
-	}
-	if job != nil && job.hash == want {
-		st, done := job.snapshot()
+	case jobAbandon:
+		r.rebuilds.stop(key)
+		si.Status.Rebuild = supersededStatus(si.Status.Rebuild)
+		return 0
+	case jobFinish:
+		st, _ := job.snapshot()
 		si.Status.Rebuild = &st
-		if !done || st.CompletionTime == nil || time.Since(st.CompletionTime.Time) < rebuildRetry {
-			return rebuildPoll
-		}
+		r.rebuilds.forget(key, job)
+		return 0
+	case jobReport:
+		st, _ := job.snapshot()
+		si.Status.Rebuild = &st
+		return rebuildPoll
 	}
 	log.FromContext(ctx).Info("starting a settings rebuild", "generation", si.Generation, "settingsHash", want)
 	job = r.rebuilds.start(key, want, si.Status.Rebuild, si.Generation, r.runRebuild(ctx, si, names))
@@ -161,6 +228,18 @@ func (r *SearchIndexReconciler) reconcileRebuild(ctx context.Context, si *search
 	si.Status.Rebuild = &st
 	r.Recorder.Eventf(si, nil, "Normal", "RebuildStarted", "Rebuild", "rebuilding for generation %d", si.Generation)
 	return rebuildPoll
+}
+
+// supersededStatus is the status of a running rebuild whose settings were replaced by
+// the ones already live.
+func supersededStatus(prev *searchv1alpha1.RebuildStatus) *searchv1alpha1.RebuildStatus {
+	if prev == nil || prev.State != searchv1alpha1.RebuildRunning {
+		return prev
+	}
+	st := prev.DeepCopy()
+	end := metav1.Now()
+	st.State, st.Error, st.CompletionTime = searchv1alpha1.RebuildFailed, supersededMessage, &end
+	return st
 }
 
 // runRebuild is the body of the job rebuilding si: it runs catalog.Rebuild and copies
