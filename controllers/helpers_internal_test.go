@@ -100,3 +100,34 @@ func TestDecideJob(t *testing.T) {
 		}
 	}
 }
+
+func TestEndedElsewhere(t *testing.T) {
+	running := &searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildRunning, Generation: 4,
+		TargetIndex: "idx-3", DocumentsDone: 60000, DocumentsTotal: 60000}
+	for name, c := range map[string]struct {
+		prev      *searchv1alpha1.RebuildStatus
+		physical  string
+		wantState searchv1alpha1.RebuildState
+		wantError string
+	}{
+		"its target is live: the dead leader's swap went through": {running, "idx-3", searchv1alpha1.RebuildSucceeded, ""},
+		"another index is live: its settings were put back":       {running, "idx-2", searchv1alpha1.RebuildFailed, supersededMessage},
+		"no target noted yet": {&searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildRunning, Generation: 4},
+			"idx-2", searchv1alpha1.RebuildFailed, supersededMessage},
+		"already succeeded": {&searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildSucceeded, TargetIndex: "idx-3"},
+			"idx-3", searchv1alpha1.RebuildSucceeded, ""},
+		"already failed": {&searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildFailed, Error: "boom"},
+			"idx-3", searchv1alpha1.RebuildFailed, "boom"},
+	} {
+		st := endedElsewhere(c.prev, c.physical)
+		if st.State != c.wantState || st.Error != c.wantError {
+			t.Errorf("%s: got %s %q, want %s %q", name, st.State, st.Error, c.wantState, c.wantError)
+		}
+		if c.prev.State == searchv1alpha1.RebuildRunning && (st.CompletionTime == nil || c.prev.CompletionTime != nil) {
+			t.Errorf("%s: the end time is not set on a copy: %+v", name, st)
+		}
+	}
+	if endedElsewhere(nil, "idx-3") != nil {
+		t.Error("no rebuild became one")
+	}
+}

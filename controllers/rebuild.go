@@ -199,14 +199,15 @@ func decideJob(want, physical string, job *jobView, now time.Time) jobStep {
 // reconcileRebuild starts, supersedes or reports the rebuild of si, given the settings
 // hash the spec wants and the one of the physical index behind its alias. It returns
 // how soon to look again (0: no rebuild in progress).
-func (r *SearchIndexReconciler) reconcileRebuild(ctx context.Context, si *searchv1alpha1.SearchIndex, names esnames.Index, want, physicalHash string) time.Duration {
+func (r *SearchIndexReconciler) reconcileRebuild(ctx context.Context, si *searchv1alpha1.SearchIndex, names esnames.Index, want string, physical IndexState) time.Duration {
 	if r.Catalog == nil || want == "" {
 		return 0
 	}
 	key := types.NamespacedName{Namespace: si.Namespace, Name: si.Name}
 	job := r.rebuilds.get(key)
-	switch decideJob(want, physicalHash, job.view(), time.Now()) {
+	switch decideJob(want, physical.SettingsHash, job.view(), time.Now()) {
 	case jobIdle:
+		si.Status.Rebuild = endedElsewhere(si.Status.Rebuild, physical.Physical)
 		return 0
 	case jobAbandon:
 		r.rebuilds.stop(key)
@@ -228,6 +229,23 @@ func (r *SearchIndexReconciler) reconcileRebuild(ctx context.Context, si *search
 	si.Status.Rebuild = &st
 	r.Recorder.Eventf(si, nil, "Normal", "RebuildStarted", "Rebuild", "rebuilding for generation %d", si.Generation)
 	return rebuildPoll
+}
+
+// endedElsewhere is the status of a rebuild that status says is running while no job of
+// this operator runs it and the wanted settings are live: a previous leader ran it and
+// stopped before reporting the end. It succeeded when its target is the index behind
+// the alias, and was superseded otherwise.
+func endedElsewhere(prev *searchv1alpha1.RebuildStatus, physical string) *searchv1alpha1.RebuildStatus {
+	if prev == nil || prev.State != searchv1alpha1.RebuildRunning {
+		return prev
+	}
+	if prev.TargetIndex == "" || prev.TargetIndex != physical {
+		return supersededStatus(prev)
+	}
+	st := prev.DeepCopy()
+	end := metav1.Now()
+	st.State, st.CompletionTime = searchv1alpha1.RebuildSucceeded, &end
+	return st
 }
 
 // supersededStatus is the status of a running rebuild whose settings were replaced by

@@ -114,7 +114,7 @@ func (r *SearchIndexReconciler) reconcileBackend(ctx context.Context, si *search
 			log.FromContext(ctx).Error(err, "sweeping catalog leftovers")
 		}
 	}
-	poll := r.reconcileRebuild(ctx, si, names, want, state.SettingsHash)
+	poll := r.reconcileRebuild(ctx, si, names, want, state)
 	records, err := r.Backend.Count(ctx, names.Alias())
 	if err != nil {
 		return ctrl.Result{}, backendReadiness(err), err
