@@ -11,11 +11,9 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/apiserver"
-	"github.com/aislehq/aisle/controllers"
 	"github.com/aislehq/aisle/internal/apikey"
 )
 
@@ -56,23 +54,10 @@ func createFixtures() {
 // createIndex creates a SearchIndex whose public ID the operator takes from the annotation,
 // and waits until the operator has made its alias.
 func createIndex(ws, name string) {
-	idx := &searchv1alpha1.SearchIndex{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ws, Name: name,
-			Annotations: map[string]string{controllers.PublicIDAnnotation: "pub-" + ws + "-" + name}},
-		Spec: searchv1alpha1.SearchIndexSpec{
-			AllowedOrigins: []searchv1alpha1.Origin{"https://shop.example"},
-			Settings: searchv1alpha1.IndexSettings{
-				SearchableFields: []searchv1alpha1.SearchableField{{Path: "name", Weight: 3}},
-				FacetFields:      []searchv1alpha1.FieldPath{"brand"},
-			},
-		},
-	}
-	Expect(k8sClient.Create(ctx, idx)).To(Succeed())
-	Eventually(func(g Gomega) {
-		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(idx), idx)).To(Succeed())
-		g.Expect(idx.Status.PublicID).To(Equal("pub-" + ws + "-" + name))
-		g.Expect(idx.Status.PhysicalIndex).NotTo(BeEmpty())
-	}).Should(Succeed())
+	createIndexWith(ws, name, searchv1alpha1.IndexSettings{
+		SearchableFields: []searchv1alpha1.SearchableField{{Path: "name", Weight: 3}},
+		FacetFields:      []searchv1alpha1.FieldPath{"brand"},
+	}, []searchv1alpha1.Origin{"https://shop.example"}, nil)
 }
 
 // issue creates an APIKey limited to the products index. With revokeAt, the key is a

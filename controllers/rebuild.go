@@ -53,18 +53,20 @@ func (j *rebuildJob) view() *jobView {
 	if j == nil {
 		return nil
 	}
-	st, done := j.snapshot()
-	v := &jobView{hash: j.hash, done: done}
-	if st.CompletionTime != nil {
-		v.completed = st.CompletionTime.Time
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	v := &jobView{hash: j.hash, done: j.done}
+	if j.status.CompletionTime != nil {
+		v.completed = j.status.CompletionTime.Time
 	}
 	return v
 }
 
-func (j *rebuildJob) snapshot() (searchv1alpha1.RebuildStatus, bool) {
+// snapshot is a copy of j's status.
+func (j *rebuildJob) snapshot() searchv1alpha1.RebuildStatus {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return *j.status.DeepCopy(), j.done
+	return *j.status.DeepCopy()
 }
 
 // rebuilds holds the running jobs of the operator.
@@ -214,18 +216,18 @@ func (r *SearchIndexReconciler) reconcileRebuild(ctx context.Context, si *search
 		si.Status.Rebuild = supersededStatus(si.Status.Rebuild)
 		return 0
 	case jobFinish:
-		st, _ := job.snapshot()
+		st := job.snapshot()
 		si.Status.Rebuild = &st
 		r.rebuilds.forget(key, job)
 		return 0
 	case jobReport:
-		st, _ := job.snapshot()
+		st := job.snapshot()
 		si.Status.Rebuild = &st
 		return rebuildPoll
 	}
 	log.FromContext(ctx).Info("starting a settings rebuild", "generation", si.Generation, "settingsHash", want)
 	job = r.rebuilds.start(key, want, si.Status.Rebuild, si.Generation, r.runRebuild(ctx, si, names))
-	st, _ := job.snapshot()
+	st := job.snapshot()
 	si.Status.Rebuild = &st
 	r.Recorder.Eventf(si, nil, "Normal", "RebuildStarted", "Rebuild", "rebuilding for generation %d", si.Generation)
 	return rebuildPoll

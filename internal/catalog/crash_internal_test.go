@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,13 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elastic/go-elasticsearch/v8"
-
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/es"
-	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/mapping"
-	"github.com/aislehq/aisle/test/esbackend"
 )
 
 // errCrash stops a swap at a crash point: nothing after it runs, as after kill -9 (the
@@ -27,19 +21,11 @@ var errCrash = errors.New("crash")
 // document (no fence, nothing pending, the commit counted as a write), and that the
 // janitor removes the physical index left behind.
 func TestCommitCrashRecovery(t *testing.T) {
-	url, stop, err := esbackend.Start(context.Background(), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = stop() })
-	client, err := es.New(url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := startBackend(t)
 	for i, point := range []string{"fenced", "swap-begun", "alias-moved", "swap-completed"} {
 		t.Run(point, func(t *testing.T) {
 			ctx := context.Background()
-			tg := crashTarget(t, client, fmt.Sprintf("crash%d", i))
+			tg := newTarget(t, client, "crash", fmt.Sprintf("crash%d", i), searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}})
 			first := New(client, Config{})
 			// The retry runs later, when the crashed commit's leases have run out.
 			later := New(client, Config{Now: func() time.Time { return time.Now().Add(2 * time.Minute) }})
@@ -126,22 +112,4 @@ func crashRecords(prefix string, n int) []Record {
 		out[i] = Record{ID: fmt.Sprintf("%s-%d", prefix, i), Raw: raw}
 	}
 	return out
-}
-
-// crashTarget creates a SearchIndex's first physical index with its alias, as the
-// operator does.
-func crashTarget(t *testing.T, client *elasticsearch.TypedClient, name string) Target {
-	t.Helper()
-	names := esnames.For("crash", name)
-	settings := searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}}
-	body, err := mapping.Build(settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body.Aliases = map[string]any{names.Alias(): map[string]any{}}
-	raw, _ := body.JSON()
-	if _, err := client.Indices.Create(names.Physical(1)).Raw(bytes.NewReader(raw)).Do(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return Target{Names: names, Settings: settings}
 }

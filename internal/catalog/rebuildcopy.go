@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/aislehq/aisle/internal/es"
@@ -154,17 +153,9 @@ func (s *Service) page(ctx context.Context, index string, filter map[string]any,
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.es.Search().Index(index).Raw(bytes.NewReader(raw)).Perform(ctx)
+	data, err := es.ReadBody(s.es.Search().Index(index).Raw(bytes.NewReader(raw)).Perform(ctx)) //nolint:bodyclose // ReadBody closes it
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", index, es.Classify(err))
-	}
-	defer func() { _ = res.Body.Close() }()
-	if err := es.ResponseError(res); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", index, err)
-	}
-	data, err := io.ReadAll(res.Body)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", index, es.Classify(err))
 	}
 	var out struct {
 		Hits struct {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"time"
 
@@ -97,4 +98,22 @@ func ResponseError(res *http.Response) error {
 		esErr.Status = res.StatusCode
 	}
 	return Classify(esErr)
+}
+
+// ReadBody returns the whole body of a Perform call's answer, which it closes: a
+// transport failure, a non-2xx answer (see ResponseError) or a failed read becomes a
+// classified error.
+func ReadBody(res *http.Response, err error) ([]byte, error) {
+	if err != nil {
+		return nil, Classify(err)
+	}
+	defer func() { _ = res.Body.Close() }()
+	if err := ResponseError(res); err != nil {
+		return nil, err
+	}
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	return raw, nil
 }

@@ -3,6 +3,9 @@ package es
 import (
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
@@ -35,5 +38,22 @@ func TestClassify(t *testing.T) {
 	}
 	if Classify(nil) != nil {
 		t.Error("Classify(nil) != nil")
+	}
+}
+
+//nolint:bodyclose // ReadBody closes every answer it is given
+func TestReadBody(t *testing.T) {
+	answer := func(status int, body string) *http.Response {
+		return &http.Response{StatusCode: status, Body: io.NopCloser(strings.NewReader(body))}
+	}
+	if raw, err := ReadBody(answer(200, `{"hits":{}}`), nil); err != nil || string(raw) != `{"hits":{}}` {
+		t.Errorf("200: got %q, %v", raw, err)
+	}
+	missing := answer(404, `{"error":{"type":"index_not_found_exception","reason":"no such index"},"status":404}`)
+	if _, err := ReadBody(missing, nil); !errors.Is(err, ErrNotFound) {
+		t.Errorf("404: got %v, want ErrNotFound", err)
+	}
+	if _, err := ReadBody(nil, errors.New("dial tcp: connection refused")); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("transport failure: got %v, want ErrUnavailable", err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
@@ -71,17 +70,9 @@ func (s *Service) Search(ctx context.Context, alias string, rules query.Rules, r
 }
 
 func (s *Service) run(ctx context.Context, alias string, body []byte) ([]byte, error) {
-	res, err := s.es.Search().Index(alias).TypedKeys(false).Raw(bytes.NewReader(body)).Perform(ctx)
+	raw, err := es.ReadBody(s.es.Search().Index(alias).TypedKeys(false).Raw(bytes.NewReader(body)).Perform(ctx))
 	if err != nil {
-		return nil, fmt.Errorf("searching %s: %w", alias, es.Classify(err))
-	}
-	defer func() { _ = res.Body.Close() }()
-	if err := es.ResponseError(res); err != nil {
 		return nil, fmt.Errorf("searching %s: %w", alias, err)
-	}
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		return nil, fmt.Errorf("reading the answer of %s: %w", alias, es.Classify(err))
 	}
 	return raw, nil
 }
@@ -112,20 +103,12 @@ func (s *Service) Schema(ctx context.Context, alias string) (query.Schema, error
 }
 
 func (s *Service) fetchSchema(ctx context.Context, alias string) (query.Schema, error) {
-	res, err := s.es.Indices.GetMapping().Index(alias).Perform(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("reading the mapping of %s: %w", alias, es.Classify(err))
-	}
-	defer func() { _ = res.Body.Close() }()
-	if err := es.ResponseError(res); err != nil {
-		if errors.Is(err, es.ErrNotFound) {
-			return query.Schema{}, nil
-		}
+	raw, err := es.ReadBody(s.es.Indices.GetMapping().Index(alias).Perform(ctx))
+	switch {
+	case errors.Is(err, es.ErrNotFound):
+		return query.Schema{}, nil
+	case err != nil:
 		return nil, fmt.Errorf("reading the mapping of %s: %w", alias, err)
-	}
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		return nil, fmt.Errorf("reading the mapping of %s: %w", alias, es.Classify(err))
 	}
 	return query.ParseMapping(raw)
 }

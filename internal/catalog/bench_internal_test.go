@@ -1,4 +1,4 @@
-package catalog_test
+package catalog
 
 import (
 	"bytes"
@@ -9,45 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elastic/go-elasticsearch/v8"
-
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/catalog"
-	"github.com/aislehq/aisle/internal/es"
-	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/mapping"
 	"github.com/aislehq/aisle/test/benchdata"
-	"github.com/aislehq/aisle/test/esbackend"
 )
 
-// benchIndex creates a SearchIndex's first physical index with its alias, as the operator does.
-func benchIndex(b *testing.B, client *elasticsearch.TypedClient, name string) catalog.Target {
-	names := esnames.For("bench", name)
-	settings := searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name", Weight: 3}, {Path: "description"}}}
-	body, err := mapping.Build(settings)
-	if err != nil {
-		b.Fatal(err)
-	}
-	body.Aliases = map[string]any{names.Alias(): map[string]any{}}
-	raw, _ := body.JSON()
-	if _, err := client.Indices.Create(names.Physical(1)).Raw(bytes.NewReader(raw)).Do(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	return catalog.Target{Names: names, Settings: settings}
-}
-
-func startBackend(b *testing.B) *elasticsearch.TypedClient {
-	url, stop, err := esbackend.Start(context.Background(), b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = stop() })
-	client, err := es.New(url)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return client
-}
+var benchSettings = searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name", Weight: 3}, {Path: "description"}}}
 
 // BenchmarkPutRecords compares PUT /records of 100,000 records of about 1 KB (decode,
 // validation and catalog.Replace: fill, swap) with the same documents sent straight to
@@ -59,7 +25,7 @@ func BenchmarkPutRecords(b *testing.B) {
 	body, _ := json.Marshal(map[string]any{"records": docs})
 	ctx := context.Background()
 	for i := 0; i < b.N; i++ {
-		direct := benchIndex(b, client, fmt.Sprintf("direct%d", i))
+		direct := newTarget(b, client, "bench", fmt.Sprintf("direct%d", i), benchSettings)
 		t0 := time.Now()
 		for start := 0; start < n; start += 1000 {
 			var buf bytes.Buffer
@@ -80,8 +46,8 @@ func BenchmarkPutRecords(b *testing.B) {
 		}
 		directTime := time.Since(t0)
 
-		api := benchIndex(b, client, fmt.Sprintf("api%d", i))
-		svc := catalog.New(client, catalog.Config{})
+		api := newTarget(b, client, "bench", fmt.Sprintf("api%d", i), benchSettings)
+		svc := New(client, Config{})
 		t1 := time.Now()
 		var req struct {
 			Records []json.RawMessage `json:"records"`
@@ -89,7 +55,7 @@ func BenchmarkPutRecords(b *testing.B) {
 		if err := json.Unmarshal(body, &req); err != nil {
 			b.Fatal(err)
 		}
-		recs, err := catalog.ValidateRecords(req.Records, 0, catalog.MaxPutRecords)
+		recs, err := ValidateRecords(req.Records, 0, MaxPutRecords)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -112,8 +78,8 @@ func BenchmarkPostRecords(b *testing.B) {
 	docs := benchdata.Products(clients * batchesPerClient * batch)
 	ctx := context.Background()
 	for i := 0; i < b.N; i++ {
-		t := benchIndex(b, client, fmt.Sprintf("post%d", i))
-		svc := catalog.New(client, catalog.Config{})
+		t := newTarget(b, client, "bench", fmt.Sprintf("post%d", i), benchSettings)
+		svc := New(client, Config{})
 		start := time.Now()
 		var wg sync.WaitGroup
 		errs := make(chan error, clients)
@@ -123,7 +89,7 @@ func BenchmarkPostRecords(b *testing.B) {
 				defer wg.Done()
 				for k := 0; k < batchesPerClient; k++ {
 					off := (c*batchesPerClient + k) * batch
-					recs, err := catalog.ValidateRecords(docs[off:off+batch], 1, catalog.MaxPostRecords)
+					recs, err := ValidateRecords(docs[off:off+batch], 1, MaxPostRecords)
 					if err == nil {
 						_, err = svc.Upsert(ctx, t, recs)
 					}
