@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"syscall"
@@ -24,12 +25,23 @@ func runEngine(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	engine.TuneGC()
+	memLimit, err := engine.TuneGC()
+	if err != nil {
+		return err
+	}
 	srv, err := engine.Start(ctx, engine.Config{DataDir: *data, Addr: *listen})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stdout, "aisle engine listening on %s (data %s)\n", srv.URL(), *data)
+	fmt.Fprintf(os.Stdout, "aisle engine listening on %s (data %s, Go heap limit %s)\n", srv.URL(), *data, heapLimit(memLimit))
 	<-ctx.Done()
 	return srv.Close()
+}
+
+// heapLimit renders a GOMEMLIMIT for people: math.MaxInt64 is Go's "no limit".
+func heapLimit(limit int64) string {
+	if limit == math.MaxInt64 {
+		return "none"
+	}
+	return fmt.Sprintf("%d MiB", limit>>20)
 }

@@ -106,7 +106,9 @@ func BenchmarkCatalog(b *testing.B) {
 	const perBulk, clients = 1000, 8
 	docs, queriesPerClient := envInt("AISLE_BENCH_DOCS", 100000), envInt("AISLE_BENCH_QUERIES", 250)
 	for n := 0; n < b.N; n++ {
-		engine.TuneGC() // as `aisle engine` runs it
+		if _, err := engine.TuneGC(); err != nil { // as `aisle engine` runs it
+			b.Fatal(err)
+		}
 		srv, err := engine.Start(ctx, engine.Config{DataDir: b.TempDir()})
 		if err != nil {
 			b.Fatal(err)
