@@ -83,8 +83,8 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 // (analysis, segment building) over a live heap of 0.5 to 1.5 GB, so the collector's
 // share of the CPU falls with every doubling: at 100 it took a quarter of indexing CPU;
 // 400 against 200 cut indexing CPU by about 6% and halved how often a collection slows
-// concurrent searches (p99 21-22 ms against 38-46 ms in most runs), for about 15% more
-// peak memory (docs/benchmarks.md, round 5).
+// concurrent searches (p99 21-22 ms against 38-46 ms in most runs), for 15-36% more peak
+// memory in two series of runs (docs/benchmarks.md, round 5).
 const gcPercent = 400
 
 // memLimitRatio is the share of the container's memory (or the machine's, outside a
