@@ -100,6 +100,16 @@ var _ = Describe("Search API", Ordered, func() {
 		Entry("bool should only", `{"bool":{"should":[{"term":{"brand":"blade"}},{"term":{"brand":"woody"}}]}}`, []string{"5", "6"}, false),
 		Entry("bool minimum_should_match", `{"bool":{"should":[{"term":{"tags":"run"}},{"term":{"tags":"trail"}}],"minimum_should_match":2}}`, []string{"4"}, false),
 		Entry("unmapped field matches nothing", `{"term":{"nope":"x"}}`, []string{}, false),
+		Entry("bool should is optional beside must, and ranks", `{"bool":{"must":[{"term":{"brand":"zoom"}}],"should":[{"term":{"tags":"trail"}}]}}`, []string{"4", "2"}, true),
+		Entry("bool should is optional beside filter", `{"bool":{"filter":[{"term":{"brand":"zoom"}}],"should":[{"term":{"tags":"trail"}}]}}`, []string{"2", "4"}, false),
+		Entry("bool minimum_should_match above the should clauses matches nothing", `{"bool":{"should":[{"term":{"tags":"run"}}],"minimum_should_match":2}}`, []string{}, false),
+		Entry("bool with only must_not matches everything else", `{"bool":{"must_not":[{"term":{"brand":"acme"}}]}}`, []string{"2", "4", "5", "6"}, false),
+		Entry("bool range filter beside a scoring clause", `{"bool":{"must":[{"match":{"title":"shoes"}}],"filter":[{"range":{"price":{"gte":100}}}]}}`, []string{"4"}, false),
+		// ES docs: "Match query" > "Fuzziness" (AUTO: one edit for 3-5 characters, two above)
+		// and "minimum_should_match".
+		Entry("match with fuzziness AUTO", `{"match":{"title":{"query":"kniffe","fuzziness":"AUTO"}}}`, []string{"5"}, false),
+		Entry("match without fuzziness is exact", `{"match":{"title":"kniffe"}}`, []string{}, false),
+		Entry("match minimum_should_match", `{"match":{"title":{"query":"trail running shoes","minimum_should_match":3}}}`, []string{"4"}, false),
 	)
 
 	DescribeTable("bad searches get ES's error type and status",
@@ -121,6 +131,8 @@ var _ = Describe("Search API", Ordered, func() {
 		Entry("sort on unmapped field", `{"sort":["nope"]}`, 400, "query_shard_exception", "No mapping found for [nope] in order to sort on"),
 		Entry("terms agg on text field", `{"aggs":{"t":{"terms":{"field":"title"}}}}`, 400, "illegal_argument_exception", "Fielddata is disabled"),
 		Entry("search_after without sort", `{"search_after":[1]}`, 400, "illegal_argument_exception", "Sort must contain at least one field"),
+		// ES docs: "Match query" > "operator": OR or AND.
+		Entry("match with an unknown operator", `{"query":{"match":{"title":{"query":"a b","operator":"xor"}}}}`, 400, "illegal_argument_exception", "No enum constant org.elasticsearch.index.query.Operator.XOR"),
 	)
 
 	// ES docs: "track_total_hits": false omits the total; an integer caps it with "gte".
@@ -201,19 +213,37 @@ var _ = Describe("Search API", Ordered, func() {
 			"cheap":{"filter":{"range":{"price":{"lt":50}}},"aggs":{"lo":{"min":{"field":"price"}},"hi":{"max":{"field":"price"}}}},
 			"brands":{"cardinality":{"field":"brand"}},
 			"months":{"date_histogram":{"field":"created","calendar_interval":"month"},"aggs":{"n":{"cardinality":{"field":"brand"}}}}}}`
-		code, raw, _ := rawDo("POST", "/"+idx+"/_search", "application/json", body)
-		Expect(code).To(Equal(200))
-		var out struct {
-			Aggregations map[string]json.RawMessage `json:"aggregations"`
-		}
-		Expect(json.Unmarshal([]byte(raw), &out)).To(Succeed())
-		Expect(string(out.Aggregations["cheap"])).To(MatchJSON(`{"doc_count":2,"lo":{"value":25.5},"hi":{"value":45}}`))
-		Expect(string(out.Aggregations["brands"])).To(MatchJSON(`{"value":4}`))
-		Expect(string(out.Aggregations["months"])).To(MatchJSON(`{"buckets":[
+		aggs := searchAggs(idx, body)
+		Expect(string(aggs["cheap"])).To(MatchJSON(`{"doc_count":2,"lo":{"value":25.5},"hi":{"value":45}}`))
+		Expect(string(aggs["brands"])).To(MatchJSON(`{"value":4}`))
+		Expect(string(aggs["months"])).To(MatchJSON(`{"buckets":[
 			{"key_as_string":"2024-01-01T00:00:00.000Z","key":1704067200000,"doc_count":1,"n":{"value":1}},
 			{"key_as_string":"2024-02-01T00:00:00.000Z","key":1706745600000,"doc_count":1,"n":{"value":1}},
 			{"key_as_string":"2024-03-01T00:00:00.000Z","key":1709251200000,"doc_count":3,"n":{"value":3}}]}`))
 	})
+
+	// ES docs: "Date histogram aggregation" > "Missing value" and "Extended bounds":
+	// min_doc_count defaults to 0, so the months between two months with documents come
+	// back empty; extended_bounds stretches the buckets to its min and max; min_doc_count 1
+	// keeps only months with documents. Empty buckets still carry their sub-aggregations.
+	DescribeTable("returns date_histogram buckets between and around the data",
+		func(histogram string, want ...string) {
+			body := `{"size":0,"query":{"range":{"price":{"gte":25,"lte":50}}},"aggs":{"months":{"date_histogram":` +
+				histogram + `,"aggs":{"n":{"cardinality":{"field":"brand"}}}}}}`
+			Expect(string(searchAggs(idx, body)["months"])).To(MatchJSON(`{"buckets":[` + strings.Join(want, ",") + `]}`))
+		},
+		Entry("empty months between the data by default", `{"field":"created","calendar_interval":"month"}`,
+			jan, emptyFeb, mar),
+		Entry("extended_bounds around the data", `{"field":"created","calendar_interval":"month","min_doc_count":0,
+			"extended_bounds":{"min":"2023-12-15","max":"2024-04-02"}}`,
+			emptyDec, jan, emptyFeb, mar, emptyApr),
+		Entry("extended_bounds inside the data change nothing", `{"field":"created","calendar_interval":"month",
+			"extended_bounds":{"min":"2024-02-10","max":"2024-02-11"}}`,
+			jan, emptyFeb, mar),
+		Entry("only months with documents at min_doc_count 1", `{"field":"created","calendar_interval":"month","min_doc_count":1,
+			"extended_bounds":{"min":"2023-12-15","max":"2024-04-02"}}`,
+			jan, mar),
+	)
 
 	// ES docs: "Delete by query API" > "conflicts": a document changed after the snapshot
 	// the query ran on is a version conflict; it aborts (409) unless conflicts=proceed.
@@ -250,3 +280,23 @@ var _ = Describe("Search API", Ordered, func() {
 		Expect(cnt.Count).To(Equal(int64(4)))
 	})
 })
+
+// Monthly buckets of the catalog's documents priced 25 to 50, with their brand counts.
+const (
+	emptyDec = `{"key_as_string":"2023-12-01T00:00:00.000Z","key":1701388800000,"doc_count":0,"n":{"value":0}}`
+	jan      = `{"key_as_string":"2024-01-01T00:00:00.000Z","key":1704067200000,"doc_count":1,"n":{"value":1}}`
+	emptyFeb = `{"key_as_string":"2024-02-01T00:00:00.000Z","key":1706745600000,"doc_count":0,"n":{"value":0}}`
+	mar      = `{"key_as_string":"2024-03-01T00:00:00.000Z","key":1709251200000,"doc_count":1,"n":{"value":1}}`
+	emptyApr = `{"key_as_string":"2024-04-01T00:00:00.000Z","key":1711929600000,"doc_count":0,"n":{"value":0}}`
+)
+
+// searchAggs runs a raw search body on index and returns its aggregations, as JSON.
+func searchAggs(index, body string) map[string]json.RawMessage {
+	code, raw, _ := rawDo("POST", "/"+index+"/_search", "application/json", body)
+	Expect(code).To(Equal(200), raw)
+	var out struct {
+		Aggregations map[string]json.RawMessage `json:"aggregations"`
+	}
+	Expect(json.Unmarshal([]byte(raw), &out)).To(Succeed())
+	return out.Aggregations
+}

@@ -130,35 +130,9 @@ func (r *Runner) histogramAgg(fr *search.FacetResult, base bq.Query, a *Agg) (ma
 			counts[floorDate(a, int64(v.num))] += v.count
 		}
 	}
-	var lo, hi int64
-	first := true
-	for k := range counts {
-		if first || k < lo {
-			lo = k
-		}
-		if first || k > hi {
-			hi = k
-		}
-		first = false
-	}
-	if a.MinDocCount == 0 {
-		if a.BoundsMin != nil && (first || floorDate(a, *a.BoundsMin) < lo) {
-			lo = floorDate(a, *a.BoundsMin)
-			if first {
-				hi = lo
-			}
-			first = false
-		}
-		if a.BoundsMax != nil && (first || floorDate(a, *a.BoundsMax) > hi) {
-			hi = floorDate(a, *a.BoundsMax)
-			if first {
-				lo = hi
-			}
-			first = false
-		}
-	}
 	buckets := []any{}
-	if first {
+	lo, hi, ok := histogramBounds(a, counts)
+	if !ok {
 		return map[string]any{"buckets": buckets}, nil
 	}
 	for k := lo; k <= hi; k = nextDate(a, k) {
@@ -166,18 +140,9 @@ func (r *Runner) histogramAgg(fr *search.FacetResult, base bq.Query, a *Agg) (ma
 		if n < a.MinDocCount || (n == 0 && a.MinDocCount > 0) {
 			continue
 		}
-		b := map[string]any{"key": k, "key_as_string": formatKey(a, k), "doc_count": n}
-		if len(a.Subs) > 0 {
-			incl, excl := true, false
-			q := query.NewDateRange(time.UnixMilli(k), time.UnixMilli(nextDate(a, k)), &incl, &excl)
-			q.SetField(a.Leaf.Path)
-			subs, _, err := r.level(bleve.NewConjunctionQuery(base, q), a.Subs)
-			if err != nil {
-				return nil, err
-			}
-			for sk, sv := range subs {
-				b[sk] = sv
-			}
+		b, err := r.histogramBucket(base, a, k, n)
+		if err != nil {
+			return nil, err
 		}
 		buckets = append(buckets, b)
 		if len(buckets) > 65535 {
@@ -185,6 +150,58 @@ func (r *Runner) histogramAgg(fr *search.FacetResult, base bq.Query, a *Agg) (ma
 		}
 	}
 	return map[string]any{"buckets": buckets}, nil
+}
+
+// histogramBounds is the range of bucket keys: from the lowest to the highest key with
+// documents, widened to extended_bounds when empty buckets are wanted; ok is false when
+// there is no bucket at all.
+func histogramBounds(a *Agg, counts map[int64]int) (lo, hi int64, ok bool) {
+	for k := range counts {
+		if !ok || k < lo {
+			lo = k
+		}
+		if !ok || k > hi {
+			hi = k
+		}
+		ok = true
+	}
+	if a.MinDocCount != 0 {
+		return lo, hi, ok
+	}
+	if a.BoundsMin != nil && (!ok || floorDate(a, *a.BoundsMin) < lo) {
+		lo = floorDate(a, *a.BoundsMin)
+		if !ok {
+			hi = lo
+		}
+		ok = true
+	}
+	if a.BoundsMax != nil && (!ok || floorDate(a, *a.BoundsMax) > hi) {
+		hi = floorDate(a, *a.BoundsMax)
+		if !ok {
+			lo = hi
+		}
+		ok = true
+	}
+	return lo, hi, ok
+}
+
+// histogramBucket renders the bucket of key k with n documents and its sub-aggregations.
+func (r *Runner) histogramBucket(base bq.Query, a *Agg, k int64, n int) (map[string]any, error) {
+	b := map[string]any{"key": k, "key_as_string": formatKey(a, k), "doc_count": n}
+	if len(a.Subs) == 0 {
+		return b, nil
+	}
+	incl, excl := true, false
+	q := query.NewDateRange(time.UnixMilli(k), time.UnixMilli(nextDate(a, k)), &incl, &excl)
+	q.SetField(a.Leaf.Path)
+	subs, _, err := r.level(bleve.NewConjunctionQuery(base, q), a.Subs)
+	if err != nil {
+		return nil, err
+	}
+	for sk, sv := range subs {
+		b[sk] = sv
+	}
+	return b, nil
 }
 
 func formatKey(a *Agg, ms int64) string {

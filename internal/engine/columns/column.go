@@ -81,21 +81,17 @@ func (c *Column) AnyIn(doc uint64, from, to uint32) bool {
 
 // build reads field's terms that start with prefix, and their postings, from seg.
 func build(seg segment.Segment, field string, prefix []byte) (*Column, error) {
-	n := seg.Count()
-	c := &Column{single: make([]uint32, n), docs: []uint32{0}}
 	dict, err := seg.Dictionary(field)
 	if err != nil {
 		return nil, err
 	}
+	n := seg.Count()
+	b := &builder{c: &Column{single: make([]uint32, n), docs: []uint32{0}}, n: n}
 	var end []byte
 	if len(prefix) > 0 {
 		end = prefixEnd(prefix)
 	}
 	it := dict.AutomatonIterator(nil, prefix, end)
-	// Multi-valued documents are rare: they are kept aside and folded in at the end.
-	var multi map[uint64][]uint32
-	var pl segment.PostingsList
-	var pit segment.PostingsIterator
 	for {
 		de, err := it.Next()
 		if err != nil {
@@ -107,42 +103,59 @@ func build(seg segment.Segment, field string, prefix []byte) (*Column, error) {
 		if !bytes.HasPrefix([]byte(de.Term), prefix) {
 			continue
 		}
-		ord := uint32(len(c.Terms))
-		c.Terms = append(c.Terms, []byte(de.Term))
-		if pl, err = dict.PostingsList([]byte(de.Term), nil, pl); err != nil {
+		if err := b.addTerm(dict, de.Term); err != nil {
 			return nil, err
 		}
-		c.docs = append(c.docs, c.docs[ord]+uint32(pl.Count()))
-		pit = pl.Iterator(false, false, false, pit)
-		for {
-			p, err := pit.Next()
-			if err != nil {
-				return nil, err
-			}
-			if p == nil {
-				break
-			}
-			d := p.Number()
-			if d >= n {
-				continue
-			}
-			switch {
-			case multi != nil && multi[d] != nil:
-				multi[d] = append(multi[d], ord)
-			case c.single[d] == 0:
-				c.single[d] = ord + 1
-			default:
-				if multi == nil {
-					multi = map[uint64][]uint32{}
-				}
-				multi[d] = []uint32{c.single[d] - 1, ord}
-			}
+	}
+	if b.multi != nil {
+		b.c.toRows(b.multi)
+	}
+	return b.c, nil
+}
+
+// builder fills a column term by term, in term order.
+type builder struct {
+	c *Column
+	n uint64 // documents in the segment
+	// Multi-valued documents are rare: they are kept aside and folded in at the end.
+	multi map[uint64][]uint32
+	pl    segment.PostingsList     // reused from term to term
+	pit   segment.PostingsIterator // reused from term to term
+}
+
+// addTerm gives the next term its ordinal and records it for each of its documents.
+func (b *builder) addTerm(dict segment.TermDictionary, term string) error {
+	ord := uint32(len(b.c.Terms))
+	b.c.Terms = append(b.c.Terms, []byte(term))
+	var err error
+	if b.pl, err = dict.PostingsList([]byte(term), nil, b.pl); err != nil {
+		return err
+	}
+	b.c.docs = append(b.c.docs, b.c.docs[ord]+uint32(b.pl.Count()))
+	b.pit = b.pl.Iterator(false, false, false, b.pit)
+	for {
+		p, err := b.pit.Next()
+		if err != nil || p == nil {
+			return err
+		}
+		if d := p.Number(); d < b.n {
+			b.add(d, ord)
 		}
 	}
-	if multi != nil {
-		c.toRows(multi)
+}
+
+func (b *builder) add(d uint64, ord uint32) {
+	switch {
+	case b.multi != nil && b.multi[d] != nil:
+		b.multi[d] = append(b.multi[d], ord)
+	case b.c.single[d] == 0:
+		b.c.single[d] = ord + 1
+	default:
+		if b.multi == nil {
+			b.multi = map[uint64][]uint32{}
+		}
+		b.multi[d] = []uint32{b.c.single[d] - 1, ord}
 	}
-	return c, nil
 }
 
 // toRows switches the column to compressed sparse rows once some document has two values.

@@ -303,70 +303,87 @@ func (w *walker) leaf(path string, f *Field, v any) error {
 		return w.typeErr(path, f.Type, v, "")
 	}
 	indexed := f.Index == nil || *f.Index
-	dv := f.DocValues == nil || *f.DocValues
-	opts := index.FieldIndexingOptions(0)
+	present, err := w.addLeaf(path, f, v, fieldOptions(f, indexed))
+	if err != nil || !present {
+		return err
+	}
+	if !ExistsFromTerms(f.Type, indexed) {
+		w.seen[path] = true
+	}
+	return nil
+}
+
+// fieldOptions are bleve's options for a leaf of f: text keeps positions, and every other
+// type that has fields keeps doc values unless the mapping turns them off.
+func fieldOptions(f *Field, indexed bool) index.FieldIndexingOptions {
+	var opts index.FieldIndexingOptions
 	if indexed {
 		opts |= index.IndexField
 	}
 	switch {
 	case f.Type == "text":
-		s := scalarString(v)
 		opts |= index.IncludeTermVectors
-		w.doc.AddField(newTextField(path, s, opts, w.b.Analyzer(BleveAnalyzer(f.Analyzer, w.b.Analysis))))
+	case f.DocValues == nil || *f.DocValues:
+		opts |= index.DocValues
+	}
+	return opts
+}
+
+// addLeaf adds the bleve field for one value v of f; present is false when the value
+// counts as absent (above ignore_above, or a type the engine only validates).
+func (w *walker) addLeaf(path string, f *Field, v any, opts index.FieldIndexingOptions) (present bool, err error) {
+	switch {
+	case f.Type == "text":
+		w.doc.AddField(newTextField(path, scalarString(v), opts, w.b.Analyzer(BleveAnalyzer(f.Analyzer, w.b.Analysis))))
 	case f.Type == "keyword" || f.Type == "wildcard" || f.Type == "ip" || f.Type == "version":
-		s := scalarString(v)
-		if f.Type == "ip" && net.ParseIP(s) == nil {
-			return w.typeErr(path, "ip", v, "'"+s+"' is not an IP string literal.")
-		}
-		if f.IgnoreAbove > 0 && len([]rune(s)) > f.IgnoreAbove {
-			return nil
-		}
-		if dv {
-			opts |= index.DocValues
-		}
-		w.addKeyword(path, s, opts)
+		return w.addKeywordLeaf(path, f, v, opts)
 	case Numeric(f.Type):
 		n, err := toNumber(v, f.Type)
 		if err != nil {
-			return w.typeErr(path, f.Type, v, err.Error())
-		}
-		if dv {
-			opts |= index.DocValues
+			return false, w.typeErr(path, f.Type, v, err.Error())
 		}
 		w.doc.AddField(exactNumber(document.NewNumericFieldWithIndexingOptions(path, nil, n, opts)))
 	case f.Type == "binary":
 		// Binary values are kept in _source only and are not searchable, as in ES; only
 		// exists sees them, through _field_names.
 		if _, ok := v.(string); !ok {
-			return w.typeErr(path, "binary", v, "")
+			return false, w.typeErr(path, "binary", v, "")
 		}
 	case f.Type == "date" || f.Type == "date_nanos":
-		t, err := ParseDate(scalarDateInput(v), f.Format)
-		if err != nil {
-			return w.typeErr(path, "date", v, err.Error())
-		}
-		if dv {
-			opts |= index.DocValues
-		}
-		df, derr := document.NewDateTimeFieldWithIndexingOptions(path, nil, t, "", opts)
-		if derr != nil {
-			return w.typeErr(path, "date", v, derr.Error())
-		}
-		w.doc.AddField(exactDate(df))
+		return w.addDateLeaf(path, f, v, opts)
 	case f.Type == "boolean":
 		bv, err := toBool(v)
 		if err != nil {
-			return w.typeErr(path, "boolean", v, err.Error())
-		}
-		if dv {
-			opts |= index.DocValues
+			return false, w.typeErr(path, "boolean", v, err.Error())
 		}
 		w.doc.AddField(document.NewBooleanFieldWithIndexingOptions(path, nil, bv, opts))
 	default:
-		return nil
+		return false, nil
 	}
-	if !ExistsFromTerms(f.Type, indexed) {
-		w.seen[path] = true
+	return true, nil
+}
+
+func (w *walker) addKeywordLeaf(path string, f *Field, v any, opts index.FieldIndexingOptions) (bool, error) {
+	s := scalarString(v)
+	if f.Type == "ip" && net.ParseIP(s) == nil {
+		return false, w.typeErr(path, "ip", v, "'"+s+"' is not an IP string literal.")
 	}
-	return nil
+	if f.IgnoreAbove > 0 && len([]rune(s)) > f.IgnoreAbove {
+		return false, nil
+	}
+	w.addKeyword(path, s, opts)
+	return true, nil
+}
+
+func (w *walker) addDateLeaf(path string, f *Field, v any, opts index.FieldIndexingOptions) (bool, error) {
+	t, err := ParseDate(scalarDateInput(v), f.Format)
+	if err != nil {
+		return false, w.typeErr(path, "date", v, err.Error())
+	}
+	df, err := document.NewDateTimeFieldWithIndexingOptions(path, nil, t, "", opts)
+	if err != nil {
+		return false, w.typeErr(path, "date", v, err.Error())
+	}
+	w.doc.AddField(exactDate(df))
+	return true, nil
 }

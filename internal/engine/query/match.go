@@ -99,62 +99,15 @@ func (c *Context) matchField(field, text string, opts map[string]any) (bq.Query,
 		}
 		return bleve.NewMatchNoneQuery(), nil
 	}
-	fuzz := 0
-	if f, ok := opts["fuzziness"]; ok {
-		fs := strings.ToUpper(fmt.Sprint(f))
-		switch {
-		case strings.HasPrefix(fs, "AUTO"):
-			fuzz = -1
-		default:
-			n, err := strconv.Atoi(fs)
-			if err != nil || n < 0 || n > 2 {
-				return nil, eserr.Parsing("[match] failed to parse fuzziness [%s]", fs)
-			}
-			fuzz = n
-		}
+	fuzz, err := fuzziness(opts)
+	if err != nil {
+		return nil, err
 	}
 	qs := make([]bq.Query, 0, len(terms))
 	for _, t := range terms {
 		qs = append(qs, termFor(field, t, fuzz))
 	}
-	op, _ := opts["operator"].(string)
-	if strings.EqualFold(op, "and") {
-		return bleve.NewConjunctionQuery(qs...), nil
-	}
-	if op != "" && !strings.EqualFold(op, "or") {
-		return nil, eserr.IllegalArgument("No enum constant org.elasticsearch.index.query.Operator.%s", strings.ToUpper(op))
-	}
-	d := bleve.NewDisjunctionQuery(qs...)
-	if msm, ok := opts["minimum_should_match"]; ok {
-		k, err := minimumShouldMatch(msm, len(qs))
-		if err != nil {
-			return nil, err
-		}
-		if k < 1 {
-			k = 1
-		}
-		d.SetMin(float64(k))
-	}
-	return d, nil
-}
-
-func termFor(field, t string, fuzz int) bq.Query {
-	if fuzz == 0 || (fuzz == -1 && len([]rune(t)) < 3) {
-		q := bleve.NewTermQuery(t)
-		q.SetField(field)
-		return q
-	}
-	q := bleve.NewFuzzyQuery(t)
-	q.SetField(field)
-	if fuzz == -1 {
-		q.SetFuzziness(1)
-		if len([]rune(t)) > 5 {
-			q.SetFuzziness(2)
-		}
-	} else {
-		q.SetFuzziness(fuzz)
-	}
-	return q
+	return combineTerms(qs, opts)
 }
 
 func parseMatchPhrase(c *Context, body any) (bq.Query, error) {

@@ -230,6 +230,36 @@ func parseBool(c *Context, body any) (bq.Query, error) {
 	if err := checkKeys("bool", m, "must", "filter", "should", "must_not", "minimum_should_match", "adjust_pure_negative"); err != nil {
 		return nil, err
 	}
+	clauses, err := parseClauses(c, m)
+	if err != nil {
+		return nil, err
+	}
+	q := bleve.NewBooleanQuery()
+	if len(clauses["must"]) > 0 {
+		q.AddMust(clauses["must"]...)
+	}
+	ranges := addFilters(q, clauses)
+	if len(clauses["must_not"]) > 0 {
+		q.AddMustNot(clauses["must_not"]...)
+	}
+	min, err := addShould(q, m, clauses)
+	if err != nil {
+		return nil, err
+	}
+	if min > len(clauses["should"]) {
+		return bleve.NewMatchNoneQuery(), nil
+	}
+	if len(clauses["must"]) == 0 && (len(clauses["should"]) == 0 || min == 0) {
+		q.AddMust(bleve.NewMatchAllQuery())
+	}
+	if _, err := applyBoost(q, m); err != nil || len(ranges) == 0 {
+		return q, err
+	}
+	return &rangeFiltered{BooleanQuery: q, ranges: ranges}, nil
+}
+
+// parseClauses parses the bool query's clause lists, by occurrence.
+func parseClauses(c *Context, m map[string]any) (map[string][]bq.Query, error) {
 	clauses := map[string][]bq.Query{}
 	for _, key := range []string{"must", "filter", "should", "must_not"} {
 		for _, raw := range list(m[key]) {
@@ -240,14 +270,15 @@ func parseBool(c *Context, body any) (bq.Query, error) {
 			clauses[key] = append(clauses[key], q)
 		}
 	}
-	q := bleve.NewBooleanQuery()
-	if len(clauses["must"]) > 0 {
-		q.AddMust(clauses["must"]...)
-	}
+	return clauses, nil
+}
+
+// addFilters adds the filter clauses to q; with must clauses, range filters are returned
+// instead, to be checked per candidate of the must clauses (see rangeFiltered).
+func addFilters(q *bq.BooleanQuery, clauses map[string][]bq.Query) []columnRange {
 	filters := clauses["filter"]
 	var ranges []columnRange
 	if len(clauses["must"]) > 0 {
-		// Range filters are checked per candidate of the must clauses (see rangeFiltered).
 		ranges, filters = splitRanges(filters)
 	}
 	if len(filters) == 1 {
@@ -255,31 +286,30 @@ func parseBool(c *Context, body any) (bq.Query, error) {
 	} else if len(filters) > 1 {
 		q.AddFilter(bleve.NewConjunctionQuery(filters...))
 	}
-	if len(clauses["must_not"]) > 0 {
-		q.AddMustNot(clauses["must_not"]...)
-	}
+	return ranges
+}
+
+// addShould adds the should clauses to q and returns how many must match: one when the
+// query has no must or filter clause, unless minimum_should_match says otherwise. The
+// caller answers match_none when that is more than there are.
+func addShould(q *bq.BooleanQuery, m map[string]any, clauses map[string][]bq.Query) (int, error) {
 	should := clauses["should"]
+	if len(should) == 0 {
+		return 0, nil
+	}
+	q.AddShould(should...)
 	min := 0
-	if len(should) > 0 {
-		q.AddShould(should...)
-		if len(clauses["must"]) == 0 && len(clauses["filter"]) == 0 {
-			min = 1
+	if len(clauses["must"]) == 0 && len(clauses["filter"]) == 0 {
+		min = 1
+	}
+	if msm, ok := m["minimum_should_match"]; ok {
+		var err error
+		if min, err = minimumShouldMatch(msm, len(should)); err != nil {
+			return 0, err
 		}
-		if msm, ok := m["minimum_should_match"]; ok {
-			if min, err = minimumShouldMatch(msm, len(should)); err != nil {
-				return nil, err
-			}
-		}
-		if min > len(should) {
-			return bleve.NewMatchNoneQuery(), nil
-		}
+	}
+	if min <= len(should) {
 		q.SetMinShould(float64(min))
 	}
-	if len(clauses["must"]) == 0 && (len(should) == 0 || min == 0) {
-		q.AddMust(bleve.NewMatchAllQuery())
-	}
-	if _, err := applyBoost(q, m); err != nil || len(ranges) == 0 {
-		return q, err
-	}
-	return &rangeFiltered{BooleanQuery: q, ranges: ranges}, nil
+	return min, nil
 }

@@ -18,67 +18,81 @@ func QueryContext(indices []*store.Index) *query.Context {
 	for i, ix := range indices {
 		leaves[i] = ix.Mapping().Leaves()
 	}
-	name := ""
+	c := &query.Context{MaxIDs: maxWindow(indices), MaxTerms: maxTerms(indices)}
 	if len(indices) > 0 {
-		name = indices[0].Name
-	}
-	c := &query.Context{Index: name, MaxIDs: maxWindow(indices)}
-	for _, ix := range indices {
-		if n := ix.Settings().Int("index.max_terms_count", 65536); c.MaxTerms == 0 || n < c.MaxTerms {
-			c.MaxTerms = n
-		}
+		c.Index = indices[0].Name
 	}
 	c.Leaf = func(p string) *mapping.Leaf { return leafAcross(leaves, p) }
-	c.Leaves = func() []string {
-		set := map[string]bool{}
-		for _, l := range leaves {
-			for p := range l {
-				set[p] = true
-			}
-		}
-		out := make([]string, 0, len(set))
-		for p := range set {
-			out = append(out, p)
-		}
-		sort.Strings(out)
-		return out
-	}
-	c.Analyze = func(esName, text string) []string {
-		if len(indices) == 0 {
-			return nil
-		}
-		ix := indices[0]
-		a := ix.Analyzer(mapping.BleveAnalyzer(esName, ix.Analysis()))
-		toks := a.Analyze([]byte(text))
-		out := make([]string, 0, len(toks))
-		for _, t := range toks {
-			out = append(out, string(t.Term))
-		}
-		return out
-	}
-	c.PrefixTerms = func(field, prefix string, max int) []string {
-		set := map[string]bool{}
-		var out []string
-		for _, ix := range indices {
-			d, err := ix.Bleve().FieldDictPrefix(field, []byte(prefix))
-			if err != nil {
-				continue
-			}
-			for len(out) < max {
-				e, err := d.Next()
-				if err != nil || e == nil {
-					break
-				}
-				if !set[e.Term] {
-					set[e.Term] = true
-					out = append(out, e.Term)
-				}
-			}
-			_ = d.Close()
-		}
-		return out
-	}
+	c.Leaves = func() []string { return leafPaths(leaves) }
+	c.Analyze = func(esName, text string) []string { return analyze(indices, esName, text) }
+	c.PrefixTerms = func(field, prefix string, max int) []string { return prefixTerms(indices, field, prefix, max) }
 	return c
+}
+
+// maxTerms is the lowest index.max_terms_count of the indices.
+func maxTerms(indices []*store.Index) int {
+	low := 0
+	for _, ix := range indices {
+		if n := ix.Settings().Int("index.max_terms_count", 65536); low == 0 || n < low {
+			low = n
+		}
+	}
+	return low
+}
+
+// leafPaths lists the leaf paths mapped in any of the indices, sorted.
+func leafPaths(leaves []map[string]*mapping.Leaf) []string {
+	set := map[string]bool{}
+	for _, l := range leaves {
+		for p := range l {
+			set[p] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// analyze runs the named analyzer of the first index over text.
+func analyze(indices []*store.Index, esName, text string) []string {
+	if len(indices) == 0 {
+		return nil
+	}
+	ix := indices[0]
+	toks := ix.Analyzer(mapping.BleveAnalyzer(esName, ix.Analysis())).Analyze([]byte(text))
+	out := make([]string, 0, len(toks))
+	for _, t := range toks {
+		out = append(out, string(t.Term))
+	}
+	return out
+}
+
+// prefixTerms returns up to max distinct terms of field starting with prefix, index by
+// index in dictionary order.
+func prefixTerms(indices []*store.Index, field, prefix string, max int) []string {
+	set := map[string]bool{}
+	var out []string
+	for _, ix := range indices {
+		d, err := ix.Bleve().FieldDictPrefix(field, []byte(prefix))
+		if err != nil {
+			continue
+		}
+		for len(out) < max {
+			e, err := d.Next()
+			if err != nil || e == nil {
+				break
+			}
+			if !set[e.Term] {
+				set[e.Term] = true
+				out = append(out, e.Term)
+			}
+		}
+		_ = d.Close()
+	}
+	return out
 }
 
 // Searchable returns one bleve index over all the given indices.

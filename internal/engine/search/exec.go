@@ -1,9 +1,7 @@
 package search
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"strconv"
 	"time"
@@ -12,7 +10,6 @@ import (
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
-	"github.com/aislehq/aisle/internal/engine/aggs"
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/mapping"
 	"github.com/aislehq/aisle/internal/engine/query"
@@ -49,89 +46,6 @@ func maxWindow(indices []*store.Index) int {
 		return 10000
 	}
 	return w
-}
-
-// Run executes a search and returns the ES response body.
-func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (map[string]any, error) {
-	start := time.Now()
-	if err := r.Validate(maxWindow(indices)); err != nil {
-		return nil, shardCheckOrder(indices, r, err)
-	}
-	if o.RestTotalHitsAsInt && r.TrackTotal > 0 && r.TrackTotal != 10000 {
-		return nil, eserr.ActionValidation(fmt.Sprintf("[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got %d", r.TrackTotal))
-	}
-	if o.RestTotalHitsAsInt && r.TrackTotal == 10000 {
-		r.TrackTotal = -1
-	}
-	if len(indices) == 0 {
-		return emptyResponse(r, o), nil
-	}
-	indices, failed, err := dropFailingIndices(indices, r.Query)
-	if err != nil {
-		return nil, err
-	}
-	q, qc, err := BuildQuery(indices, r.Query)
-	if err != nil {
-		return nil, err
-	}
-	var parsedAggs []*aggs.Agg
-	if r.Aggs != nil {
-		if parsedAggs, err = aggs.Parse(r.Aggs, qc); err != nil {
-			return nil, err
-		}
-		if err := aggs.Validate(parsedAggs, indices[0].Name); err != nil {
-			return nil, err
-		}
-	}
-	req := bleve.NewSearchRequestOptions(q, r.Size, r.From, false)
-	sorts, sortTypes, err := buildSort(r.Sort, qc, indices[0].Name)
-	formats := make([]string, len(r.Sort))
-	for i, sp := range r.Sort {
-		if l := qc.Leaf(sp.Field); l != nil {
-			formats[i] = l.Format
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if sorts != nil {
-		req.Sort = sorts
-		if r.SearchAfter != nil {
-			after, err := encodeAfter(r.SearchAfter, sortTypes, formats)
-			if err != nil {
-				return nil, err
-			}
-			req.SearchAfter = after
-		}
-	}
-	lvl := aggs.Attach(req, parsedAggs, len(indices) == 1)
-	idx := Searchable(indices)
-	res, err := idx.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, eserr.SearchPhase(eserr.New(400, "query_shard_exception", "failed to execute query: %s", err.Error()).With("index", indices[0].Name))
-	}
-	byName := map[string]*store.Index{}
-	for _, ix := range indices {
-		byName[ix.Name] = ix
-	}
-	hits := make([]any, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		hits = append(hits, renderHit(h, byName, r, sorts != nil, sortTypes))
-	}
-	resp := map[string]any{
-		"took": time.Since(start).Milliseconds(), "timed_out": false,
-		"_shards": shardsWithFailures(len(indices), failed),
-		"hits":    hitsObject(res, hits, r, o, sorts != nil),
-	}
-	if parsedAggs != nil {
-		runner := &aggs.Runner{Index: idx, Ctx: ctx, TypedKeys: o.TypedKeys, IndexName: indices[0].Name, Columnar: len(indices) == 1}
-		out, err := runner.Render(lvl.Facets(res), q, parsedAggs)
-		if err != nil {
-			return nil, err
-		}
-		resp["aggregations"] = out
-	}
-	return resp, nil
 }
 
 func shards(n int) map[string]any {

@@ -175,46 +175,16 @@ func (st *Store) Create(name string, req CreateRequest) (*Index, error) {
 	if err := ValidateIndexName(name); err != nil {
 		return nil, err
 	}
-	flat := req.Settings
-	if flat == nil {
-		flat = map[string]any{}
-	}
-	if err := ValidateNew(flat); err != nil {
-		return nil, err
-	}
-	m := req.Mapping
-	if m == nil {
-		m = &mapping.Mapping{}
-	}
-	set := &Settings{Flat: flat}
-	a, err := mapping.ParseAnalysis(set.AnalysisTree())
+	meta, err := newIndexMeta(name, req)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := mapping.BuildIndexMapping(a); err != nil {
-		return nil, eserr.As(err)
-	}
-	if err := validateAnalyzers(m, a); err != nil {
+	st.mu.Lock()
+	if err := st.checkNewNames(name, req.Aliases); err != nil {
+		st.mu.Unlock()
 		return nil, err
 	}
-	st.mu.Lock()
-	if st.indices[name] != nil {
-		st.mu.Unlock()
-		return nil, eserr.New(400, "resource_already_exists_exception", "index [%s/%s] already exists", name, st.indices[name].UUID).
-			With("index_uuid", st.indices[name].UUID).With("index", name)
-	}
-	if _, ok := st.aliases[name]; ok {
-		st.mu.Unlock()
-		return nil, eserr.New(400, "invalid_index_name_exception", "Invalid index name [%s], an alias with the same name already exists", name).With("index_uuid", "_na_").With("index", name)
-	}
-	for alias := range req.Aliases {
-		if st.indices[alias] != nil || alias == name {
-			st.mu.Unlock()
-			return nil, eserr.New(400, "invalid_alias_name_exception", "Invalid alias name [%s]: an index or data stream exists with the same name as the alias", alias)
-		}
-	}
-	meta := indexMeta{Name: name, UUID: newUUID(), Created: time.Now().UnixMilli(), Settings: flat, Mapping: m}
-	ix, err := openIndex(st, st.indexDir(meta.UUID), &meta)
+	ix, err := openIndex(st, st.indexDir(meta.UUID), meta)
 	if err != nil {
 		st.mu.Unlock()
 		return nil, err
@@ -231,6 +201,49 @@ func (st *Store) Create(name string, req CreateRequest) (*Index, error) {
 	}
 	st.mu.Unlock()
 	return ix, st.saveMeta()
+}
+
+// newIndexMeta validates a new index's settings, analysis and mapping.
+func newIndexMeta(name string, req CreateRequest) (*indexMeta, error) {
+	flat := req.Settings
+	if flat == nil {
+		flat = map[string]any{}
+	}
+	if err := ValidateNew(flat); err != nil {
+		return nil, err
+	}
+	m := req.Mapping
+	if m == nil {
+		m = &mapping.Mapping{}
+	}
+	a, err := mapping.ParseAnalysis((&Settings{Flat: flat}).AnalysisTree())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := mapping.BuildIndexMapping(a); err != nil {
+		return nil, eserr.As(err)
+	}
+	if err := validateAnalyzers(m, a); err != nil {
+		return nil, err
+	}
+	return &indexMeta{Name: name, UUID: newUUID(), Created: time.Now().UnixMilli(), Settings: flat, Mapping: m}, nil
+}
+
+// checkNewNames refuses an index name or alias names that are taken; st.mu is held.
+func (st *Store) checkNewNames(name string, aliases map[string]*AliasMeta) error {
+	if ix := st.indices[name]; ix != nil {
+		return eserr.New(400, "resource_already_exists_exception", "index [%s/%s] already exists", name, ix.UUID).
+			With("index_uuid", ix.UUID).With("index", name)
+	}
+	if _, ok := st.aliases[name]; ok {
+		return eserr.New(400, "invalid_index_name_exception", "Invalid index name [%s], an alias with the same name already exists", name).With("index_uuid", "_na_").With("index", name)
+	}
+	for alias := range aliases {
+		if st.indices[alias] != nil || alias == name {
+			return eserr.New(400, "invalid_alias_name_exception", "Invalid alias name [%s]: an index or data stream exists with the same name as the alias", alias)
+		}
+	}
+	return nil
 }
 
 // Delete removes indices and their aliases.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/mapping"
@@ -65,9 +66,34 @@ func (ix *Index) Write(ops []Op) ([]Result, error) {
 	if ix.closed.Load() {
 		return nil, eserr.New(500, "already_closed_exception", "index [%s] is closed", ix.Name)
 	}
+	results, w, err := ix.applyOps(ops)
+	if err != nil {
+		return nil, err
+	}
+	if err := ix.makeDurable(w); err != nil {
+		return nil, err
+	}
+	if err := ix.followUp(w); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// batchWrite is what applying a batch under the lock leaves to do after it.
+type batchWrite struct {
+	wal            *os.File
+	logged         bool // records of the batch were appended to wal
+	mappingChanged bool
+	checkpoint     bool // the translog has grown enough for a checkpoint
+	pending        int  // unrefreshed operations after the batch
+}
+
+// applyOps applies ops in order under the lock and appends their records to the translog.
+func (ix *Index) applyOps(ops []Op) ([]Result, batchWrite, error) {
 	results := make([]Result, len(ops))
 	buf := make([]byte, 0, translogSize(ops))
 	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	startMapping := ix.Mapping()
 	for i := range ops {
 		var rec *record
@@ -76,50 +102,53 @@ func (ix *Index) Write(ops []Op) ([]Result, error) {
 			buf = appendRecord(buf, rec)
 		}
 	}
-	mappingChanged := ix.Mapping() != startMapping
-	var err error
-	if len(buf) > 0 {
-		_, err = ix.wal.Write(buf)
+	w := batchWrite{wal: ix.wal, logged: len(buf) > 0, mappingChanged: ix.Mapping() != startMapping}
+	if w.logged {
+		if _, err := ix.wal.Write(buf); err != nil {
+			return nil, w, fmt.Errorf("translog write: %w", err)
+		}
 		ix.walSize += int64(len(buf))
 	}
-	wal := ix.wal
-	big := ix.walSize > maxWALBeforeCheckpoint
-	pending := ix.pendingN
-	ix.mu.Unlock()
-	if err != nil {
-		return nil, fmt.Errorf("translog write: %w", err)
-	}
-	if mappingChanged {
+	w.checkpoint, w.pending = ix.walSize > maxWALBeforeCheckpoint, ix.pendingN
+	return results, w, nil
+}
+
+// makeDurable saves a changed mapping and fsyncs the translog. The fsync runs outside the
+// lock: it also covers records appended by other writers before it, and no result is
+// returned to a client before its own record is synced.
+func (ix *Index) makeDurable(w batchWrite) error {
+	if w.mappingChanged {
 		if err := ix.store.saveMeta(); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	// fsync outside the lock: it also covers records appended by other writers before it,
-	// and no result is returned to a client before its own record is synced.
-	if len(buf) > 0 {
-		if err := wal.Sync(); err != nil && !ix.closed.Load() {
-			return nil, fmt.Errorf("translog sync: %w", err)
+	if w.logged {
+		if err := w.wal.Sync(); err != nil && !ix.closed.Load() {
+			return fmt.Errorf("translog sync: %w", err)
 		}
 	}
-	if big {
+	return nil
+}
+
+// followUp starts a checkpoint of a big translog, and a refresh when enough writes wait.
+func (ix *Index) followUp(w batchWrite) error {
+	if w.checkpoint {
 		go func() { _ = ix.checkpoint() }()
 	}
 	switch {
-	case pending >= maxPendingOps:
+	case w.pending >= maxPendingOps:
 		// Backpressure, like ES's indexing buffer: when unrefreshed writes pile up faster
 		// than refreshes absorb them, the writer waits for segments to be built, bounding
 		// the memory held by pending documents.
-		if err := ix.Refresh(); err != nil {
-			return nil, err
-		}
-	case pending >= eagerRefreshOps && ix.asyncRefresh.CompareAndSwap(false, true):
+		return ix.Refresh()
+	case w.pending >= eagerRefreshOps && ix.asyncRefresh.CompareAndSwap(false, true):
 		// Start building segments early, on another core, while writers keep parsing.
 		go func() {
 			defer ix.asyncRefresh.Store(false)
 			_ = ix.Refresh()
 		}()
 	}
-	return results, nil
+	return nil
 }
 
 func (ix *Index) conflict(id, detail string) *eserr.Error {

@@ -1,0 +1,145 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/aislehq/aisle/internal/engine/aggs"
+	"github.com/aislehq/aisle/internal/engine/eserr"
+	"github.com/aislehq/aisle/internal/engine/query"
+	"github.com/aislehq/aisle/internal/engine/store"
+)
+
+// Run executes a search and returns the ES response body.
+func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (map[string]any, error) {
+	start := time.Now()
+	if err := validate(indices, r, o); err != nil {
+		return nil, err
+	}
+	if len(indices) == 0 {
+		return emptyResponse(r, o), nil
+	}
+	indices, failed, err := dropFailingIndices(indices, r.Query)
+	if err != nil {
+		return nil, err
+	}
+	p, err := newPlan(indices, r)
+	if err != nil {
+		return nil, err
+	}
+	idx := Searchable(indices)
+	res, err := idx.SearchInContext(ctx, p.req)
+	if err != nil {
+		return nil, eserr.SearchPhase(eserr.New(400, "query_shard_exception", "failed to execute query: %s", err.Error()).With("index", indices[0].Name))
+	}
+	resp := map[string]any{
+		"took": time.Since(start).Milliseconds(), "timed_out": false,
+		"_shards": shardsWithFailures(len(indices), failed),
+		"hits":    hitsObject(res, renderHits(res, indices, r, p), r, o, p.sorted),
+	}
+	if p.aggs != nil {
+		runner := &aggs.Runner{Index: idx, Ctx: ctx, TypedKeys: o.TypedKeys, IndexName: indices[0].Name, Columnar: len(indices) == 1}
+		out, err := runner.Render(p.level.Facets(res), p.query, p.aggs)
+		if err != nil {
+			return nil, err
+		}
+		resp["aggregations"] = out
+	}
+	return resp, nil
+}
+
+// validate checks what does not depend on the indices' mappings; it may turn an exact
+// track_total_hits into the default for rest_total_hits_as_int.
+func validate(indices []*store.Index, r *Request, o Options) error {
+	if err := r.Validate(maxWindow(indices)); err != nil {
+		return shardCheckOrder(indices, r, err)
+	}
+	if o.RestTotalHitsAsInt && r.TrackTotal > 0 && r.TrackTotal != 10000 {
+		return eserr.ActionValidation(fmt.Sprintf("[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got %d", r.TrackTotal))
+	}
+	if o.RestTotalHitsAsInt && r.TrackTotal == 10000 {
+		r.TrackTotal = -1
+	}
+	return nil
+}
+
+// plan is a search request translated for bleve over some indices.
+type plan struct {
+	req       *bleve.SearchRequest
+	query     bq.Query
+	aggs      []*aggs.Agg
+	level     *aggs.Level
+	sorted    bool     // by the request's sort, not by score alone
+	sortTypes []string // of each sort value, when sorted
+}
+
+func newPlan(indices []*store.Index, r *Request) (*plan, error) {
+	q, qc, err := BuildQuery(indices, r.Query)
+	if err != nil {
+		return nil, err
+	}
+	parsed, err := parseAggs(r.Aggs, qc, indices[0].Name)
+	if err != nil {
+		return nil, err
+	}
+	p := &plan{req: bleve.NewSearchRequestOptions(q, r.Size, r.From, false), query: q, aggs: parsed}
+	if err := p.sort(r, qc, indices[0].Name); err != nil {
+		return nil, err
+	}
+	p.level = aggs.Attach(p.req, parsed, len(indices) == 1)
+	return p, nil
+}
+
+func parseAggs(raw map[string]any, qc *query.Context, index string) ([]*aggs.Agg, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	parsed, err := aggs.Parse(raw, qc)
+	if err != nil {
+		return nil, err
+	}
+	if err := aggs.Validate(parsed, index); err != nil {
+		return nil, err
+	}
+	return parsed, nil
+}
+
+// sort sets the request's sort order and its search_after values, if any.
+func (p *plan) sort(r *Request, qc *query.Context, index string) error {
+	sorts, types, err := buildSort(r.Sort, qc, index)
+	if err != nil || sorts == nil {
+		return err
+	}
+	p.req.Sort, p.sorted, p.sortTypes = sorts, true, types
+	if r.SearchAfter == nil {
+		return nil
+	}
+	formats := make([]string, len(r.Sort))
+	for i, sp := range r.Sort {
+		if l := qc.Leaf(sp.Field); l != nil {
+			formats[i] = l.Format
+		}
+	}
+	after, err := encodeAfter(r.SearchAfter, types, formats)
+	if err != nil {
+		return err
+	}
+	p.req.SearchAfter = after
+	return nil
+}
+
+func renderHits(res *bleve.SearchResult, indices []*store.Index, r *Request, p *plan) []any {
+	byName := make(map[string]*store.Index, len(indices))
+	for _, ix := range indices {
+		byName[ix.Name] = ix
+	}
+	hits := make([]any, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		hits = append(hits, renderHit(h, byName, r, p.sorted, p.sortTypes))
+	}
+	return hits
+}
