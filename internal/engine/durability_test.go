@@ -42,9 +42,11 @@ var _ = Describe("Durability", func() {
 			"n": types.NewLongNumberProperty(), "tag": types.NewKeywordProperty()}}).Do(ctx)
 		Expect(err).NotTo(HaveOccurred())
 
-		// A bulk, then concurrent single writes and CAS updates, all acknowledged.
+		// A bulk, then concurrent single writes and CAS updates, all acknowledged. The bulk
+		// is larger than a catch-up batch, so that a restart before any refresh persisted
+		// re-indexes it in several.
 		b := client.Bulk().Index(idx)
-		for i := 0; i < 500; i++ {
+		for i := 0; i < 2500; i++ {
 			Expect(b.IndexOp(types.IndexOperation{Id_: ptr("b" + strconv.Itoa(i))}, map[string]any{"n": i, "tag": "bulk"})).To(Succeed())
 		}
 		res, err := b.Do(ctx)
@@ -102,7 +104,7 @@ var _ = Describe("Durability", func() {
 		Expect(err).NotTo(HaveOccurred())
 		cnt, err := after.Count().Index(idx).Do(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(cnt.Count).To(Equal(int64(499 + 200)))
+		Expect(cnt.Count).To(Equal(int64(2499 + 200)))
 		next, err := after.Index(idx).Id("new").Document(map[string]any{"n": 1}).Do(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(*next.SeqNo_).To(BeNumerically(">", *upd.SeqNo_))

@@ -176,46 +176,12 @@ func parseRange(c *Context, body any) (bq.Query, error) {
 func (c *Context) rangeFor(leaf *mapping.Leaf, lo, hi any, loIncl, hiIncl bool, format string) (bq.Query, error) {
 	switch {
 	case mapping.Numeric(leaf.Type):
-		var lp, hp *float64
-		if lo != nil {
-			f, err := mapping.ToNumber(lo, "double")
-			if err != nil {
-				return nil, c.shardErr("failed to create query: %s", err.Error())
-			}
-			lp = &f
-		}
-		if hi != nil {
-			f, err := mapping.ToNumber(hi, "double")
-			if err != nil {
-				return nil, c.shardErr("failed to create query: %s", err.Error())
-			}
-			hp = &f
-		}
-		q := NewNumericRange(lp, hp, &loIncl, &hiIncl)
-		q.SetField(leaf.Path)
-		return q, nil
+		return c.numericRange(leaf, lo, hi, loIncl, hiIncl)
 	case leaf.Type == "date":
 		if format == "" {
 			format = leaf.Format
 		}
-		var lt, ht time.Time
-		if lo != nil {
-			t, err := DateMath(dateInput(lo), format, false, time.Now())
-			if err != nil {
-				return nil, c.shardErr("failed to create query: %s", err.Error())
-			}
-			lt = t
-		}
-		if hi != nil {
-			t, err := DateMath(dateInput(hi), format, hiIncl, time.Now())
-			if err != nil {
-				return nil, c.shardErr("failed to create query: %s", err.Error())
-			}
-			ht = t
-		}
-		q := NewDateRange(lt, ht, &loIncl, &hiIncl)
-		q.SetField(leaf.Path)
-		return q, nil
+		return c.dateRange(leaf, lo, hi, loIncl, hiIncl, format)
 	case leaf.Type == "text" || leaf.Type == "keyword":
 		ls, hs := "", ""
 		if lo != nil {
@@ -229,6 +195,57 @@ func (c *Context) rangeFor(leaf *mapping.Leaf, lo, hi any, loIncl, hiIncl bool, 
 		return q, nil
 	}
 	return nil, c.shardErr("Field [%s] of type [%s] does not support range queries", leaf.Path, leaf.Type)
+}
+
+// numericRange is a range over a numeric field; a nil bound is open.
+func (c *Context) numericRange(leaf *mapping.Leaf, lo, hi any, loIncl, hiIncl bool) (bq.Query, error) {
+	bound := func(v any) (*float64, error) {
+		if v == nil {
+			return nil, nil
+		}
+		f, err := mapping.ToNumber(v, "double")
+		if err != nil {
+			return nil, c.shardErr("failed to create query: %s", err.Error())
+		}
+		return &f, nil
+	}
+	lp, err := bound(lo)
+	if err != nil {
+		return nil, err
+	}
+	hp, err := bound(hi)
+	if err != nil {
+		return nil, err
+	}
+	q := NewNumericRange(lp, hp, &loIncl, &hiIncl)
+	q.SetField(leaf.Path)
+	return q, nil
+}
+
+// dateRange is a range over a date field, its bounds in date math; an inclusive upper
+// bound rounds up, as in ES.
+func (c *Context) dateRange(leaf *mapping.Leaf, lo, hi any, loIncl, hiIncl bool, format string) (bq.Query, error) {
+	bound := func(v any, roundUp bool) (time.Time, error) {
+		if v == nil {
+			return time.Time{}, nil
+		}
+		t, err := DateMath(dateInput(v), format, roundUp, time.Now())
+		if err != nil {
+			return time.Time{}, c.shardErr("failed to create query: %s", err.Error())
+		}
+		return t, nil
+	}
+	lt, err := bound(lo, false)
+	if err != nil {
+		return nil, err
+	}
+	ht, err := bound(hi, hiIncl)
+	if err != nil {
+		return nil, err
+	}
+	q := NewDateRange(lt, ht, &loIncl, &hiIncl)
+	q.SetField(leaf.Path)
+	return q, nil
 }
 
 // DateMath parses ES date math: "now-1d/d", "2020-01-01||+1M", or a plain date. Rounding

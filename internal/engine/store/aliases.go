@@ -117,54 +117,69 @@ func (st *Store) applyAliasAction(next map[string]map[string]*AliasMeta, act Ali
 	res := ActionResult{Type: act.Type, Indices: indices, Aliases: act.Aliases, Status: 200}
 	switch act.Type {
 	case "add":
-		for _, a := range act.Aliases {
-			if st.indices[a] != nil && !containsStr(dropping, a) {
-				return res, nil, eserr.New(400, "invalid_alias_name_exception", "Invalid alias name [%s]: an index or data stream exists with the same name as the alias", a)
-			}
-			if err := ValidateIndexName(a); err != nil {
-				return res, nil, eserr.New(400, "invalid_alias_name_exception", "Invalid alias name [%s]: %s", a, strings.TrimPrefix(eserr.As(err).Reason, "Invalid index name ["+a+"], "))
-			}
-			if next[a] == nil {
-				next[a] = map[string]*AliasMeta{}
-			}
-			for _, n := range indices {
-				m := act.Meta
-				next[a][n] = &m
-			}
-		}
+		return res, nil, st.addAliases(next, act, indices, dropping)
 	case "remove":
-		var missing []string
-		for _, a := range act.Aliases {
-			matched := false
-			for alias, links := range next {
-				if ok, _ := path.Match(a, alias); ok || alias == a {
-					for _, n := range indices {
-						if _, ok := links[n]; ok {
-							delete(links, n)
-							matched = true
-						}
-					}
-					if len(links) == 0 {
-						delete(next, alias)
-					}
-				}
-			}
-			if !matched {
-				missing = append(missing, a)
-			}
+		missing := removeAliases(next, act.Aliases, indices)
+		if len(missing) == 0 {
+			return res, nil, nil
 		}
-		if len(missing) > 0 {
-			e := eserr.New(404, "aliases_not_found_exception", "aliases [%s] missing", strings.Join(missing, ",")).
-				With("resource.type", "aliases").With("resource.id", strings.Join(missing, ","))
-			if act.MustExist != nil && *act.MustExist {
-				return res, nil, e
-			}
-			res.Status, res.Err = 404, e
+		e := eserr.New(404, "aliases_not_found_exception", "aliases [%s] missing", strings.Join(missing, ",")).
+			With("resource.type", "aliases").With("resource.id", strings.Join(missing, ","))
+		if act.MustExist != nil && *act.MustExist {
+			return res, nil, e
 		}
+		res.Status, res.Err = 404, e
 	case "remove_index":
 		return res, indices, nil
 	}
 	return res, nil, nil
+}
+
+// addAliases links the action's aliases to indices; an alias may not be named like an
+// index, unless the same request removes that index.
+func (st *Store) addAliases(next map[string]map[string]*AliasMeta, act AliasAction, indices, dropping []string) error {
+	for _, a := range act.Aliases {
+		if st.indices[a] != nil && !containsStr(dropping, a) {
+			return eserr.New(400, "invalid_alias_name_exception", "Invalid alias name [%s]: an index or data stream exists with the same name as the alias", a)
+		}
+		if err := ValidateIndexName(a); err != nil {
+			return eserr.New(400, "invalid_alias_name_exception", "Invalid alias name [%s]: %s", a, strings.TrimPrefix(eserr.As(err).Reason, "Invalid index name ["+a+"], "))
+		}
+		if next[a] == nil {
+			next[a] = map[string]*AliasMeta{}
+		}
+		for _, n := range indices {
+			m := act.Meta
+			next[a][n] = &m
+		}
+	}
+	return nil
+}
+
+// removeAliases unlinks the aliases matching each pattern from indices and returns the
+// patterns that matched no link.
+func removeAliases(next map[string]map[string]*AliasMeta, patterns, indices []string) (missing []string) {
+	for _, a := range patterns {
+		matched := false
+		for alias, links := range next {
+			if ok, _ := path.Match(a, alias); !ok && alias != a {
+				continue
+			}
+			for _, n := range indices {
+				if _, ok := links[n]; ok {
+					delete(links, n)
+					matched = true
+				}
+			}
+			if len(links) == 0 {
+				delete(next, alias)
+			}
+		}
+		if !matched {
+			missing = append(missing, a)
+		}
+	}
+	return missing
 }
 
 // AliasesOf returns alias links per index, for GET /_alias and GET /{index}.

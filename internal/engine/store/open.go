@@ -188,60 +188,63 @@ func scorchConfig() map[string]interface{} {
 
 // catchUpBleve reindexes every op newer than the seq_no bleve persisted.
 func (ix *Index) catchUpBleve() error {
+	bseq, err := ix.persistedSeq()
+	if err != nil {
+		return err
+	}
+	for _, batch := range catchUpPlan(ix.docs, bseq, catchUpBatchDocs) {
+		b := ix.bidx.NewBatch()
+		for _, id := range batch.ids {
+			if err := ix.reindex(b, id, ix.docs[id]); err != nil {
+				return err
+			}
+		}
+		if batch.mark {
+			b.SetInternal(seqKey, encodeSeq(ix.seqNo))
+		}
+		if err := ix.bidx.Batch(b); err != nil {
+			return err
+		}
+	}
+	ix.refreshedSeq.Store(ix.seqNo)
+	return nil
+}
+
+// persistedSeq is the seq_no bleve persisted with its last refresh, or -1. A bleve index
+// ahead of the documents (impossible unless files were mixed) is rebuilt from scratch.
+func (ix *Index) persistedSeq() (int64, error) {
 	raw, _ := ix.bidx.GetInternal(seqKey)
 	bseq := int64(-1)
 	if raw != nil {
 		bseq = decodeSeq(raw)
 	}
-	if bseq > ix.seqNo {
-		// bleve is ahead of the documents: impossible unless files were mixed; rebuild.
-		if err := ix.bidx.Close(); err != nil {
-			return err
-		}
-		if err := os.RemoveAll(ix.bleveDir()); err != nil {
-			return err
-		}
-		if err := ix.openBleve(); err != nil {
-			return err
-		}
-		bseq = -1
+	if bseq <= ix.seqNo {
+		return bseq, nil
 	}
-	b := ix.bidx.NewBatch()
-	flush := func() error {
-		b.SetInternal(seqKey, encodeSeq(ix.seqNo))
-		err := ix.bidx.Batch(b)
-		b = ix.bidx.NewBatch()
-		return err
+	if err := ix.bidx.Close(); err != nil {
+		return 0, err
 	}
-	for id, d := range ix.docs {
-		if d.SeqNo <= bseq {
-			continue
-		}
-		if d.Deleted {
-			b.Delete(id)
-		} else {
-			doc, updated, err := ix.builder().Build(id, d.Source)
-			if err != nil {
-				continue
-			}
-			if updated != nil {
-				ix.mapping.Store(updated)
-			}
-			if err := b.IndexAdvanced(doc); err != nil {
-				return err
-			}
-		}
-		if b.Size() >= 1000 {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
+	if err := os.RemoveAll(ix.bleveDir()); err != nil {
+		return 0, err
 	}
-	if err := flush(); err != nil {
-		return err
+	return -1, ix.openBleve()
+}
+
+// reindex adds the current state of document id to b: a delete for a tombstone. A source
+// the mapping now refuses is skipped, as it was refused when written.
+func (ix *Index) reindex(b *bleve.Batch, id string, d *Doc) error {
+	if d.Deleted {
+		b.Delete(id)
+		return nil
 	}
-	ix.refreshedSeq.Store(ix.seqNo)
-	return nil
+	doc, updated, err := ix.builder().Build(id, d.Source)
+	if err != nil {
+		return nil
+	}
+	if updated != nil {
+		ix.mapping.Store(updated)
+	}
+	return b.IndexAdvanced(doc)
 }
 
 func (ix *Index) openWAL() error {

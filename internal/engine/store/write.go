@@ -160,40 +160,15 @@ func (ix *Index) applyLocked(op *Op) (Result, *record) {
 	cur := ix.docs[op.ID]
 	ix.noteVisibleLocked(op.ID, cur)
 	exists := cur != nil && !cur.Deleted
-	if op.IfSeqNo != nil || op.IfPrimaryTerm != nil {
-		seq, term := int64(-2), int64(0)
-		if op.IfSeqNo != nil {
-			seq = *op.IfSeqNo
-		}
-		if op.IfPrimaryTerm != nil {
-			term = *op.IfPrimaryTerm
-		}
-		if !exists {
-			return Result{ID: op.ID, Status: 409, Err: ix.conflict(op.ID, fmt.Sprintf("required seqNo [%d], primary term [%d]. but no document was found", seq, term))}, nil
-		}
-		if cur.SeqNo != seq || cur.Term != term {
-			return Result{ID: op.ID, Status: 409, Err: ix.conflict(op.ID, fmt.Sprintf("required seqNo [%d], primary term [%d]. current document has seqNo [%d] and primary term [%d]", seq, term, cur.SeqNo, cur.Term))}, nil
-		}
-	}
-	if op.Kind == OpCreate && exists {
-		return Result{ID: op.ID, Status: 409, Err: ix.conflict(op.ID, fmt.Sprintf("document already exists (current version [%d])", cur.Version))}, nil
+	if err := ix.checkPreconditions(op, cur, exists); err != nil {
+		return Result{ID: op.ID, Status: 409, Err: err}, nil
 	}
 	version := int64(1)
 	if cur != nil {
 		version = cur.Version + 1
 	}
 	if op.Kind == OpDelete {
-		seq := ix.nextSeq()
-		ix.docs[op.ID] = &Doc{SeqNo: seq, Term: PrimaryTerm, Version: version, Deleted: true}
-		res := Result{ID: op.ID, Version: version, SeqNo: seq, Term: PrimaryTerm, Result: "deleted", Status: 200}
-		if !exists {
-			res.Result, res.Status = "not_found", 404
-		} else {
-			ix.live--
-		}
-		ix.addPending(op.ID, nil)
-		ix.pendingN++
-		return res, &record{Kind: recDelete, SeqNo: seq, Term: PrimaryTerm, Version: version, ID: op.ID}
+		return ix.deleteLocked(op.ID, version, exists)
 	}
 	doc, updated, err := ix.builder().Build(op.ID, op.Source)
 	if err != nil {
@@ -213,6 +188,46 @@ func (ix *Index) applyLocked(op *Op) (Result, *record) {
 		ix.live++
 	}
 	return res, &record{Kind: recIndex, SeqNo: seq, Term: PrimaryTerm, Version: version, ID: op.ID, Source: op.Source}
+}
+
+// checkPreconditions is the version conflict of op against the current document, if any:
+// if_seq_no/if_primary_term that do not match it, or op_type=create over a live document.
+func (ix *Index) checkPreconditions(op *Op, cur *Doc, exists bool) *eserr.Error {
+	if op.IfSeqNo != nil || op.IfPrimaryTerm != nil {
+		seq, term := int64(-2), int64(0)
+		if op.IfSeqNo != nil {
+			seq = *op.IfSeqNo
+		}
+		if op.IfPrimaryTerm != nil {
+			term = *op.IfPrimaryTerm
+		}
+		if !exists {
+			return ix.conflict(op.ID, fmt.Sprintf("required seqNo [%d], primary term [%d]. but no document was found", seq, term))
+		}
+		if cur.SeqNo != seq || cur.Term != term {
+			return ix.conflict(op.ID, fmt.Sprintf("required seqNo [%d], primary term [%d]. current document has seqNo [%d] and primary term [%d]", seq, term, cur.SeqNo, cur.Term))
+		}
+	}
+	if op.Kind == OpCreate && exists {
+		return ix.conflict(op.ID, fmt.Sprintf("document already exists (current version [%d])", cur.Version))
+	}
+	return nil
+}
+
+// deleteLocked records a delete of id as a tombstone; deleting a missing document still
+// takes a sequence number and a version, as in ES, and answers not_found.
+func (ix *Index) deleteLocked(id string, version int64, exists bool) (Result, *record) {
+	seq := ix.nextSeq()
+	ix.docs[id] = &Doc{SeqNo: seq, Term: PrimaryTerm, Version: version, Deleted: true}
+	res := Result{ID: id, Version: version, SeqNo: seq, Term: PrimaryTerm, Result: "deleted", Status: 200}
+	if !exists {
+		res.Result, res.Status = "not_found", 404
+	} else {
+		ix.live--
+	}
+	ix.addPending(id, nil)
+	ix.pendingN++
+	return res, &record{Kind: recDelete, SeqNo: seq, Term: PrimaryTerm, Version: version, ID: id}
 }
 
 func (ix *Index) nextSeq() int64 {
