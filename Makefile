@@ -69,7 +69,7 @@ conformance: ## Run Elasticsearch's YAML REST tests against the engine (AISLE_ES
 bench: k8s-binaries ## Run the benchmarks (figures go to docs/benchmarks.md).
 	KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -run='^$$' -bench='$(BENCH)' -benchmem -benchtime=1x -timeout=60m ./...
 	# The catalog's end-to-end write benchmarks are specs of the API suite (two replicas, real HTTP).
-	AISLE_BENCH=1 KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -count=1 -v -timeout=60m ./apiserver/ -run TestAPIServer -args -ginkgo.focus=Benchmark
+	AISLE_BENCH=1 KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -count=1 -v -timeout=60m ./apiserver/ -run TestAPIServer -args -ginkgo.focus=Benchmark -ginkgo.v
 
 .PHONY: lint
 lint: golangci-lint vet ## Run go vet and golangci-lint.

@@ -13,6 +13,7 @@ import (
 	"github.com/aislehq/aisle/internal/repo"
 
 	"github.com/elastic/go-elasticsearch/v8"
+	"github.com/go-logr/logr"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/client-go/rest"
@@ -63,6 +64,9 @@ func TestAPIServer(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
+	// The operator's logs are dropped like the API servers' (see buildServer); unset, the
+	// controller-runtime prints a warning with a stack trace into verbose runs.
+	ctrl.SetLogger(logr.Discard())
 	ctx, cancel = context.WithCancel(context.Background())
 	SetDefaultEventuallyTimeout(30 * time.Second)
 	SetDefaultEventuallyPollingInterval(100 * time.Millisecond)
