@@ -66,6 +66,42 @@ var _ = Describe("Index APIs", func() {
 		Entry("unknown analysis filter", "badfilter", `{"settings":{"analysis":{"analyzer":{"a":{"type":"custom","tokenizer":"standard","filter":["nope"]}}}}}`, 400, "illegal_argument_exception"),
 	)
 
+	// The engine stores index settings as ES does, but some would change behaviour it does
+	// not have (ingest pipelines, index modes, hidden indices, a query default field,
+	// tombstone expiry): those are refused unless they say ES's default, never ignored.
+	DescribeTable("refuses settings it would store without honouring them",
+		func(setting string, value any, status int) {
+			body, err := json.Marshal(map[string]any{"settings": map[string]any{setting: value}})
+			Expect(err).NotTo(HaveOccurred())
+			name := uniqueIndex("settings")
+			code, raw, _ := rawDo("PUT", "/"+name, "application/json", string(body))
+			Expect(code).To(Equal(status), raw)
+			if status == 400 {
+				Expect(raw).To(ContainSubstring(`"type":"illegal_argument_exception"`))
+				Expect(raw).To(ContainSubstring("setting [" + setting + "] with value"))
+				return
+			}
+			code, raw, _ = rawDo("PUT", "/"+name+"/_settings", "application/json", `{"index.gc_deletes":"30s"}`)
+			Expect(code).To(Equal(400), raw)
+			code, raw, _ = rawDo("GET", "/"+name+"/_settings/index.gc_deletes", "", "")
+			Expect(code).To(Equal(200))
+			Expect(raw).To(MatchJSON(`{"` + name + `":{"settings":{}}}`))
+		},
+		// ES docs: "Ingest pipelines" > index.default_pipeline / index.final_pipeline.
+		Entry("a default pipeline", "index.default_pipeline", "enrich", 400),
+		Entry("no default pipeline", "index.default_pipeline", "_none", 200),
+		Entry("a final pipeline", "index.final_pipeline", "enrich", 400),
+		// ES docs: "Index modules" > index.mode, index.hidden, index.query.default_field.
+		Entry("a time series index", "index.mode", "time_series", 400),
+		Entry("a standard index", "index.mode", "standard", 200),
+		Entry("a hidden index", "index.hidden", true, 400),
+		Entry("a visible index", "index.hidden", false, 200),
+		Entry("a query default field", "index.query.default_field", "title", 400),
+		Entry("every field by default", "index.query.default_field", "*", 200),
+		// ES docs: "Index modules" > index.gc_deletes: the engine keeps tombstones for good.
+		Entry("tombstone expiry", "index.gc_deletes", "30s", 400),
+	)
+
 	// ES docs: "Dynamic field mapping" — strings become text + keyword subfield (ignore_above
 	// 256), integers long, floats float, ISO dates date, objects properties.
 	It("maps new fields dynamically with ES's rules", func() {

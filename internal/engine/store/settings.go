@@ -148,6 +148,26 @@ func validateValue(k string, v any) error {
 			return eserr.IllegalArgument("failed to parse setting [index.refresh_interval] with value [%s] as a time value: unit is missing or unrecognized", s)
 		}
 	}
+	return checkActionable(k, s)
+}
+
+// onlyAtDefault lists settings that would change what the engine does but that it does
+// not act on (ingest pipelines, index modes, hidden indices, a query default field): they
+// are accepted at the value that means ES's default behaviour and refused otherwise, so
+// that no request is silently served as if they were unset.
+var onlyAtDefault = map[string]string{
+	"index.default_pipeline": "_none", "index.final_pipeline": "_none", "index.mode": "standard",
+	"index.hidden": "false", "index.query.default_field": "*",
+}
+
+// checkActionable refuses a setting value the engine would store but not honour.
+// index.gc_deletes is refused at any value: the engine keeps tombstones for good
+// (docs/engine.md), which no value of it describes.
+func checkActionable(k, s string) error {
+	def, defaultOnly := onlyAtDefault[k]
+	if k == "index.gc_deletes" || (defaultOnly && !strings.EqualFold(s, def)) {
+		return eserr.IllegalArgument("setting [%s] with value [%s] is not supported by this engine", k, s)
+	}
 	return nil
 }
 
