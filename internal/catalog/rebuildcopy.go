@@ -31,14 +31,7 @@ type hit struct {
 // copy copies the source documents matching filter (all when nil) that sort after
 // after (from the first when nil), page by page; written, if set, follows each page.
 func (c *copier) copy(ctx context.Context, filter map[string]any, after []any, written func(context.Context, int, []any) error) error {
-	for {
-		hits, err := c.s.page(ctx, c.source, filter, after, true)
-		if err != nil {
-			return err
-		}
-		if len(hits) == 0 {
-			return nil
-		}
+	return c.s.eachPage(ctx, c.source, filter, after, true, func(hits []hit) error {
 		ops := make([]bulkOp, 0, len(hits))
 		for _, h := range hits {
 			// No source: deleted between the search and the fetch of its source (the
@@ -51,13 +44,11 @@ func (c *copier) copy(ctx context.Context, filter map[string]any, after []any, w
 		if err := c.write(ctx, ops); err != nil {
 			return err
 		}
-		after = hits[len(hits)-1].Sort
-		if written != nil {
-			if err := written(ctx, len(hits), after); err != nil {
-				return err
-			}
+		if written == nil {
+			return nil
 		}
-	}
+		return written(ctx, len(hits), hits[len(hits)-1].Sort)
+	})
 }
 
 // checkpoint records a page of the full copy, once its documents are in the target.
@@ -95,40 +86,42 @@ func (c *copier) versioned(src json.RawMessage) []byte {
 	return withVersion(src, c.base)
 }
 
-// dropDeleted deletes from the target the documents the source no longer has: both
-// id lists in objectID order, merged.
+// dropDeleted deletes from the target the documents the source no longer has: it lists
+// the source's ids, then walks the target's.
 func (c *copier) dropDeleted(ctx context.Context) error {
 	keep := map[string]bool{}
-	var after []any
-	for {
-		hits, err := c.s.page(ctx, c.source, nil, after, false)
-		if err != nil {
-			return err
-		}
-		if len(hits) == 0 {
-			break
-		}
+	err := c.s.eachPage(ctx, c.source, nil, nil, false, func(hits []hit) error {
 		for _, h := range hits {
 			keep[h.ID] = true
 		}
-		after = hits[len(hits)-1].Sort
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	after = nil
-	for {
-		hits, err := c.s.page(ctx, c.target, nil, after, false)
-		if err != nil {
-			return err
-		}
-		if len(hits) == 0 {
-			return nil
-		}
+	return c.s.eachPage(ctx, c.target, nil, nil, false, func(hits []hit) error {
 		var ops []bulkOp
 		for _, h := range hits {
 			if !keep[h.ID] {
 				ops = append(ops, bulkOp{id: h.ID, delete: true})
 			}
 		}
-		if err := c.write(ctx, ops); err != nil {
+		return c.write(ctx, ops)
+	})
+}
+
+// eachPage calls fn with each page of index in objectID order, starting after the sort
+// values after (from the first document when nil), until a page comes back empty.
+func (s *Service) eachPage(ctx context.Context, index string, filter map[string]any, after []any, withSource bool, fn func([]hit) error) error {
+	for {
+		hits, err := s.page(ctx, index, filter, after, withSource)
+		if err != nil {
+			return err
+		}
+		if len(hits) == 0 {
+			return nil
+		}
+		if err := fn(hits); err != nil {
 			return err
 		}
 		after = hits[len(hits)-1].Sort

@@ -1,11 +1,8 @@
 package engine_test
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 
-	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/refresh"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -29,17 +26,7 @@ var existsDocs = []string{
 
 var _ = Describe("Exists query", Ordered, func() {
 	idx := "exists-fields"
-	BeforeAll(func() {
-		_, err := es.Indices.Create(idx).Raw(strings.NewReader(existsMapping)).Do(ctx)
-		Expect(err).NotTo(HaveOccurred())
-		b := es.Bulk().Index(idx).Refresh(refresh.True)
-		for i, doc := range existsDocs {
-			Expect(b.IndexOp(types.IndexOperation{Id_: ptr(fmt.Sprint(i + 1))}, json.RawMessage(doc))).To(Succeed())
-		}
-		res, err := b.Do(ctx)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(res.Errors).To(BeFalse())
-	})
+	BeforeAll(func() { loadIndex(idx, existsMapping, existsDocs) })
 
 	// ES docs: Query DSL "Exists query": a field exists when the document has an indexed
 	// value for it; null, [] and values over ignore_above do not count; an empty string does.

@@ -32,11 +32,14 @@ var catalog = []string{
 	`{"title":"TV Stand","description":"wooden stand","brand":"woody","category":"furniture","price":150,"created":"2024-03-11T00:00:00Z"}`,
 }
 
-func loadCatalog(idx string) {
-	_, err := es.Indices.Create(idx).Raw(strings.NewReader(catalogMapping)).Do(ctx)
+func loadCatalog(idx string) { loadIndex(idx, catalogMapping, catalog) }
+
+// loadIndex creates idx with mapping and indexes docs as documents "1", "2", ..., refreshed.
+func loadIndex(idx, mapping string, docs []string) {
+	_, err := es.Indices.Create(idx).Raw(strings.NewReader(mapping)).Do(ctx)
 	Expect(err).NotTo(HaveOccurred())
 	b := es.Bulk().Index(idx).Refresh(refresh.True)
-	for i, doc := range catalog {
+	for i, doc := range docs {
 		Expect(b.IndexOp(types.IndexOperation{Id_: ptr(fmt.Sprint(i + 1))}, json.RawMessage(doc))).To(Succeed())
 	}
 	res, err := b.Do(ctx)

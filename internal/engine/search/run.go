@@ -39,7 +39,7 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 	resp := map[string]any{
 		"took": time.Since(start).Milliseconds(), "timed_out": false,
 		"_shards": shardsWithFailures(len(indices), failed),
-		"hits":    hitsObject(res, renderHits(res, indices, r, p), r, o, p.sorted),
+		"hits":    hitsObject(res, renderHits(res, indices, r, p), r, o, p.sorted()),
 	}
 	if p.aggs != nil {
 		runner := &aggs.Runner{Index: idx, Ctx: ctx, TypedKeys: o.TypedKeys, IndexName: indices[0].Name, Columnar: len(indices) == 1}
@@ -70,12 +70,14 @@ func validate(indices []*store.Index, r *Request, o Options) error {
 // plan is a search request translated for bleve over some indices.
 type plan struct {
 	req       *bleve.SearchRequest
-	query     bq.Query
+	query     bq.Query // as parsed: aggs.Attach may wrap req.Query to collect matches
 	aggs      []*aggs.Agg
 	level     *aggs.Level
-	sorted    bool     // by the request's sort, not by score alone
-	sortTypes []string // of each sort value, when sorted
+	sortTypes []string // of each value of the request's sort; nil when it has none
 }
+
+// sorted reports whether hits follow the request's sort rather than the score alone.
+func (p *plan) sorted() bool { return p.sortTypes != nil }
 
 func newPlan(indices []*store.Index, r *Request) (*plan, error) {
 	q, qc, err := BuildQuery(indices, r.Query)
@@ -114,7 +116,7 @@ func (p *plan) sort(r *Request, qc *query.Context, index string) error {
 	if err != nil || sorts == nil {
 		return err
 	}
-	p.req.Sort, p.sorted, p.sortTypes = sorts, true, types
+	p.req.Sort, p.sortTypes = sorts, types
 	if r.SearchAfter == nil {
 		return nil
 	}
@@ -139,7 +141,7 @@ func renderHits(res *bleve.SearchResult, indices []*store.Index, r *Request, p *
 	}
 	hits := make([]any, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		hits = append(hits, renderHit(h, byName, r, p.sorted, p.sortTypes))
+		hits = append(hits, renderHit(h, byName, r, p.sorted(), p.sortTypes))
 	}
 	return hits
 }
