@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/mapping"
@@ -48,14 +49,26 @@ type Result struct {
 	Err     *eserr.Error
 }
 
-// eagerRefreshOps starts a background refresh; maxPendingOps makes writers wait for one.
-// A background refresh of 20,000 operations builds two parts of 10,000 (see partCount)
-// on the two cores of a small machine: with 10,000 (two parts of 5,000) indexing cost 8%
-// more CPU, in twice as many segments to build and merge.
+// Unrefreshed writes wait as analysed bleve documents (about 4.6 KB each for a 930-byte
+// product), like the indexing buffer ES sizes at 10% of its heap. pendingLimits gives how
+// many start a background refresh and how many make writers wait for one: 20,000 and
+// 40,000 when memory allows (a background refresh of 20,000 builds two parts of 10,000,
+// see partCount, on the two cores of a small machine: with 10,000, indexing cost 8% more
+// CPU in twice as many segments to build and merge), fewer under a soft memory limit,
+// where a pending document is held for each pendingBytesPerOp of the limit.
 const (
-	eagerRefreshOps = 20000
-	maxPendingOps   = 40000
+	eagerRefreshOps   = 20000
+	maxPendingOps     = 40000
+	minPendingOps     = 4000
+	pendingBytesPerOp = 100 << 10
 )
+
+// pendingLimits are the eager refresh and writer backpressure thresholds under memLimit
+// (math.MaxInt64: none).
+func pendingLimits(memLimit int64) (eager, most int) {
+	most = int(min(int64(maxPendingOps), max(int64(minPendingOps), memLimit/pendingBytesPerOp)))
+	return min(eagerRefreshOps, most/2), most
+}
 
 // A checkpoint (a snapshot of every document's state, the translog cut) starts when the
 // translog passes maxWALBeforeCheckpoint, or snapshotBytesPerDoc per document if that is
@@ -141,13 +154,14 @@ func (ix *Index) followUp(w batchWrite) error {
 	if w.checkpoint {
 		go func() { _ = ix.checkpoint() }()
 	}
+	eager, most := pendingLimits(debug.SetMemoryLimit(-1))
 	switch {
-	case w.pending >= maxPendingOps:
+	case w.pending >= most:
 		// Backpressure, like ES's indexing buffer: when unrefreshed writes pile up faster
 		// than refreshes absorb them, the writer waits for segments to be built, bounding
 		// the memory held by pending documents.
 		return ix.Refresh()
-	case w.pending >= eagerRefreshOps && ix.asyncRefresh.CompareAndSwap(false, true):
+	case w.pending >= eager && ix.asyncRefresh.CompareAndSwap(false, true):
 		// Start building segments early, on another core, while writers keep parsing.
 		go func() {
 			defer ix.asyncRefresh.Store(false)
