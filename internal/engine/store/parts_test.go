@@ -26,8 +26,8 @@ func TestPendingLimits(t *testing.T) {
 		limit       int64
 		eager, most int
 	}{
-		{math.MaxInt64, 20000, 40000}, {20 << 30, 20000, 40000}, {2 << 30, 10485, 20971},
-		{1 << 30, 5242, 10485}, {256 << 20, 2000, 4000}, {1, 2000, 4000},
+		{math.MaxInt64, 20000, 40000}, {20 << 30, 20000, 40000}, {2 << 30, 5242, 10485},
+		{1 << 30, 2621, 5242}, {512 << 20, 2000, 4000}, {1, 2000, 4000},
 	} {
 		if eager, most := pendingLimits(c.limit); eager != c.eager || most != c.most {
 			t.Errorf("pendingLimits(%d) = %d, %d; want %d, %d", c.limit, eager, most, c.eager, c.most)

@@ -55,12 +55,13 @@ type Result struct {
 // 40,000 when memory allows (a background refresh of 20,000 builds two parts of 10,000,
 // see partCount, on the two cores of a small machine: with 10,000, indexing cost 8% more
 // CPU in twice as many segments to build and merge), fewer under a soft memory limit,
-// where a pending document is held for each pendingBytesPerOp of the limit.
+// where a pending document is held for each pendingBytesPerOp of the limit (with 1 GiB,
+// 100 KiB took 40.9 CPU-s per 100k documents and 200 KiB 31.0, peak RSS 1,154 and 1,123 MB).
 const (
 	eagerRefreshOps   = 20000
 	maxPendingOps     = 40000
 	minPendingOps     = 4000
-	pendingBytesPerOp = 100 << 10
+	pendingBytesPerOp = 200 << 10
 )
 
 // pendingLimits are the eager refresh and writer backpressure thresholds under memLimit
