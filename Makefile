@@ -71,6 +71,10 @@ bench: k8s-binaries ## Run the benchmarks (figures go to docs/benchmarks.md).
 	# The catalog's end-to-end write benchmarks are specs of the API suite (two replicas, real HTTP).
 	AISLE_BENCH=1 KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -count=1 -v -timeout=60m ./apiserver/ -run TestAPIServer -args -ginkgo.focus=Benchmark -ginkgo.v
 
+.PHONY: bench-million
+bench-million: ## Index and search one million catalog documents in the engine with GOMEMLIMIT=2GiB (several minutes; not part of make bench).
+	AISLE_BENCH_MILLION=1 go test -run='^$$' -bench=BenchmarkCatalogMillion -benchtime=1x -timeout=90m ./internal/engine/
+
 .PHONY: lint
 lint: golangci-lint vet ## Run go vet and golangci-lint.
 	$(GOLANGCI_LINT) run ./...

@@ -7,19 +7,15 @@ import (
 	"io"
 	"math/rand"
 	"os"
-	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/elastic/go-elasticsearch/v8"
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
-
-	"github.com/aislehq/aisle/internal/engine"
 )
 
 var benchWords = strings.Fields(`alpine amber anchor arctic atlas aurora balance basic bold breeze bright
@@ -84,105 +80,98 @@ const benchMapping = `{"mappings":{"properties":{
  "description":{"type":"text"},"brand":{"type":"keyword"},"category":{"type":"keyword"},
  "price":{"type":"float"},"stock":{"type":"long"},"rating":{"type":"float"},"created":{"type":"date"},"tags":{"type":"keyword"}}}}`
 
-func peakRSSMB() float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "VmHWM:") {
-			f := strings.Fields(line)
-			kb, _ := strconv.ParseFloat(f[1], 64)
-			return kb / 1024
-		}
-	}
-	return 0
+// BenchmarkCatalog indexes 100,000 ~1 KB products with 1,000-document bulks, then runs a
+// multi_match query with two filters and two terms aggregations from 8 concurrent clients,
+// against the engine as users run it: its own process (this test binary acting as
+// `aisle engine`, with its GC settings), once with the default heap limit and once with
+// GOMEMLIMIT=1GiB, what the Helm chart sets for a 1 Gi pod. CPU, peak RSS and disk are the
+// engine process's own. Run with:
+// go test -run='^$' -bench=BenchmarkCatalog -benchtime=1x -timeout=30m ./internal/engine/
+func BenchmarkCatalog(b *testing.B) {
+	docs := envInt("AISLE_BENCH_DOCS", 100000)
+	b.Run("unbounded", func(b *testing.B) { benchCatalog(b, docs, "") })
+	b.Run("GOMEMLIMIT=1GiB", func(b *testing.B) { benchCatalog(b, docs, "1GiB") })
 }
 
-// BenchmarkCatalog indexes 100,000 ~1 KB products with 1,000-document bulks, then runs a
-// multi_match query with two filters and two terms aggregations from 8 concurrent clients.
-// Run with: go test -run='^$' -bench=BenchmarkCatalog -benchtime=1x -timeout=30m ./internal/engine/
-func BenchmarkCatalog(b *testing.B) {
+// BenchmarkCatalogMillion indexes and searches one million of the same documents with
+// GOMEMLIMIT=2GiB. It takes several minutes, so it runs only when AISLE_BENCH_MILLION=1
+// (make bench-million), never in make bench or CI.
+func BenchmarkCatalogMillion(b *testing.B) {
+	if os.Getenv("AISLE_BENCH_MILLION") != "1" {
+		b.Skip("set AISLE_BENCH_MILLION=1 (make bench-million)")
+	}
+	benchCatalog(b, 1000000, "2GiB")
+}
+
+func benchCatalog(b *testing.B, docs int, memLimit string) {
 	const perBulk, clients = 1000, 8
-	docs, queriesPerClient := envInt("AISLE_BENCH_DOCS", 100000), envInt("AISLE_BENCH_QUERIES", 250)
+	queriesPerClient := envInt("AISLE_BENCH_QUERIES", 250)
 	for n := 0; n < b.N; n++ {
-		if _, err := engine.TuneGC(); err != nil { // as `aisle engine` runs it
-			b.Fatal(err)
-		}
-		srv, err := engine.Start(ctx, engine.Config{DataDir: b.TempDir()})
-		if err != nil {
-			b.Fatal(err)
-		}
-		client, err := elasticsearch.NewTypedClient(elasticsearch.Config{Addresses: []string{srv.URL()}})
+		dir := b.TempDir()
+		eng := startEngineProcess(b, dir, memLimit)
+		client, err := elasticsearch.NewTypedClient(elasticsearch.Config{Addresses: []string{eng.url}})
 		if err != nil {
 			b.Fatal(err)
 		}
 		if _, err := client.Indices.Create("products").Raw(strings.NewReader(benchMapping)).Do(ctx); err != nil {
 			b.Fatal(err)
 		}
-		r := rand.New(rand.NewSource(42))
-		zipf := rand.NewZipf(r, 1.1, 10, uint64(len(vocabulary)-1))
-		bodies := make([][]byte, 0, docs/perBulk)
-		var size int
-		for start := 0; start < docs; start += perBulk {
-			var sb strings.Builder
-			for i := start; i < start+perBulk; i++ {
-				doc, _ := json.Marshal(productDoc(r, zipf, i))
-				size += len(doc)
-				fmt.Fprintf(&sb, "{\"index\":{\"_id\":\"%d\"}}\n%s\n", i, doc)
-			}
-			bodies = append(bodies, []byte(sb.String()))
-		}
-		b.Logf("average document size: %d bytes", size/docs)
-
 		b.ResetTimer()
-		cpuBefore := cpuSeconds()
-		began := time.Now()
-		var slowest time.Duration
-		for _, body := range bodies {
-			t := time.Now()
-			if err := sendBulk(client, body); err != nil {
-				b.Fatal(err)
-			}
-			if d := time.Since(t); d > slowest {
-				slowest = d
-			}
-		}
-		bulkDone := time.Since(began)
-		if _, err := client.Indices.Refresh().Index("products").Do(ctx); err != nil {
-			b.Fatal(err)
-		}
-		b.Logf("bulks done after %v (slowest bulk %v), final refresh %v", bulkDone, slowest, time.Since(began)-bulkDone)
-		indexTime := time.Since(began)
-		indexCPU := cpuSeconds() - cpuBefore
+		indexTime, indexCPU := indexProducts(b, client, eng, docs, perBulk)
 		b.StopTimer()
-		if path := os.Getenv("AISLE_BENCH_HEAP"); path != "" {
-			if f, err := os.Create(path); err == nil {
-				_ = pprof.WriteHeapProfile(f)
-				_ = f.Close()
-			}
-		}
+		liveDisk := dirBytes(dir)
 
 		// Warm-up, not timed: the first queries after indexing build per-segment columns and
 		// fault in the new segments' pages; ES benchmarks (Rally) also warm up first.
 		runQueries(b, client, clients, 5, 1000) // other queries than the timed ones
-		cpuBefore = cpuSeconds()
+		cpuBefore := eng.cpuSeconds()
 		searchBegan := time.Now()
 		lat := runQueries(b, client, clients, queriesPerClient, 0)
-		searchCPU := cpuSeconds() - cpuBefore
-		b.Logf("search: %d queries in %v wall, %.1f s CPU (%.1f ms CPU per query, client included)",
-			len(lat), time.Since(searchBegan), searchCPU, 1000*searchCPU/float64(len(lat)))
+		searchCPU := eng.cpuSeconds() - cpuBefore
+		b.Logf("search: %d queries in %v wall, %.1f s engine CPU", len(lat), time.Since(searchBegan), searchCPU)
+		peak := eng.peakRSSMB()
+		eng.stop(b)
 		b.ReportMetric(indexTime.Seconds(), "index_s")
-		b.ReportMetric(indexCPU, "index_cpu_s")
 		b.ReportMetric(float64(docs)/indexTime.Seconds(), "docs/s")
+		b.ReportMetric(indexCPU*100000/float64(docs), "cpu_s/100k_docs")
 		b.ReportMetric(ms(lat[len(lat)/2]), "p50_ms")
 		b.ReportMetric(ms(lat[len(lat)*99/100]), "p99_ms")
 		b.ReportMetric(1000*searchCPU/float64(len(lat)), "search_cpu_ms/op")
-		b.ReportMetric(peakRSSMB(), "peak_rss_MB")
-		if err := srv.Close(); err != nil {
+		b.ReportMetric(peak, "peak_rss_MB")
+		b.ReportMetric(float64(liveDisk)/1e6, "disk_MB")
+		b.ReportMetric(float64(dirBytes(dir))/1e6, "disk_closed_MB")
+	}
+}
+
+// indexProducts sends the documents in bulks built one at a time (a million documents'
+// bodies would not fit next to the engine), then refreshes; it returns the wall time and
+// the engine's CPU seconds.
+func indexProducts(b *testing.B, client *elasticsearch.TypedClient, eng *engineProcess, docs, perBulk int) (time.Duration, float64) {
+	r := rand.New(rand.NewSource(42))
+	zipf := rand.NewZipf(r, 1.1, 10, uint64(len(vocabulary)-1))
+	cpuBefore := eng.cpuSeconds()
+	began := time.Now()
+	var slowest time.Duration
+	var sb bytes.Buffer
+	for start := 0; start < docs; start += perBulk {
+		sb.Reset()
+		for i := start; i < min(start+perBulk, docs); i++ {
+			doc, _ := json.Marshal(productDoc(r, zipf, i))
+			fmt.Fprintf(&sb, "{\"index\":{\"_id\":\"%d\"}}\n%s\n", i, doc)
+		}
+		t := time.Now()
+		if err := sendBulk(client, sb.Bytes()); err != nil {
 			b.Fatal(err)
 		}
+		slowest = max(slowest, time.Since(t))
 	}
+	bulkDone := time.Since(began)
+	if _, err := client.Indices.Refresh().Index("products").Do(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("bulks done after %v (slowest bulk %v), final refresh %v", bulkDone, slowest, time.Since(began)-bulkDone)
+	b.ReportMetric(ms(slowest), "slowest_bulk_ms")
+	return time.Since(began), eng.cpuSeconds() - cpuBefore
 }
 
 // sendBulk sends one _bulk request with the typed client and, as Rally's load driver
@@ -211,17 +200,6 @@ func sendBulk(client *elasticsearch.TypedClient, body []byte) error {
 		return fmt.Errorf("bulk response without an errors flag at its start: %.200s", raw)
 	}
 	return nil
-}
-
-// cpuSeconds is the process's user+system CPU time: on a shared machine it measures the
-// work done independently of what other processes take.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	return tv(ru.Utime) + tv(ru.Stime)
 }
 
 func envInt(name string, def int) int {

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/elastic/go-elasticsearch/v8"
@@ -18,8 +20,9 @@ import (
 	"github.com/aislehq/aisle/internal/engine"
 )
 
-// childEnv makes the test binary act as a bare engine process: the durability test starts
-// it as a subprocess and kills it with SIGKILL.
+// childEnv makes the test binary act as a bare engine process, with the GC settings of
+// `aisle engine`: the durability test starts it as a subprocess and kills it with SIGKILL,
+// the benchmarks measure it; SIGTERM closes it as it closes `aisle engine`.
 const childEnv = "AISLE_ENGINE_TEST_CHILD_DATA"
 
 func init() {
@@ -27,13 +30,24 @@ func init() {
 	if dir == "" {
 		return
 	}
-	srv, err := engine.Start(context.Background(), engine.Config{DataDir: dir})
+	if _, err := engine.TuneGC(); err != nil {
+		fmt.Fprintln(os.Stderr, "child engine:", err)
+		os.Exit(3)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	srv, err := engine.Start(ctx, engine.Config{DataDir: dir})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child engine:", err)
 		os.Exit(3)
 	}
 	fmt.Println("URL " + srv.URL())
-	select {}
+	<-ctx.Done()
+	if err := srv.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "child engine:", err)
+		os.Exit(3)
+	}
+	os.Exit(0)
 }
 
 func TestEngine(t *testing.T) {

@@ -259,7 +259,10 @@ func (a *API) getDoc(index, id string, sourceOnly bool) func(q *req) (int, any, 
 			}
 		}
 		filter := search.SourceFromParams(q.param("_source"), q.param("_source_includes"), q.param("_source_excludes"))
-		doc := ix.Get(id)
+		doc, err := ix.Get(id)
+		if err != nil {
+			return 0, nil, err
+		}
 		if doc != nil && q.param("realtime") == "false" && !inSearcher(ix, id) {
 			doc = nil
 		}

@@ -194,7 +194,10 @@ func (a *API) mgetOne(q *req, d mgetDoc, defIndex string, paramFilter *search.So
 			filter = f
 		}
 	}
-	doc := ix.Get(id)
+	doc, err := ix.Get(id)
+	if err != nil {
+		return map[string]any{"_index": index, "_id": id, "error": eserr.As(err).BodyWithRootsJSON()}
+	}
 	if doc != nil && q.param("realtime") == "false" && !inSearcher(ix, id) {
 		doc = nil
 	}

@@ -91,7 +91,7 @@ func hitsObject(res *bleve.SearchResult, hits []any, r *Request, o Options, sort
 	return out
 }
 
-func renderHit(h *bsearch.DocumentMatch, byName map[string]*store.Index, r *Request, sorted bool, types []string) map[string]any {
+func renderHit(h *bsearch.DocumentMatch, byName map[string]*store.Index, r *Request, sorted bool, types []string) (map[string]any, error) {
 	ix := byName[h.Index]
 	if ix == nil && len(byName) == 1 {
 		for _, only := range byName {
@@ -109,7 +109,10 @@ func renderHit(h *bsearch.DocumentMatch, byName map[string]*store.Index, r *Requ
 	}
 	var doc *store.Doc
 	if ix != nil {
-		doc = ix.Get(h.ID)
+		var err error
+		if doc, err = ix.Get(h.ID); err != nil {
+			return nil, err
+		}
 	}
 	if doc != nil {
 		if r.Version {
@@ -130,7 +133,7 @@ func renderHit(h *bsearch.DocumentMatch, byName map[string]*store.Index, r *Requ
 		}
 		hit["sort"] = decodeSort(h, types, descs)
 	}
-	return hit
+	return hit, nil
 }
 
 // buildSort maps ES sort clauses to bleve's; types records how to render each value.

@@ -36,10 +36,14 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 	if err != nil {
 		return nil, eserr.SearchPhase(eserr.New(400, "query_shard_exception", "failed to execute query: %s", err.Error()).With("index", indices[0].Name))
 	}
+	hits, err := renderHits(res, indices, r, p)
+	if err != nil {
+		return nil, err
+	}
 	resp := map[string]any{
 		"took": time.Since(start).Milliseconds(), "timed_out": false,
 		"_shards": shardsWithFailures(len(indices), failed),
-		"hits":    hitsObject(res, renderHits(res, indices, r, p), r, o, p.sorted()),
+		"hits":    hitsObject(res, hits, r, o, p.sorted()),
 	}
 	if p.aggs != nil {
 		runner := &aggs.Runner{Index: idx, Ctx: ctx, TypedKeys: o.TypedKeys, IndexName: indices[0].Name, Columnar: len(indices) == 1}
@@ -134,14 +138,18 @@ func (p *plan) sort(r *Request, qc *query.Context, index string) error {
 	return nil
 }
 
-func renderHits(res *bleve.SearchResult, indices []*store.Index, r *Request, p *plan) []any {
+func renderHits(res *bleve.SearchResult, indices []*store.Index, r *Request, p *plan) ([]any, error) {
 	byName := make(map[string]*store.Index, len(indices))
 	for _, ix := range indices {
 		byName[ix.Name] = ix
 	}
 	hits := make([]any, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		hits = append(hits, renderHit(h, byName, r, p.sorted(), p.sortTypes))
+		hit, err := renderHit(h, byName, r, p.sorted(), p.sortTypes)
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, hit)
 	}
-	return hits
+	return hits, nil
 }

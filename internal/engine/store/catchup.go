@@ -16,7 +16,7 @@ type catchUpBatch struct {
 // persists batches in order, so a persisted mark means every document before it is in
 // bleve, and a crash before it makes the next open run the whole catch-up again. A mark
 // on an earlier batch would let such a crash skip the rest for good.
-func catchUpPlan(docs map[string]*Doc, bseq int64, size int) []catchUpBatch {
+func catchUpPlan(docs map[string]docState, bseq int64, size int) []catchUpBatch {
 	var ids []string
 	for id, d := range docs {
 		if d.SeqNo > bseq {

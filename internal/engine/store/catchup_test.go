@@ -9,9 +9,9 @@ import (
 // in seq_no order, and only the last batch records the seq_no, so that a crash during a
 // catch-up can never leave a mark ahead of what bleve holds.
 func TestCatchUpPlan(t *testing.T) {
-	docs := map[string]*Doc{}
+	docs := map[string]docState{}
 	for seq := int64(0); seq < 3000; seq++ {
-		docs[fmt.Sprintf("d%d", seq)] = &Doc{SeqNo: seq, Deleted: seq%7 == 0}
+		docs[fmt.Sprintf("d%d", seq)] = docState{SeqNo: seq, Deleted: seq%7 == 0}
 	}
 	for _, c := range []struct {
 		bseq  int64

@@ -18,20 +18,11 @@ import (
 	blevemapping "github.com/blevesearch/bleve/v2/mapping"
 
 	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/sourcefile"
 )
 
 // PrimaryTerm is constant: a single-node engine never fails over to another primary.
 const PrimaryTerm = 1
-
-// Doc is the realtime state of one document id; a tombstone keeps the version and seq_no
-// of a delete so that re-creating the id continues its version like ES does.
-type Doc struct {
-	Source  []byte
-	SeqNo   int64
-	Term    int64
-	Version int64
-	Deleted bool
-}
 
 // Index is one Elasticsearch index.
 type Index struct {
@@ -49,7 +40,10 @@ type Index struct {
 	// mu serialises writes: it guards docs, seqNo, pending and the translog, which makes
 	// compare-and-set exact and keeps translog order equal to seq_no order.
 	mu         sync.Mutex
-	docs       map[string]*Doc
+	docs       map[string]docState
+	src        *sourcefile.File
+	srcGen     int
+	liveRaw    int64 // raw bytes of live sources, against src.Raw() for garbage
 	seqNo      int64
 	pending    []pendingOp
 	pendingIDs map[string]int
@@ -97,17 +91,6 @@ func (ix *Index) Analyzer(name string) analysis.Analyzer {
 
 func (ix *Index) builder() *mapping.Builder {
 	return &mapping.Builder{Mapping: ix.Mapping(), Analysis: ix.analysis, Analyzer: ix.Analyzer}
-}
-
-// Get returns the realtime state of a document, or nil when it does not exist.
-func (ix *Index) Get(id string) *Doc {
-	ix.mu.Lock()
-	d := ix.docs[id]
-	ix.mu.Unlock()
-	if d == nil || d.Deleted {
-		return nil
-	}
-	return d
 }
 
 // DocCountRealtime is the number of live documents including unrefreshed ones.

@@ -1,11 +1,7 @@
 package store
 
 import (
-	"bufio"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,13 +15,11 @@ import (
 	"github.com/aislehq/aisle/internal/engine/mapping"
 )
 
-const snapMagic = "AISLSNP1"
-
 // openIndex loads an index from disk: snapshot, then translog replay, then it brings the
 // bleve index up to date with every op bleve had not persisted before a crash.
 func openIndex(st *Store, dir string, meta *indexMeta) (*Index, error) {
 	ix := &Index{Name: meta.Name, UUID: meta.UUID, Created: time.UnixMilli(meta.Created), dir: dir, store: st,
-		docs: map[string]*Doc{}, seqNo: -1}
+		docs: map[string]docState{}, seqNo: -1}
 	m := meta.Mapping
 	if m == nil {
 		m = &mapping.Mapping{}
@@ -88,25 +82,23 @@ func (ix *Index) walPath(gen int) string {
 	return filepath.Join(ix.dir, fmt.Sprintf("translog-%06d.log", gen))
 }
 
-func (ix *Index) applyRecord(rec *record) {
-	cur := ix.docs[rec.ID]
-	if cur != nil && cur.SeqNo >= rec.SeqNo {
-		return
+// applyRecord applies a translog or version-1 snapshot record while opening, appending
+// its source to the source file.
+func (ix *Index) applyRecord(rec *record) error {
+	if cur, ok := ix.docs[rec.ID]; ok && cur.SeqNo >= rec.SeqNo {
+		return nil
 	}
-	wasLive := cur != nil && !cur.Deleted
-	d := &Doc{SeqNo: rec.SeqNo, Term: rec.Term, Version: rec.Version, Deleted: rec.Kind == recDelete}
+	d := docState{SeqNo: rec.SeqNo, Version: rec.Version, Deleted: rec.Kind == recDelete}
 	if !d.Deleted {
-		d.Source = append([]byte(nil), rec.Source...)
+		ref, err := ix.src.Append(rec.Source)
+		if err != nil {
+			return err
+		}
+		d.src = ref
 	}
-	ix.docs[rec.ID] = d
-	if wasLive && d.Deleted {
-		ix.live--
-	} else if !wasLive && !d.Deleted {
-		ix.live++
-	}
-	if rec.SeqNo > ix.seqNo {
-		ix.seqNo = rec.SeqNo
-	}
+	ix.putLocked(rec.ID, d)
+	ix.seqNo = max(ix.seqNo, rec.SeqNo)
+	return nil
 }
 
 func (ix *Index) loadDocs() error {
@@ -129,33 +121,6 @@ func (ix *Index) loadDocs() error {
 		}
 	}
 	return nil
-}
-
-func (ix *Index) loadSnapshot() error {
-	f, err := os.Open(filepath.Join(ix.dir, "docs.snap"))
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<20)
-	hdr := make([]byte, len(snapMagic)+8)
-	if _, err := io.ReadFull(br, hdr); err != nil || string(hdr[:len(snapMagic)]) != snapMagic {
-		return fmt.Errorf("index %s: corrupt snapshot header", ix.Name)
-	}
-	ix.seqNo = int64(binary.BigEndian.Uint64(hdr[len(snapMagic):]))
-	for {
-		rec, err := readRecord(br)
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("index %s: corrupt snapshot: %w", ix.Name, err)
-		}
-		ix.applyRecord(rec)
-	}
 }
 
 func (ix *Index) openBleve() error {
@@ -232,12 +197,16 @@ func (ix *Index) persistedSeq() (int64, error) {
 
 // reindex adds the current state of document id to b: a delete for a tombstone. A source
 // the mapping now refuses is skipped, as it was refused when written.
-func (ix *Index) reindex(b *bleve.Batch, id string, d *Doc) error {
+func (ix *Index) reindex(b *bleve.Batch, id string, d docState) error {
 	if d.Deleted {
 		b.Delete(id)
 		return nil
 	}
-	doc, updated, err := ix.builder().Build(id, d.Source)
+	src, err := ix.src.Read(d.src)
+	if err != nil {
+		return err
+	}
+	doc, updated, err := ix.builder().Build(id, src)
 	if err != nil {
 		return nil
 	}
@@ -257,64 +226,6 @@ func (ix *Index) openWAL() error {
 	return syncDir(ix.dir)
 }
 
-// checkpoint writes every document to a snapshot and drops the translog generations it
-// covers. Ops written meanwhile go to a fresh generation and are replayed over it.
-func (ix *Index) checkpoint() error {
-	ix.checkpointMu.Lock()
-	defer ix.checkpointMu.Unlock()
-	ix.mu.Lock()
-	if err := ix.wal.Sync(); err != nil {
-		ix.mu.Unlock()
-		return err
-	}
-	old := ix.wal
-	if err := ix.openWAL(); err != nil {
-		ix.mu.Unlock()
-		return err
-	}
-	keepFrom := ix.walGen
-	seq := ix.seqNo
-	ids := make([]string, 0, len(ix.docs))
-	docs := make([]*Doc, 0, len(ix.docs))
-	for id, d := range ix.docs {
-		ids = append(ids, id)
-		docs = append(docs, d)
-	}
-	ix.mu.Unlock()
-	_ = old.Close()
-	if err := ix.writeSnapshot(seq, ids, docs); err != nil {
-		return err
-	}
-	for _, g := range ix.walGens() {
-		if g < keepFrom {
-			_ = os.Remove(ix.walPath(g))
-		}
-	}
-	return nil
-}
-
-func (ix *Index) writeSnapshot(seq int64, ids []string, docs []*Doc) error {
-	return writeFileAtomic(ix.dir, "docs.snap", func(w io.Writer) error {
-		hdr := append([]byte(snapMagic), make([]byte, 8)...)
-		binary.BigEndian.PutUint64(hdr[len(snapMagic):], uint64(seq))
-		if _, err := w.Write(hdr); err != nil {
-			return err
-		}
-		var buf []byte
-		for i, d := range docs {
-			kind := recIndex
-			if d.Deleted {
-				kind = recDelete
-			}
-			buf = appendRecord(buf[:0], &record{Kind: kind, SeqNo: d.SeqNo, Term: d.Term, Version: d.Version, ID: ids[i], Source: d.Source})
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
 // close refreshes, closes bleve (which persists it) and writes a final snapshot.
 func (ix *Index) close() error {
 	if ix.closed.Swap(true) {
@@ -331,6 +242,7 @@ func (ix *Index) close() error {
 	if ix.wal != nil {
 		_ = ix.wal.Close()
 	}
+	_ = ix.src.Close()
 	ix.mu.Unlock()
 	return err
 }
@@ -345,5 +257,6 @@ func (ix *Index) drop() {
 	ix.refreshMu.Unlock()
 	ix.mu.Lock()
 	_ = ix.wal.Close()
+	_ = ix.src.Close()
 	ix.mu.Unlock()
 }

@@ -1,6 +1,9 @@
 package store
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // TestPartCount: refreshes split into parts of about maxPartDocs, evenly over the cores
 // once every core gets at least minPartDocs.
@@ -12,6 +15,22 @@ func TestPartCount(t *testing.T) {
 	} {
 		if got := partCount(c.n, c.procs); got != c.want {
 			t.Errorf("partCount(%d, %d) = %d, want %d", c.n, c.procs, got, c.want)
+		}
+	}
+}
+
+// TestPendingLimits: unrefreshed writes are bounded by the soft memory limit, between
+// minPendingOps and maxPendingOps, and a background refresh starts at half of the bound.
+func TestPendingLimits(t *testing.T) {
+	for _, c := range []struct {
+		limit       int64
+		eager, most int
+	}{
+		{math.MaxInt64, 20000, 40000}, {20 << 30, 20000, 40000}, {2 << 30, 5242, 10485},
+		{1 << 30, 2621, 5242}, {512 << 20, 2000, 4000}, {1, 2000, 4000},
+	} {
+		if eager, most := pendingLimits(c.limit); eager != c.eager || most != c.most {
+			t.Errorf("pendingLimits(%d) = %d, %d; want %d, %d", c.limit, eager, most, c.eager, c.most)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/sourcefile"
 )
 
 // AliasMeta is one alias-to-index link.
@@ -45,6 +46,7 @@ type Store struct {
 	indices map[string]*Index
 	aliases map[string]map[string]*AliasMeta // alias -> index -> link
 
+	cache  *sourcefile.Cache // decompressed source blocks of every index
 	metaMu sync.Mutex
 	stop   chan struct{}
 	done   chan struct{}
@@ -56,7 +58,7 @@ func Open(dir string) (*Store, error) {
 		return nil, err
 	}
 	st := &Store{dir: dir, indices: map[string]*Index{}, aliases: map[string]map[string]*AliasMeta{},
-		stop: make(chan struct{}), done: make(chan struct{})}
+		cache: sourcefile.NewCache(sourceCacheBytes), stop: make(chan struct{}), done: make(chan struct{})}
 	raw, err := os.ReadFile(filepath.Join(dir, "meta.json"))
 	if err != nil && !os.IsNotExist(err) {
 		return nil, err

@@ -99,7 +99,7 @@ func decodePayload(p []byte) (*record, error) {
 
 // readLog reads records from a file until EOF or a torn record; it returns the byte offset
 // of the last good record's end so the caller can truncate a torn tail.
-func readLog(path string, fn func(*record)) (good int64, err error) {
+func readLog(path string, fn func(*record) error) (good int64, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -117,8 +117,10 @@ func readLog(path string, fn func(*record)) (good int64, err error) {
 		if err != nil {
 			return good, err
 		}
+		if err := fn(rec); err != nil {
+			return good, err
+		}
 		good += int64(8 + len(rec.Source) + len(rec.ID) + 25 + uvarintLen(len(rec.ID)) + uvarintLen(len(rec.Source)))
-		fn(rec)
 	}
 }
 

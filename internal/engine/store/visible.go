@@ -4,7 +4,7 @@ package store
 // seq_no of the copy searches still see (-1: none). delete_by_query deletes with that
 // seq_no, so a document changed after the refresh is a version conflict, as in ES (which
 // searches the refreshed view and deletes with if_seq_no). Called with ix.mu held.
-func (ix *Index) noteVisibleLocked(id string, cur *Doc) {
+func (ix *Index) noteVisibleLocked(id string, cur docState, found bool) {
 	if ix.visibleSeq == nil {
 		ix.visibleSeq = map[string]int64{}
 	}
@@ -12,7 +12,7 @@ func (ix *Index) noteVisibleLocked(id string, cur *Doc) {
 		return
 	}
 	seq := int64(-1)
-	if cur != nil && !cur.Deleted {
+	if found && !cur.Deleted {
 		seq = cur.SeqNo
 	}
 	ix.visibleSeq[id] = seq
@@ -26,8 +26,8 @@ func (ix *Index) SearchedSeqNo(id string) (seq, term int64) {
 	if s, ok := ix.visibleSeq[id]; ok {
 		return s, PrimaryTerm
 	}
-	if d := ix.docs[id]; d != nil && !d.Deleted {
-		return d.SeqNo, d.Term
+	if d, ok := ix.docs[id]; ok && !d.Deleted {
+		return d.SeqNo, PrimaryTerm
 	}
 	return -1, PrimaryTerm
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/mapping"
@@ -48,17 +49,35 @@ type Result struct {
 	Err     *eserr.Error
 }
 
-// eagerRefreshOps starts a background refresh; maxPendingOps makes writers wait for one.
-// A background refresh of 20,000 operations builds two parts of 10,000 (see partCount)
-// on the two cores of a small machine: with 10,000 (two parts of 5,000) indexing cost 8%
-// more CPU, in twice as many segments to build and merge.
+// Unrefreshed writes wait as analysed bleve documents (about 4.6 KB each for a 930-byte
+// product), like the indexing buffer ES sizes at 10% of its heap. pendingLimits gives how
+// many start a background refresh and how many make writers wait for one: 20,000 and
+// 40,000 when memory allows (a background refresh of 20,000 builds two parts of 10,000,
+// see partCount, on the two cores of a small machine: with 10,000, indexing cost 8% more
+// CPU in twice as many segments to build and merge), fewer under a soft memory limit,
+// where a pending document is held for each pendingBytesPerOp of the limit (with 1 GiB,
+// 100 KiB took 40.9 CPU-s per 100k documents and 200 KiB 31.0, peak RSS 1,154 and 1,123 MB).
 const (
-	eagerRefreshOps = 20000
-	maxPendingOps   = 40000
+	eagerRefreshOps   = 20000
+	maxPendingOps     = 40000
+	minPendingOps     = 4000
+	pendingBytesPerOp = 200 << 10
 )
 
-// maxWALBeforeCheckpoint bounds the translog; past it a snapshot is written and the log cut.
-const maxWALBeforeCheckpoint = 128 << 20
+// pendingLimits are the eager refresh and writer backpressure thresholds under memLimit
+// (math.MaxInt64: none).
+func pendingLimits(memLimit int64) (eager, most int) {
+	most = int(min(int64(maxPendingOps), max(int64(minPendingOps), memLimit/pendingBytesPerOp)))
+	return min(eagerRefreshOps, most/2), most
+}
+
+// A checkpoint (a snapshot of every document's state, the translog cut) starts when the
+// translog passes maxWALBeforeCheckpoint, or snapshotBytesPerDoc per document if that is
+// more, so that snapshots never write more than the translog did.
+const (
+	maxWALBeforeCheckpoint = 32 << 20
+	snapshotBytesPerDoc    = 64
+)
 
 // Write applies ops in order under the index write lock and makes them durable with one
 // fsync before returning: a Result without Err is an acknowledged, crash-safe write.
@@ -109,7 +128,8 @@ func (ix *Index) applyOps(ops []Op) ([]Result, batchWrite, error) {
 		}
 		ix.walSize += int64(len(buf))
 	}
-	w.checkpoint, w.pending = ix.walSize > maxWALBeforeCheckpoint, ix.pendingN
+	w.checkpoint = ix.walSize > max(maxWALBeforeCheckpoint, int64(len(ix.docs))*snapshotBytesPerDoc)
+	w.pending = ix.pendingN
 	return results, w, nil
 }
 
@@ -135,13 +155,14 @@ func (ix *Index) followUp(w batchWrite) error {
 	if w.checkpoint {
 		go func() { _ = ix.checkpoint() }()
 	}
+	eager, most := pendingLimits(debug.SetMemoryLimit(-1))
 	switch {
-	case w.pending >= maxPendingOps:
+	case w.pending >= most:
 		// Backpressure, like ES's indexing buffer: when unrefreshed writes pile up faster
 		// than refreshes absorb them, the writer waits for segments to be built, bounding
 		// the memory held by pending documents.
 		return ix.Refresh()
-	case w.pending >= eagerRefreshOps && ix.asyncRefresh.CompareAndSwap(false, true):
+	case w.pending >= eager && ix.asyncRefresh.CompareAndSwap(false, true):
 		// Start building segments early, on another core, while writers keep parsing.
 		go func() {
 			defer ix.asyncRefresh.Store(false)
@@ -157,14 +178,14 @@ func (ix *Index) conflict(id, detail string) *eserr.Error {
 
 // applyLocked validates and applies one op to the realtime state and the pending batch.
 func (ix *Index) applyLocked(op *Op) (Result, *record) {
-	cur := ix.docs[op.ID]
-	ix.noteVisibleLocked(op.ID, cur)
-	exists := cur != nil && !cur.Deleted
+	cur, found := ix.docs[op.ID]
+	ix.noteVisibleLocked(op.ID, cur, found)
+	exists := found && !cur.Deleted
 	if err := ix.checkPreconditions(op, cur, exists); err != nil {
 		return Result{ID: op.ID, Status: 409, Err: err}, nil
 	}
 	version := int64(1)
-	if cur != nil {
+	if found {
 		version = cur.Version + 1
 	}
 	if op.Kind == OpDelete {
@@ -175,24 +196,28 @@ func (ix *Index) applyLocked(op *Op) (Result, *record) {
 		e := eserr.As(err)
 		return Result{ID: op.ID, Status: e.Status, Err: e}, nil
 	}
+	ref, err := ix.src.Append(op.Source)
+	if err != nil {
+		e := eserr.New(500, "exception", "index [%s]: %v", ix.Name, err)
+		return Result{ID: op.ID, Status: e.Status, Err: e}, nil
+	}
 	if updated != nil {
 		ix.mapping.Store(updated)
 	}
 	ix.addPending(op.ID, doc)
 	ix.pendingN++
 	seq := ix.nextSeq()
-	ix.docs[op.ID] = &Doc{Source: op.Source, SeqNo: seq, Term: PrimaryTerm, Version: version}
+	ix.putLocked(op.ID, docState{src: ref, SeqNo: seq, Version: version})
 	res := Result{ID: op.ID, Version: version, SeqNo: seq, Term: PrimaryTerm, Result: "updated", Status: 200}
 	if !exists {
 		res.Result, res.Status = "created", 201
-		ix.live++
 	}
 	return res, &record{Kind: recIndex, SeqNo: seq, Term: PrimaryTerm, Version: version, ID: op.ID, Source: op.Source}
 }
 
 // checkPreconditions is the version conflict of op against the current document, if any:
 // if_seq_no/if_primary_term that do not match it, or op_type=create over a live document.
-func (ix *Index) checkPreconditions(op *Op, cur *Doc, exists bool) *eserr.Error {
+func (ix *Index) checkPreconditions(op *Op, cur docState, exists bool) *eserr.Error {
 	if op.IfSeqNo != nil || op.IfPrimaryTerm != nil {
 		seq, term := int64(-2), int64(0)
 		if op.IfSeqNo != nil {
@@ -204,8 +229,8 @@ func (ix *Index) checkPreconditions(op *Op, cur *Doc, exists bool) *eserr.Error 
 		if !exists {
 			return ix.conflict(op.ID, fmt.Sprintf("required seqNo [%d], primary term [%d]. but no document was found", seq, term))
 		}
-		if cur.SeqNo != seq || cur.Term != term {
-			return ix.conflict(op.ID, fmt.Sprintf("required seqNo [%d], primary term [%d]. current document has seqNo [%d] and primary term [%d]", seq, term, cur.SeqNo, cur.Term))
+		if cur.SeqNo != seq || PrimaryTerm != term {
+			return ix.conflict(op.ID, fmt.Sprintf("required seqNo [%d], primary term [%d]. current document has seqNo [%d] and primary term [%d]", seq, term, cur.SeqNo, PrimaryTerm))
 		}
 	}
 	if op.Kind == OpCreate && exists {
@@ -218,12 +243,10 @@ func (ix *Index) checkPreconditions(op *Op, cur *Doc, exists bool) *eserr.Error 
 // takes a sequence number and a version, as in ES, and answers not_found.
 func (ix *Index) deleteLocked(id string, version int64, exists bool) (Result, *record) {
 	seq := ix.nextSeq()
-	ix.docs[id] = &Doc{SeqNo: seq, Term: PrimaryTerm, Version: version, Deleted: true}
+	ix.putLocked(id, docState{SeqNo: seq, Version: version, Deleted: true})
 	res := Result{ID: id, Version: version, SeqNo: seq, Term: PrimaryTerm, Result: "deleted", Status: 200}
 	if !exists {
 		res.Result, res.Status = "not_found", 404
-	} else {
-		ix.live--
 	}
 	ix.addPending(id, nil)
 	ix.pendingN++
