@@ -34,6 +34,8 @@ var endpoints = []endpoint{
 	{http.MethodPut, "/config", "write", "search"},
 	{http.MethodPut, "/public-access/policy", "write", "search"},
 	{http.MethodDelete, "/public-access/policy", "write", "search"},
+	{http.MethodPost, "/events", "events", "search"},
+	{http.MethodPost, "/past-orders", "events", "search"},
 }
 
 // authCase is one way of presenting (or not) a key, and the answer it must get.

@@ -16,6 +16,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
@@ -46,6 +47,12 @@ type Config struct {
 	Writer client.Client
 	// PublicLimits are the public search rate limits.
 	PublicLimits PublicLimits
+	// Events records shopper events and orders; nil answers the event endpoints with 503.
+	Events *events.Service
+	// EventLimits are the event endpoints' rate limits.
+	EventLimits EventLimits
+	// Countries finds browsers' countries; nil leaves them unknown.
+	Countries *events.Countries
 }
 
 // Server is the API server.
@@ -58,12 +65,17 @@ type Server struct {
 	usage    *usage.Meter
 	writer   client.Client
 	limits   *limiters
+
+	events      *events.Service
+	eventLimits *eventLimiters
+	countries   *events.Countries
 }
 
 // New builds the server on a tenancy registry.
 func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
-	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, writer: cfg.Writer, limits: newLimiters(cfg.PublicLimits)}
+	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, writer: cfg.Writer, limits: newLimiters(cfg.PublicLimits),
+		events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
 		BodyLimit:             cfg.BodyLimit,
@@ -93,6 +105,9 @@ func withDefaults(cfg Config) Config {
 		reg := prometheus.NewRegistry()
 		cfg.Metrics, cfg.MetricsGatherer = reg, reg
 	}
+	if cfg.Countries == nil {
+		cfg.Countries = &events.Countries{}
+	}
 	if cfg.MetricsGatherer == nil {
 		cfg.MetricsGatherer = prometheus.DefaultGatherer
 	}
@@ -118,6 +133,7 @@ func (s *Server) routes() {
 	idx.Post("/staged-replacements/:stageId/commit", write, cat, s.commitStage)
 	idx.Delete("/staged-replacements/:stageId", write, cat, s.abortStage)
 	s.searchRoutes(idx)
+	s.eventRoutes(idx)
 }
 
 // searchRoutes declares search, settings, fields and browser search access.
