@@ -11,12 +11,21 @@ $(LOCALBIN):
 ## Tool versions
 CONTROLLER_TOOLS_VERSION ?= v0.21.0
 GOLANGCI_LINT_VERSION ?= v2.15.0
+HELM_VERSION ?= v3.22.0
+HELM_DOCS_VERSION ?= v1.14.2
 # The Kubernetes test binaries follow the k8s.io libraries in go.mod (k8s.io/api v0.X.Y -> v1.X.Y).
 K8S_VERSION ?= v1.$(patsubst v0.%,%,$(shell awk '$$1=="k8s.io/api"{print $$2}' go.mod))
 K8S_BIN ?= $(LOCALBIN)/k8s/$(K8S_VERSION)
 
 CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen-$(CONTROLLER_TOOLS_VERSION)
 GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)
+HELM ?= $(LOCALBIN)/helm-$(HELM_VERSION)
+HELM_DOCS ?= $(LOCALBIN)/helm-docs-$(HELM_DOCS_VERSION)
+
+# The image: version and revision become its OCI labels.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+IMAGE ?= aisle:$(VERSION)
+IMAGE_TAR ?= dist/aisle-$(VERSION).oci.tar
 
 GO_TEST_FLAGS ?= -count=1
 BENCH ?= .
@@ -33,7 +42,7 @@ help: ## Show the targets.
 ##@ Development
 
 .PHONY: manifests
-manifests: controller-gen ## Generate CRDs and the operator's and API server's RBAC into config/, and the chart's CRDs.
+manifests: controller-gen helm-docs ## Generate CRDs and RBAC into config/, and the chart's CRDs, RBAC rules and README.
 	rm -f config/crd/bases/*.yaml
 	$(CONTROLLER_GEN) crd paths="./api/..." output:crd:artifacts:config=config/crd/bases
 	$(CONTROLLER_GEN) rbac:roleName=aisle-operator paths="./controllers/..." output:rbac:artifacts:config=config/rbac/operator
@@ -41,6 +50,10 @@ manifests: controller-gen ## Generate CRDs and the operator's and API server's R
 	mkdir -p charts/aisle/crds
 	rm -f charts/aisle/crds/*.yaml
 	cp config/crd/bases/*.yaml charts/aisle/crds/
+	mkdir -p charts/aisle/files/rbac
+	cp config/rbac/operator/role.yaml charts/aisle/files/rbac/operator.yaml
+	cp config/rbac/apiserver/role.yaml charts/aisle/files/rbac/apiserver.yaml
+	$(HELM_DOCS) --chart-search-root charts --log-level warning
 
 .PHONY: generate
 generate: controller-gen ## Generate DeepCopy methods.
@@ -55,8 +68,8 @@ vet: ## Run go vet.
 	go vet ./...
 
 .PHONY: test
-test: manifests generate vet k8s-binaries browser-deps ## Run every test against the real kube-apiserver and etcd built here.
-	KUBEBUILDER_ASSETS="$(K8S_BIN)" go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/test/conformance$$')
+test: manifests generate vet k8s-binaries browser-deps helm ## Run every test against the real kube-apiserver and etcd built here.
+	HELM="$(HELM)" KUBEBUILDER_ASSETS="$(K8S_BIN)" go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/test/conformance$$')
 	$(MAKE) conformance
 
 # The conformance suite runs on its own, verbosely, so that its per-folder table and its
@@ -85,6 +98,12 @@ lint: golangci-lint vet ## Run go vet and golangci-lint.
 build: $(LOCALBIN) ## Build bin/aisle.
 	go build -o $(LOCALBIN)/aisle ./cmd/aisle
 
+.PHONY: image
+image: $(LOCALBIN) ## Build the image as an OCI archive (dist/aisle-<version>.oci.tar) without Docker.
+	CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags='-s -w -X github.com/aislehq/aisle/internal/version.Version=$(VERSION)' -o $(LOCALBIN)/linux/aisle ./cmd/aisle
+	go run ./hack/image --binary $(LOCALBIN)/linux/aisle --tag $(IMAGE) --version $(VERSION) \
+		--revision "$$(git rev-parse HEAD 2>/dev/null)" --out $(IMAGE_TAR)
+
 .PHONY: run
 run: build k8s-binaries ## Start the whole system locally (aisle dev); writes dev-env.json.
 	KUBEBUILDER_ASSETS="$(K8S_BIN)" $(LOCALBIN)/aisle dev
@@ -109,6 +128,16 @@ $(CONTROLLER_GEN): | $(LOCALBIN)
 golangci-lint: $(GOLANGCI_LINT)
 $(GOLANGCI_LINT): | $(LOCALBIN)
 	$(call go-install-tool,$(GOLANGCI_LINT),github.com/golangci/golangci-lint/v2/cmd/golangci-lint,$(GOLANGCI_LINT_VERSION))
+
+.PHONY: helm
+helm: $(HELM)
+$(HELM): | $(LOCALBIN)
+	$(call go-install-tool,$(HELM),helm.sh/helm/v3/cmd/helm,$(HELM_VERSION))
+
+.PHONY: helm-docs
+helm-docs: $(HELM_DOCS)
+$(HELM_DOCS): | $(LOCALBIN)
+	$(call go-install-tool,$(HELM_DOCS),github.com/norwoodj/helm-docs/cmd/helm-docs,$(HELM_DOCS_VERSION))
 
 # go-install-tool builds a tool from its module at a pinned version into bin/, named with
 # its version so a version bump rebuilds it.

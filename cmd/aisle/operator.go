@@ -12,7 +12,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/aislehq/aisle/controllers"
-	"github.com/aislehq/aisle/internal/es"
+	esclient "github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/kubescheme"
 )
 
@@ -25,7 +25,7 @@ func init() {
 
 func runOperator(args []string) error {
 	fs := flag.NewFlagSet("operator", flag.ContinueOnError)
-	esURL := fs.String("es-url", os.Getenv("AISLE_ES_URL"), "Elasticsearch (or aisle engine) URL; default $AISLE_ES_URL")
+	es := bindESConnection(fs)
 	metricsAddr := fs.String("metrics-bind-address", ":8080", "address of the Prometheus metrics endpoint; 0 disables it")
 	probeAddr := fs.String("health-probe-bind-address", ":8081", "address of the health and readiness probes")
 	leaderElect := fs.Bool("leader-elect", true, "elect a leader so that only one replica reconciles")
@@ -42,10 +42,14 @@ func runOperator(args []string) error {
 		return err
 	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
-	if *esURL == "" {
+	esURL, err := es.URL()
+	if err != nil {
+		return fmt.Errorf("operator: %w", err)
+	}
+	if esURL == "" {
 		return fmt.Errorf("operator: set --es-url or AISLE_ES_URL")
 	}
-	client, err := es.New(*esURL)
+	client, err := esclient.New(esURL)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"archive/tar"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"github.com/google/go-containerregistry/pkg/v1/layout"
+	"github.com/google/go-containerregistry/pkg/v1/mutate"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/aislehq/aisle/internal/repo"
+)
+
+func TestImage(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "image")
+}
+
+var _ = Describe("The image make image builds", Ordered, func() {
+	var img v1.Image
+	var tag string
+
+	BeforeAll(func() {
+		dir := GinkgoT().TempDir()
+		root, err := repo.Root()
+		Expect(err).NotTo(HaveOccurred())
+		binary := filepath.Join(dir, "aisle")
+		// The packages are built as the other suites build them (cached); make image adds
+		// CGO_ENABLED=0 and -trimpath, which would rebuild every package here.
+		build := exec.Command("go", "build", "-o", binary,
+			"-ldflags=-X github.com/aislehq/aisle/internal/version.Version=v9.8.7-test", "./cmd/aisle")
+		build.Dir = root
+		out, err := build.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+
+		tag = "aisle:v9.8.7-test"
+		archive := filepath.Join(dir, "aisle.oci.tar")
+		Expect(WriteArchive(Options{Binary: binary, Tag: tag, Version: "v9.8.7-test", Revision: "abc123",
+			CACerts: "/etc/ssl/certs/ca-certificates.crt", Arch: runtime.GOARCH}, archive)).To(Succeed())
+		img = readArchive(archive, filepath.Join(dir, "layout"), tag)
+	})
+
+	It("runs the aisle binary as the non-root user 65532 from /", func() {
+		cfg, err := img.ConfigFile()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cfg.OS).To(Equal("linux"))
+		Expect(cfg.Architecture).To(Equal(runtime.GOARCH))
+		Expect(cfg.Config.Entrypoint).To(Equal([]string{"/aisle"}))
+		Expect(cfg.Config.User).To(Equal("65532:65532"))
+	})
+
+	It("carries the OCI labels of its version and revision", func() {
+		cfg, err := img.ConfigFile()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cfg.Config.Labels).To(HaveKeyWithValue("org.opencontainers.image.title", "aisle"))
+		Expect(cfg.Config.Labels).To(HaveKeyWithValue("org.opencontainers.image.version", "v9.8.7-test"))
+		Expect(cfg.Config.Labels).To(HaveKeyWithValue("org.opencontainers.image.revision", "abc123"))
+	})
+
+	It("holds a binary that runs `aisle version`, the users file and the CA bundle", func() {
+		files := extract(img, GinkgoT().TempDir())
+		Expect(files).To(HaveKey("etc/passwd"))
+		Expect(os.ReadFile(files["etc/passwd"])).To(ContainSubstring("nonroot:x:65532:65532:"))
+		Expect(files).To(HaveKey("etc/ssl/certs/ca-certificates.crt"))
+		Expect(files).To(HaveKey("aisle"))
+		out, err := exec.Command(files["aisle"], "version").CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		Expect(string(out)).To(Equal("v9.8.7-test\n"))
+	})
+})
+
+// readArchive unpacks the OCI archive and returns the image recorded under tag.
+func readArchive(archive, dir, tag string) v1.Image {
+	f, err := os.Open(archive)
+	Expect(err).NotTo(HaveOccurred())
+	defer f.Close()
+	tr := tar.NewReader(f)
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		Expect(err).NotTo(HaveOccurred())
+		writeOut(filepath.Join(dir, h.Name), h, tr)
+	}
+	index, err := layout.ImageIndexFromPath(dir)
+	Expect(err).NotTo(HaveOccurred())
+	manifest, err := index.IndexManifest()
+	Expect(err).NotTo(HaveOccurred())
+	Expect(manifest.Manifests).To(HaveLen(1))
+	Expect(manifest.Manifests[0].Annotations).To(HaveKeyWithValue("org.opencontainers.image.ref.name", tag))
+	img, err := index.Image(manifest.Manifests[0].Digest)
+	Expect(err).NotTo(HaveOccurred())
+	return img
+}
+
+// extract writes the image's regular files under dir, keeping their modes, and maps
+// each path in the image to where it was written.
+func extract(img v1.Image, dir string) map[string]string {
+	rc := mutate.Extract(img)
+	defer rc.Close()
+	files := map[string]string{}
+	tr := tar.NewReader(rc)
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return files
+		}
+		Expect(err).NotTo(HaveOccurred())
+		if h.Typeflag == tar.TypeReg {
+			files[h.Name] = filepath.Join(dir, h.Name)
+			writeOut(files[h.Name], h, tr)
+		}
+	}
+}
+
+func writeOut(path string, h *tar.Header, r io.Reader) {
+	if h.Typeflag == tar.TypeDir {
+		Expect(os.MkdirAll(path, 0o755)).To(Succeed())
+		return
+	}
+	Expect(os.MkdirAll(filepath.Dir(path), 0o755)).To(Succeed())
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, os.FileMode(h.Mode).Perm()|0o200)
+	Expect(err).NotTo(HaveOccurred())
+	_, err = io.Copy(f, r)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(f.Close()).To(Succeed())
+}
