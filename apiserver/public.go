@@ -34,6 +34,8 @@ func (s *Server) publicIndex(c *fiber.Ctx) error {
 		return errorf(fiber.StatusForbidden, "origin not allowed: send an Origin header with one of the index's allowed origins")
 	}
 	c.Set(fiber.HeaderAccessControlAllowOrigin, origin)
+	// Without this a page cannot read Retry-After, which a 429 tells it to wait.
+	c.Set(fiber.HeaderAccessControlExposeHeaders, fiber.HeaderRetryAfter)
 	c.Locals(publicKey{}, idx)
 	return c.Next()
 }
