@@ -118,6 +118,7 @@ func (s *Server) routes() {
 	idx.Post("/staged-replacements/:stageId/commit", write, cat, s.commitStage)
 	idx.Delete("/staged-replacements/:stageId", write, cat, s.abortStage)
 	s.searchRoutes(idx)
+	s.dashboardRoutes()
 }
 
 // searchRoutes declares search, settings, fields and browser search access.
