@@ -48,15 +48,22 @@ func (s *Server) publicPreflight(c *fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// publicSearch answers POST /api/public/indexes/{publicId}/search under the index's
-// public search policy and rate limits.
-func (s *Server) publicSearch(c *fiber.Ctx) error {
+// publicLimit takes one request of the visitor from the public search rate limits
+// (public search and the public lists share them), or answers 429 with Retry-After.
+func (s *Server) publicLimit(c *fiber.Ctx) error {
 	idx := c.Locals(publicKey{}).(*searchv1alpha1.SearchIndex)
 	visitor := visitorKey(idx.Status.PublicID, c.IP(), c.Get(fiber.HeaderUserAgent))
 	if ok, wait := s.limits.allow(idx.Status.PublicID, visitor); !ok {
 		c.Set(fiber.HeaderRetryAfter, retryAfter(wait))
 		return errorf(fiber.StatusTooManyRequests, "rate limit reached; retry after the number of seconds in Retry-After")
 	}
+	return c.Next()
+}
+
+// publicSearch answers POST /api/public/indexes/{publicId}/search under the index's
+// public search policy and rate limits.
+func (s *Server) publicSearch(c *fiber.Ctx) error {
+	idx := c.Locals(publicKey{}).(*searchv1alpha1.SearchIndex)
 	if err := requireJSONBody(c); err != nil {
 		return err
 	}

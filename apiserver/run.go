@@ -15,6 +15,7 @@ import (
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
@@ -95,6 +96,9 @@ func (o *RunOptions) wire(kube *rest.Config, scheme *runtime.Scheme) error {
 	}
 	if o.Search == nil {
 		o.Search = search.New(esClient)
+	}
+	if o.Insights == nil {
+		o.Insights = events.NewReader(esClient, nil)
 	}
 	if o.Usage == nil {
 		o.Usage = usage.New(esClient, esnames.Usage(esnames.DefaultPrefix))

@@ -16,6 +16,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
@@ -44,6 +45,9 @@ type Config struct {
 	// Writer writes settings and policies into SearchIndexes; nil answers those
 	// endpoints with 503.
 	Writer client.Client
+	// Insights reads events back (statistics, Bought together); nil answers those
+	// endpoints with 503.
+	Insights *events.Reader
 	// PublicLimits are the public search rate limits.
 	PublicLimits PublicLimits
 }
@@ -58,12 +62,13 @@ type Server struct {
 	usage    *usage.Meter
 	writer   client.Client
 	limits   *limiters
+	insights *events.Reader
 }
 
 // New builds the server on a tenancy registry.
 func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
-	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, writer: cfg.Writer, limits: newLimiters(cfg.PublicLimits)}
+	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, writer: cfg.Writer, limits: newLimiters(cfg.PublicLimits), insights: cfg.Insights}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
 		BodyLimit:             cfg.BodyLimit,
@@ -118,6 +123,7 @@ func (s *Server) routes() {
 	idx.Post("/staged-replacements/:stageId/commit", write, cat, s.commitStage)
 	idx.Delete("/staged-replacements/:stageId", write, cat, s.abortStage)
 	s.searchRoutes(idx)
+	s.insightRoutes(idx)
 	s.dashboardRoutes()
 }
 
@@ -132,7 +138,7 @@ func (s *Server) searchRoutes(idx fiber.Router) {
 
 	public := s.app.Group("/api/public/indexes/:publicId")
 	public.Options("/search", s.publicIndex, s.publicPreflight)
-	public.Post("/search", s.publicIndex, s.needSearch, s.publicSearch)
+	public.Post("/search", s.publicIndex, s.publicLimit, s.needSearch, s.publicSearch)
 }
 
 // needCatalog answers 503 when the server runs without a search backend.

@@ -28,6 +28,7 @@ import (
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
@@ -173,6 +174,7 @@ func buildServer(reg *tenancy.Registry, limits apiserver.PublicLimits) *apiserve
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Catalog: catalog.New(client, catalogConfig),
 		Search:  searchSvc, Usage: meter, Writer: k8sClient, PublicLimits: limits,
+		Insights: events.NewReader(client, nil),
 	}, reg)
 	s.SetReady(true)
 	return s
