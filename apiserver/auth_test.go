@@ -36,6 +36,8 @@ var endpoints = []endpoint{
 	{http.MethodDelete, "/public-access/policy", "write", "search"},
 	{http.MethodGet, "/lists/together/sku-1", "search", "write"},
 	{http.MethodGet, "/events/stats", "search", "events"},
+	{http.MethodPost, "/events", "events", "search"},
+	{http.MethodPost, "/past-orders", "events", "search"},
 }
 
 // authCase is one way of presenting (or not) a key, and the answer it must get.

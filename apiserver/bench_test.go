@@ -142,20 +142,9 @@ var _ = Describe("Benchmark of the catalog write path", Ordered, func() {
 		const clients, batches = 4, 10
 		docs := benchdata.Products(clients * batches * 1000)
 		run := func(send func(c int, part []json.RawMessage)) measured {
-			return measure(func() {
-				var wg sync.WaitGroup
-				for c := 0; c < clients; c++ {
-					wg.Add(1)
-					go func() {
-						defer GinkgoRecover()
-						defer wg.Done()
-						for k := 0; k < batches; k++ {
-							off := (c*batches + k) * 1000
-							send(c, docs[off:off+1000])
-						}
-					}()
-				}
-				wg.Wait()
+			return concurrently(clients, batches, func(c, k int) {
+				off := (c*batches + k) * 1000
+				send(c, docs[off:off+1000])
 			})
 		}
 		var direct, api []measured
@@ -177,6 +166,24 @@ var _ = Describe("Benchmark of the catalog write path", Ordered, func() {
 			n/d.wall.Seconds(), d.cpu, n/a.wall.Seconds(), a.cpu)
 	})
 })
+
+// concurrently times clients sending batches each, through send(client, batch).
+func concurrently(clients, batches int, send func(c, k int)) measured {
+	return measure(func() {
+		var wg sync.WaitGroup
+		for c := 0; c < clients; c++ {
+			wg.Add(1)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				for k := 0; k < batches; k++ {
+					send(c, k)
+				}
+			}()
+		}
+		wg.Wait()
+	})
+}
 
 // createdSettings are the settings createIndex gives every index of the specs.
 func createdSettings() searchv1alpha1.IndexSettings {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/query"
 	"github.com/aislehq/aisle/internal/tenancy"
 )
@@ -85,6 +86,9 @@ func classify(err error) (int, string) {
 	if errors.As(err, &fe) {
 		return fe.Code, fiberMessage(fe)
 	}
+	if status, message, ok := classifyEvents(err); ok {
+		return status, message
+	}
 	if status, message, ok := classifySearch(err); ok {
 		return status, message
 	}
@@ -137,6 +141,19 @@ func classifySearch(err error) (int, string, bool) {
 		return http.StatusPaymentRequired, errSearchQuota.Error(), true
 	case errors.Is(err, es.ErrUnavailable):
 		return http.StatusServiceUnavailable, "search backend unavailable; retry with backoff", true
+	}
+	return 0, "", false
+}
+
+// classifyEvents maps the errors of the event endpoints: a body that is not a list of
+// events is 400 with its reason; a backend that cannot record orders is 503, and the
+// client resends.
+func classifyEvents(err error) (int, string, bool) {
+	switch {
+	case errors.Is(err, events.ErrBadBody):
+		return http.StatusBadRequest, err.Error(), true
+	case errors.Is(err, events.ErrUnavailable):
+		return http.StatusServiceUnavailable, events.ErrUnavailable.Error(), true
 	}
 	return 0, "", false
 }

@@ -54,8 +54,7 @@ func (s *Server) publicLimit(c *fiber.Ctx) error {
 	idx := c.Locals(publicKey{}).(*searchv1alpha1.SearchIndex)
 	visitor := visitorKey(idx.Status.PublicID, c.IP(), c.Get(fiber.HeaderUserAgent))
 	if ok, wait := s.limits.allow(idx.Status.PublicID, visitor); !ok {
-		c.Set(fiber.HeaderRetryAfter, retryAfter(wait))
-		return errorf(fiber.StatusTooManyRequests, "rate limit reached; retry after the number of seconds in Retry-After")
+		return limited(c, wait)
 	}
 	return c.Next()
 }

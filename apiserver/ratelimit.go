@@ -4,9 +4,9 @@ import (
 	"crypto/sha256"
 	"math"
 	"strconv"
-	"sync"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/time/rate"
 )
@@ -43,24 +43,48 @@ func (l PublicLimits) withDefaults() PublicLimits {
 	return l
 }
 
-// limiters hands out token buckets (golang.org/x/time/rate): each holds a minute's
-// allowance as its burst and refills it evenly over the minute, so a visitor can send
-// 240 requests at once and then 4 a second. Visitors live in a bounded LRU; indexes
-// are few and live in a map.
+// buckets is a bounded set of token buckets (golang.org/x/time/rate), one per key, each
+// holding a minute's allowance as its burst and refilling it evenly over the minute: a
+// visitor can send a minute's requests at once and then one every 60/n seconds. The
+// least recently seen keys are forgotten first, which only gives them a fresh allowance.
+type buckets struct {
+	perMinute int
+	clock     func() time.Time
+	cache     *lru.Cache[[32]byte, *rate.Limiter]
+}
+
+func newBuckets(perMinute, size int, clock func() time.Time) *buckets {
+	cache, err := lru.New[[32]byte, *rate.Limiter](size)
+	if err != nil {
+		panic(err) // only for a size below 1, which the defaults rule out
+	}
+	return &buckets{perMinute: perMinute, clock: clock, cache: cache}
+}
+
+// take takes one request of key, or says how long to wait for the next.
+func (b *buckets) take(key [32]byte) (bool, time.Duration) {
+	l, ok := b.cache.Get(key)
+	if !ok {
+		l = perMinute(b.perMinute)
+		if prev, found, _ := b.cache.PeekOrAdd(key, l); found {
+			l = prev
+		}
+	}
+	return take(l, b.clock())
+}
+
+// limiters are the public search limits: per visitor and index, and per index.
 type limiters struct {
-	cfg      PublicLimits
-	visitors *lru.Cache[[32]byte, *rate.Limiter]
-	mu       sync.Mutex
-	indexes  map[string]*rate.Limiter
+	visitors *buckets
+	indexes  *buckets
 }
 
 func newLimiters(cfg PublicLimits) *limiters {
 	cfg = cfg.withDefaults()
-	visitors, err := lru.New[[32]byte, *rate.Limiter](cfg.Visitors)
-	if err != nil {
-		panic(err) // only for a size below 1, which withDefaults rules out
+	return &limiters{
+		visitors: newBuckets(cfg.PerVisitor, cfg.Visitors, cfg.Clock),
+		indexes:  newBuckets(cfg.PerIndex, cfg.Visitors, cfg.Clock),
 	}
-	return &limiters{cfg: cfg, visitors: visitors, indexes: map[string]*rate.Limiter{}}
 }
 
 func perMinute(n int) *rate.Limiter {
@@ -75,25 +99,10 @@ func visitorKey(publicID, ip, userAgent string) [32]byte {
 
 // allow takes one request of a visitor to an index, or says how long to wait.
 func (l *limiters) allow(publicID string, visitor [32]byte) (bool, time.Duration) {
-	v, ok := l.visitors.Get(visitor)
-	if !ok {
-		v = perMinute(l.cfg.PerVisitor)
-		if prev, found, _ := l.visitors.PeekOrAdd(visitor, v); found {
-			v = prev
-		}
-	}
-	now := l.cfg.Clock()
-	if ok, wait := take(v, now); !ok {
+	if ok, wait := l.visitors.take(visitor); !ok {
 		return false, wait
 	}
-	l.mu.Lock()
-	idx := l.indexes[publicID]
-	if idx == nil {
-		idx = perMinute(l.cfg.PerIndex)
-		l.indexes[publicID] = idx
-	}
-	l.mu.Unlock()
-	return take(idx, now)
+	return l.indexes.take(sha256.Sum256([]byte(publicID)))
 }
 
 // take consumes a token if one is there at now; otherwise it reports the wait for the
@@ -110,4 +119,54 @@ func take(l *rate.Limiter, now time.Time) (bool, time.Duration) {
 // retryAfter renders a wait as whole seconds, at least 1.
 func retryAfter(d time.Duration) string {
 	return strconv.Itoa(int(math.Max(1, math.Ceil(d.Seconds()))))
+}
+
+// EventLimits are the rate limits of the event endpoints of one apiserver replica, apart
+// from the search limits: events never count as searches.
+type EventLimits struct {
+	// PerVisitor is the event requests a minute one visitor may send to one public ID
+	// (default 600).
+	PerVisitor int
+	// PerKey is the event requests a minute one API key may send (default 600).
+	PerKey int
+	// Visitors bounds the visitors and keys remembered at once (default 100,000).
+	Visitors int
+	// Clock tells the time the buckets refill by (default time.Now).
+	Clock func() time.Time
+}
+
+func (l EventLimits) withDefaults() EventLimits {
+	if l.PerVisitor <= 0 {
+		l.PerVisitor = 600
+	}
+	if l.PerKey <= 0 {
+		l.PerKey = 600
+	}
+	if l.Visitors <= 0 {
+		l.Visitors = 100_000
+	}
+	if l.Clock == nil {
+		l.Clock = time.Now
+	}
+	return l
+}
+
+// eventLimiters are the event limits: per visitor and public ID, and per API key.
+type eventLimiters struct {
+	visitors *buckets
+	keys     *buckets
+}
+
+func newEventLimiters(cfg EventLimits) *eventLimiters {
+	cfg = cfg.withDefaults()
+	return &eventLimiters{
+		visitors: newBuckets(cfg.PerVisitor, cfg.Visitors, cfg.Clock),
+		keys:     newBuckets(cfg.PerKey, cfg.Visitors, cfg.Clock),
+	}
+}
+
+// limited answers 429 with Retry-After: a bucket is empty for wait.
+func limited(c *fiber.Ctx, wait time.Duration) error {
+	c.Set(fiber.HeaderRetryAfter, retryAfter(wait))
+	return errorf(fiber.StatusTooManyRequests, "rate limit reached; retry after the number of seconds in Retry-After")
 }

@@ -103,5 +103,8 @@ func (o *RunOptions) wire(kube *rest.Config, scheme *runtime.Scheme) error {
 	if o.Usage == nil {
 		o.Usage = usage.New(esClient, esnames.Usage(esnames.DefaultPrefix))
 	}
+	if o.Events == nil {
+		o.Events = events.New(esClient, events.Config{})
+	}
 	return nil
 }

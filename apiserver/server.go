@@ -50,6 +50,12 @@ type Config struct {
 	Insights *events.Reader
 	// PublicLimits are the public search rate limits.
 	PublicLimits PublicLimits
+	// Events records shopper events and orders; nil answers the event endpoints with 503.
+	Events *events.Service
+	// EventLimits are the event endpoints' rate limits.
+	EventLimits EventLimits
+	// Countries finds browsers' countries; nil leaves them unknown.
+	Countries *events.Countries
 }
 
 // Server is the API server.
@@ -63,12 +69,17 @@ type Server struct {
 	writer   client.Client
 	limits   *limiters
 	insights *events.Reader
+
+	events      *events.Service
+	eventLimits *eventLimiters
+	countries   *events.Countries
 }
 
 // New builds the server on a tenancy registry.
 func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
-	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, writer: cfg.Writer, limits: newLimiters(cfg.PublicLimits), insights: cfg.Insights}
+	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, writer: cfg.Writer, limits: newLimiters(cfg.PublicLimits),
+		insights: cfg.Insights, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
 		BodyLimit:             cfg.BodyLimit,
@@ -98,6 +109,9 @@ func withDefaults(cfg Config) Config {
 		reg := prometheus.NewRegistry()
 		cfg.Metrics, cfg.MetricsGatherer = reg, reg
 	}
+	if cfg.Countries == nil {
+		cfg.Countries = &events.Countries{}
+	}
 	if cfg.MetricsGatherer == nil {
 		cfg.MetricsGatherer = prometheus.DefaultGatherer
 	}
@@ -123,6 +137,7 @@ func (s *Server) routes() {
 	idx.Post("/staged-replacements/:stageId/commit", write, cat, s.commitStage)
 	idx.Delete("/staged-replacements/:stageId", write, cat, s.abortStage)
 	s.searchRoutes(idx)
+	s.eventRoutes(idx)
 	s.insightRoutes(idx)
 	s.dashboardRoutes()
 }

@@ -175,6 +175,7 @@ func buildServer(reg *tenancy.Registry, limits apiserver.PublicLimits) *apiserve
 		Catalog: catalog.New(client, catalogConfig),
 		Search:  searchSvc, Usage: meter, Writer: k8sClient, PublicLimits: limits,
 		Insights: events.NewReader(client, nil),
+		Events:   events.New(client, events.Config{Clock: eventsNow}),
 	}, reg)
 	s.SetReady(true)
 	return s

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aislehq/aisle/apiserver"
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/events"
 )
 
 func init() {
@@ -21,9 +22,16 @@ func runAPIServer(args []string) error {
 	bodyLimit := fs.Int("body-limit", apiserver.DefaultBodyLimit, "largest request body in bytes")
 	writeLease := fs.Duration("write-lease", catalog.DefaultWriteLease, "longest a record write may take before its revision is given up")
 	fenceLease := fs.Duration("fence-lease", catalog.DefaultFenceLease, "longest a catalog swap may stop writes; a crashed swap's stop ends after it")
+	countryHeader := fs.String("country-header", "", "header a trusted proxy in front sets to the visitor's ISO country code (for example CloudFront-Viewer-Country); wins over --country-db")
+	countryDB := fs.String("country-db", "", "MaxMind-format country database (.mmdb) to find browsers' countries by address")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	countries, err := events.OpenCountries(*countryHeader, *countryDB)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = countries.Close() }()
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
 	kube, scheme, err := kubeClientConfig(*kubeconfig)
 	if err != nil {
@@ -34,7 +42,7 @@ func runAPIServer(args []string) error {
 	return apiserver.Run(ctx, kube, scheme, apiserver.RunOptions{
 		Addr:   *listen,
 		ESURL:  *esURL,
-		Config: apiserver.Config{BodyLimit: *bodyLimit, Logger: logger},
+		Config: apiserver.Config{BodyLimit: *bodyLimit, Logger: logger, Countries: countries},
 		// Every replica should use the same leases: they bound each other's crashed work.
 		CatalogConfig: catalog.Config{WriteLease: *writeLease, FenceLease: *fenceLease},
 	})

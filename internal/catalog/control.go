@@ -14,17 +14,13 @@ import (
 	"github.com/elastic/go-elasticsearch/v8"
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/optype"
 
+	"github.com/aislehq/aisle/internal/controlindex"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 )
 
 // revisionID is the id of the revision document in the control index.
 const revisionID = "revision"
-
-// controlMapping indexes only what the janitor searches by; the rest is kept in _source.
-const controlMapping = `{"mappings":{"dynamic":false,"properties":{
-"kind":{"type":"keyword"},"state":{"type":"keyword"},
-"createdAt":{"type":"long"},"updatedAt":{"type":"long"},"deadline":{"type":"long"}}}}`
 
 // control reads and writes control documents with optimistic concurrency.
 type control struct {
@@ -49,9 +45,8 @@ func (c *control) ensure(ctx context.Context, index string) error {
 	if _, ok := c.ensured.Load(index); ok {
 		return nil
 	}
-	_, err := c.es.Indices.Create(index).Raw(bytes.NewReader([]byte(controlMapping))).Do(ctx)
-	if err := es.Classify(err); err != nil && !errors.Is(err, es.ErrConflict) {
-		return fmt.Errorf("creating control index %s: %w", index, err)
+	if err := controlindex.Create(ctx, c.es, index); err != nil {
+		return err
 	}
 	c.ensured.Store(index, struct{}{})
 	return nil
