@@ -89,16 +89,21 @@ func browse(pages map[string]string) map[string]rendered {
 	for name, u := range pages {
 		list = append(list, map[string]string{"name": name, "url": u})
 	}
-	arg, err := json.Marshal(list)
+	res := map[string]rendered{}
+	runNode("run.mjs", list, &res)
+	return res
+}
+
+// runNode runs a script of test/browser with arg as JSON and reads what it prints into out.
+func runNode(script string, arg, out any) {
+	a, err := json.Marshal(arg)
 	Expect(err).NotTo(HaveOccurred())
-	cmd := exec.Command("node", filepath.Join(root, "test", "browser", "run.mjs"), string(arg))
+	cmd := exec.Command("node", filepath.Join(root, "test", "browser", script), string(a))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	Expect(err).NotTo(HaveOccurred(), "node: %s", stderr.String())
-	res := map[string]rendered{}
-	Expect(json.Unmarshal(out, &res)).To(Succeed(), "output: %s", out)
-	return res
+	printed, err := cmd.Output()
+	Expect(err).NotTo(HaveOccurred(), "node %s: %s", script, stderr.String())
+	Expect(json.Unmarshal(printed, out)).To(Succeed(), "output: %s", printed)
 }
 
 func kubeClient() client.Client {
