@@ -56,8 +56,17 @@ manifests: controller-gen helm-docs ## Generate CRDs and RBAC into config/, and 
 	$(HELM_DOCS) --chart-search-root charts --log-level warning
 
 .PHONY: generate
-generate: controller-gen ## Generate DeepCopy methods.
+generate: controller-gen dashboard-assets ## Generate DeepCopy methods, and copy the Events page's chart library.
 	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
+
+# The Events page's chart library comes from npm (apiserver/dashboard/package.json); its
+# built file is copied beside the page, which the API server embeds, and committed.
+DASHBOARD ?= apiserver/dashboard
+.PHONY: dashboard-assets
+dashboard-assets: $(DASHBOARD)/node_modules/.package-lock.json ## Copy the Events page's chart library (npm chart.js) into the embedded assets.
+	cp $(DASHBOARD)/node_modules/chart.js/dist/chart.umd.min.js $(DASHBOARD)/chart.umd.min.js
+$(DASHBOARD)/node_modules/.package-lock.json: $(DASHBOARD)/package-lock.json
+	npm ci --prefix $(DASHBOARD) --no-audit --no-fund
 
 .PHONY: fmt
 fmt: ## Run gofmt on the code.
@@ -79,10 +88,12 @@ conformance: ## Run Elasticsearch's YAML REST tests against the engine (AISLE_ES
 	go test -count=1 -timeout 30m -v ./test/conformance/ -ginkgo.no-color
 
 .PHONY: bench
-bench: k8s-binaries ## Run the benchmarks (figures go to docs/benchmarks.md).
+bench: k8s-binaries browser-deps ## Run the benchmarks (figures go to docs/benchmarks.md).
 	KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -run='^$$' -bench='$(BENCH)' -benchmem -benchtime=1x -timeout=60m ./...
 	# The catalog's end-to-end write benchmarks are specs of the API suite (two replicas, real HTTP).
 	AISLE_BENCH=1 KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -count=1 -v -timeout=60m ./apiserver/ -run TestAPIServer -args -ginkgo.focus=Benchmark -ginkgo.v
+	# The browser client's size and time per 100 events, measured in Chromium against the whole system.
+	AISLE_BENCH=1 KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -count=1 -v -timeout=20m ./test/browser/ -run TestBrowser -args -ginkgo.focus=Benchmark -ginkgo.v
 
 .PHONY: bench-million
 bench-million: ## Index and search one million catalog documents in the engine with GOMEMLIMIT=2GiB (several minutes; not part of make bench).
@@ -111,9 +122,10 @@ run: build k8s-binaries ## Start the whole system locally (aisle dev); writes de
 ##@ Dependencies
 
 .PHONY: browser-deps
-browser-deps: ## Install Debian's chromium and test/browser's playwright-core when missing (test/browser needs them).
+browser-deps: ## Install Debian's chromium, test/browser's playwright-core and web's esbuild when missing (test/browser needs them).
 	@[ -x /usr/bin/chromium ] || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 	@[ -d test/browser/node_modules/playwright-core ] || npm ci --prefix test/browser --no-audit --no-fund
+	@[ -d web/node_modules/esbuild ] || npm ci --prefix web --no-audit --no-fund
 
 .PHONY: k8s-binaries
 k8s-binaries: ## Build etcd, kube-apiserver and kubectl into bin/k8s/<version>/ (reused when present).

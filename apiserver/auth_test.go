@@ -34,6 +34,8 @@ var endpoints = []endpoint{
 	{http.MethodPut, "/config", "write", "search"},
 	{http.MethodPut, "/public-access/policy", "write", "search"},
 	{http.MethodDelete, "/public-access/policy", "write", "search"},
+	{http.MethodGet, "/lists/together/sku-1", "search", "write"},
+	{http.MethodGet, "/events/stats", "search", "events"},
 	{http.MethodPost, "/events", "events", "search"},
 	{http.MethodPost, "/past-orders", "events", "search"},
 }
@@ -120,5 +122,8 @@ var _ = Describe("Authentication and authorization", func() {
 		Entry("GET /indexing with a write key (either)", "/indexing", "write"),
 		Entry("GET /records/{objectID} with a search key (either)", "/records/sku-1", "search"),
 		Entry("GET /records/{objectID} with a write key (either)", "/records/sku-1", "write"),
+		Entry("GET /lists/together/{objectID} with a search key", "/lists/together/sku-1", "search"),
+		Entry("GET /events/stats with a search key", "/events/stats", "search"),
+		Entry("GET /events/stats with a write key", "/events/stats", "write"),
 	)
 })

@@ -34,6 +34,8 @@ func (s *Server) publicIndex(c *fiber.Ctx) error {
 		return errorf(fiber.StatusForbidden, "origin not allowed: send an Origin header with one of the index's allowed origins")
 	}
 	c.Set(fiber.HeaderAccessControlAllowOrigin, origin)
+	// Without this a page cannot read Retry-After, which a 429 tells it to wait.
+	c.Set(fiber.HeaderAccessControlExposeHeaders, fiber.HeaderRetryAfter)
 	c.Locals(publicKey{}, idx)
 	return c.Next()
 }
@@ -46,14 +48,21 @@ func (s *Server) publicPreflight(c *fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// publicSearch answers POST /api/public/indexes/{publicId}/search under the index's
-// public search policy and rate limits.
-func (s *Server) publicSearch(c *fiber.Ctx) error {
+// publicLimit takes one request of the visitor from the public search rate limits
+// (public search and the public lists share them), or answers 429 with Retry-After.
+func (s *Server) publicLimit(c *fiber.Ctx) error {
 	idx := c.Locals(publicKey{}).(*searchv1alpha1.SearchIndex)
 	visitor := visitorKey(idx.Status.PublicID, c.IP(), c.Get(fiber.HeaderUserAgent))
 	if ok, wait := s.limits.allow(idx.Status.PublicID, visitor); !ok {
 		return limited(c, wait)
 	}
+	return c.Next()
+}
+
+// publicSearch answers POST /api/public/indexes/{publicId}/search under the index's
+// public search policy and rate limits.
+func (s *Server) publicSearch(c *fiber.Ctx) error {
+	idx := c.Locals(publicKey{}).(*searchv1alpha1.SearchIndex)
 	if err := requireJSONBody(c); err != nil {
 		return err
 	}

@@ -110,6 +110,7 @@ var _ = Describe("Public search", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(retry).To(BeNumerically(">=", 1))
 		Expect(h.Get("Access-Control-Allow-Origin")).To(Equal(allowedOrigin))
+		Expect(h.Get("Access-Control-Expose-Headers")).To(Equal("Retry-After"), "so that the page can read how long to wait")
 		By("leaving other visitors alone")
 		code, _, _ = publicSearch(s, allowedOrigin, "another-visitor", `{"limit": 1}`)
 		Expect(code).To(Equal(http.StatusOK))

@@ -97,6 +97,9 @@ func (o *RunOptions) wire(kube *rest.Config, scheme *runtime.Scheme) error {
 	if o.Search == nil {
 		o.Search = search.New(esClient)
 	}
+	if o.Insights == nil {
+		o.Insights = events.NewReader(esClient, nil)
+	}
 	if o.Usage == nil {
 		o.Usage = usage.New(esClient, esnames.Usage(esnames.DefaultPrefix))
 	}

@@ -45,6 +45,9 @@ type Config struct {
 	// Writer writes settings and policies into SearchIndexes; nil answers those
 	// endpoints with 503.
 	Writer client.Client
+	// Insights reads events back (statistics, Bought together); nil answers those
+	// endpoints with 503.
+	Insights *events.Reader
 	// PublicLimits are the public search rate limits.
 	PublicLimits PublicLimits
 	// Events records shopper events and orders; nil answers the event endpoints with 503.
@@ -65,6 +68,7 @@ type Server struct {
 	usage    *usage.Meter
 	writer   client.Client
 	limits   *limiters
+	insights *events.Reader
 
 	events      *events.Service
 	eventLimits *eventLimiters
@@ -75,7 +79,7 @@ type Server struct {
 func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
 	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, writer: cfg.Writer, limits: newLimiters(cfg.PublicLimits),
-		events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries}
+		insights: cfg.Insights, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
 		BodyLimit:             cfg.BodyLimit,
@@ -134,6 +138,8 @@ func (s *Server) routes() {
 	idx.Delete("/staged-replacements/:stageId", write, cat, s.abortStage)
 	s.searchRoutes(idx)
 	s.eventRoutes(idx)
+	s.insightRoutes(idx)
+	s.dashboardRoutes()
 }
 
 // searchRoutes declares search, settings, fields and browser search access.
@@ -147,7 +153,7 @@ func (s *Server) searchRoutes(idx fiber.Router) {
 
 	public := s.app.Group("/api/public/indexes/:publicId")
 	public.Options("/search", s.publicIndex, s.publicPreflight)
-	public.Post("/search", s.publicIndex, s.needSearch, s.publicSearch)
+	public.Post("/search", s.publicIndex, s.publicLimit, s.needSearch, s.publicSearch)
 }
 
 // needCatalog answers 503 when the server runs without a search backend.

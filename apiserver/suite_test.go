@@ -174,7 +174,8 @@ func buildServer(reg *tenancy.Registry, limits apiserver.PublicLimits) *apiserve
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Catalog: catalog.New(client, catalogConfig),
 		Search:  searchSvc, Usage: meter, Writer: k8sClient, PublicLimits: limits,
-		Events: events.New(client, events.Config{Clock: eventsNow}),
+		Insights: events.NewReader(client, nil),
+		Events:   events.New(client, events.Config{Clock: eventsNow}),
 	}, reg)
 	s.SetReady(true)
 	return s

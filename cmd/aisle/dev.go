@@ -38,8 +38,8 @@ func runDev(args []string) error {
 	}
 	o.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	o.Started = func(env devenv.Env) {
-		fmt.Printf("\nAisle is running. %s describes it; try:\n\n%s\nCtrl-C stops everything; the data stays in %s.\n",
-			o.EnvFile, env.CurlLines(), o.DataDir)
+		fmt.Printf("\nAisle is running. %s describes it; try:\n\n%s\nThe Events page: %s/dashboard/ (with a search or write key above)\n"+
+			"Ctrl-C stops everything; the data stays in %s.\n", o.EnvFile, env.CurlLines(), env.BaseURL, o.DataDir)
 	}
 	ctx, stop := signalContext()
 	defer stop()

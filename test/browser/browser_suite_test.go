@@ -1,6 +1,8 @@
-// Package browser runs public search from a real headless Chromium (Debian's chromium,
-// driven by playwright-core from test/browser/package.json) against the whole system.
-// Needs: apt-get install -y chromium; npm ci --prefix test/browser (`make browser-deps`).
+// Package browser runs public search, shopper events and the Events page in a real
+// headless Chromium (Debian's chromium, driven by playwright-core from
+// test/browser/package.json) against the whole system.
+// Needs: apt-get install -y chromium; npm ci --prefix test/browser; npm ci --prefix web
+// (`make browser-deps`).
 package browser
 
 import (

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -20,7 +22,7 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
 
-// checkTools fails with the commands to run when Chromium or playwright-core is missing.
+// checkTools fails with the commands to run when Chromium, playwright-core or esbuild is missing.
 func checkTools() {
 	chromium := os.Getenv("CHROMIUM")
 	if chromium == "" {
@@ -30,18 +32,26 @@ func checkTools() {
 	Expect(err).NotTo(HaveOccurred(), "Chromium is missing: apt-get install -y chromium")
 	_, err = os.Stat(filepath.Join(root, "test", "browser", "node_modules", "playwright-core"))
 	Expect(err).NotTo(HaveOccurred(), "playwright-core is missing: npm ci --prefix test/browser")
+	_, err = os.Stat(filepath.Join(root, "web", "node_modules", "esbuild"))
+	Expect(err).NotTo(HaveOccurred(), "esbuild (the client's size check) is missing: npm ci --prefix web")
 }
 
-// servePage serves the test page and the browser client on a loopback port and returns
+// servePage serves the test pages and the browser client on a loopback port and returns
 // the port.
 func servePage() int {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, filepath.Join(root, "test", "browser", "page", "index.html"))
 	})
-	mux.HandleFunc("/aisle-search.js", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("/shop", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, filepath.Join(root, "test", "browser", "page", "shop.html"))
+	})
+	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("<!doctype html><title>elsewhere</title>"))
+	})
+	mux.HandleFunc("/aisle.js", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript")
-		http.ServeFile(w, r, filepath.Join(root, "web", "aisle-search.js"))
+		http.ServeFile(w, r, filepath.Join(root, "web", "aisle.js"))
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	Expect(err).NotTo(HaveOccurred())
@@ -49,6 +59,19 @@ func servePage() int {
 	go func() { _ = srv.Serve(ln) }()
 	DeferCleanup(srv.Close)
 	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// allowOrigin adds origin to the sample index's allowed origins and returns its public ID.
+func allowOrigin(ctx context.Context, origin string) string {
+	c := kubeClient()
+	var idx searchv1alpha1.SearchIndex
+	Expect(c.Get(ctx, types.NamespacedName{Namespace: env.Workspace, Name: "products"}, &idx)).To(Succeed())
+	if !slices.Contains(idx.Spec.AllowedOrigins, searchv1alpha1.Origin(origin)) {
+		patch := client.MergeFrom(idx.DeepCopy())
+		idx.Spec.AllowedOrigins = append(idx.Spec.AllowedOrigins, searchv1alpha1.Origin(origin))
+		Expect(c.Patch(ctx, &idx, patch)).To(Succeed())
+	}
+	return idx.Status.PublicID
 }
 
 type rendered struct {
@@ -66,16 +89,21 @@ func browse(pages map[string]string) map[string]rendered {
 	for name, u := range pages {
 		list = append(list, map[string]string{"name": name, "url": u})
 	}
-	arg, err := json.Marshal(list)
+	res := map[string]rendered{}
+	runNode("run.mjs", list, &res)
+	return res
+}
+
+// runNode runs a script of test/browser with arg as JSON and reads what it prints into out.
+func runNode(script string, arg, out any) {
+	a, err := json.Marshal(arg)
 	Expect(err).NotTo(HaveOccurred())
-	cmd := exec.Command("node", filepath.Join(root, "test", "browser", "run.mjs"), string(arg))
+	cmd := exec.Command("node", filepath.Join(root, "test", "browser", script), string(a))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	Expect(err).NotTo(HaveOccurred(), "node: %s", stderr.String())
-	res := map[string]rendered{}
-	Expect(json.Unmarshal(out, &res)).To(Succeed(), "output: %s", out)
-	return res
+	printed, err := cmd.Output()
+	Expect(err).NotTo(HaveOccurred(), "node %s: %s", script, stderr.String())
+	Expect(json.Unmarshal(printed, out)).To(Succeed(), "output: %s", printed)
 }
 
 func kubeClient() client.Client {
@@ -107,24 +135,19 @@ var _ = Describe("Public search from a web page", func() {
 		other := fmt.Sprintf("http://127.0.0.1:%d", port)
 
 		By("allowing the page's origin on the sample index")
-		c := kubeClient()
-		var idx searchv1alpha1.SearchIndex
-		Expect(c.Get(ctx, types.NamespacedName{Namespace: env.Workspace, Name: "products"}, &idx)).To(Succeed())
-		patch := client.MergeFrom(idx.DeepCopy())
-		idx.Spec.AllowedOrigins = append(idx.Spec.AllowedOrigins, searchv1alpha1.Origin(allowed))
-		Expect(c.Patch(ctx, &idx, patch)).To(Succeed())
+		publicID := allowOrigin(ctx, allowed)
 
 		By("writing records")
 		base := "/api/teams/" + env.Workspace + "/indexes/products"
 		Expect(call(http.MethodPost, base+"/records", env.Keys["write"],
 			`{"records": [{"objectID": "a", "name": "Red <running> shoe", "inStock": true}, {"objectID": "b", "name": "Blue sock", "inStock": true}, {"objectID": "c", "name": "Old shoe", "inStock": false}]}`, nil)).
 			To(Equal(http.StatusAccepted))
-		searchPath := "/api/public/indexes/" + idx.Status.PublicID + "/search"
+		searchPath := "/api/public/indexes/" + publicID + "/search"
 		Eventually(func() int {
 			return call(http.MethodPost, searchPath, "", `{"q": "shoe"}`, map[string]string{"Origin": allowed})
 		}).Should(Equal(http.StatusOK))
 
-		query := "/?" + url.Values{"api": {env.BaseURL}, "publicId": {idx.Status.PublicID}, "q": {"shoe"}}.Encode()
+		query := "/?" + url.Values{"api": {env.BaseURL}, "publicId": {publicID}, "q": {"shoe"}}.Encode()
 		res := browse(map[string]string{"allowed": allowed + query, "other": other + query})
 
 		Expect(res["allowed"].State).To(Equal("done"), "error: %s", res["allowed"].Error)

@@ -88,7 +88,7 @@ var _ = Describe("Elasticsearch YAML REST tests", Ordered, ContinueOnFailure, fu
 		It("finds the conformance files", func() { Fail(err.Error()) })
 		return
 	}
-	files, err := yamlrest.LoadDir(filepath.Join(dir, "test"))
+	files, err := loadFiles(dir)
 	if err != nil {
 		It("parses the conformance files", func() { Fail(err.Error()) })
 		return
@@ -102,6 +102,26 @@ var _ = Describe("Elasticsearch YAML REST tests", Ordered, ContinueOnFailure, fu
 		}
 	}
 })
+
+// loadFiles parses test/ and the candidate files in force.
+func loadFiles(dir string) ([]*yamlrest.File, error) {
+	files, err := yamlrest.LoadDir(filepath.Join(dir, "test"))
+	if err != nil {
+		return nil, err
+	}
+	paths, err := conformance.CandidatePaths(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		f, err := yamlrest.LoadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
 
 func runTest(ctx context.Context, f *yamlrest.File, t *yamlrest.Section) {
 	Expect(runner).NotTo(BeNil(), "the runner did not start")

@@ -48,7 +48,7 @@ func Validate(aggs []*Agg, index string) error {
 				return eserr.SearchPhase(eserr.IllegalArgument("Fielddata is disabled on [%s] in [%s]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [%s] in order to load field data by uninverting the inverted index. Note that this can use significant memory.", a.Field, index, a.Field).With("index", index))
 			case mapping.Unqueryable(t) && a.Type != "filter":
 				return eserr.SearchPhase(eserr.IllegalArgument("Field [%s] of type [%s] is not supported for aggregation [%s]", a.Field, t, a.Type).With("index", index))
-			case (a.Type == "min" || a.Type == "max") && !mapping.Numeric(t) && t != "date" && t != "boolean":
+			case isNumericMetric(a.Type) && !mapping.Numeric(t) && t != "date" && t != "boolean":
 				return eserr.SearchPhase(eserr.IllegalArgument("Field [%s] of type [%s] is not supported for aggregation [%s]", a.Field, t, a.Type).With("index", index))
 			case a.Type == "date_histogram" && t != "date":
 				return eserr.SearchPhase(eserr.IllegalArgument("Field [%s] of type [%s] is not supported for aggregation [date_histogram]", a.Field, t).With("index", index))
@@ -124,7 +124,7 @@ func (r *Runner) Render(facets search.FacetResults, base bq.Query, aggs []*Agg) 
 			val, err = r.termsAgg(facets[a.Name], base, a)
 		case "date_histogram":
 			val, err = r.histogramAgg(facets[a.Name], base, a)
-		case "cardinality", "min", "max":
+		case "cardinality", "min", "max", "sum":
 			val, err = r.metricAgg(facets[a.Name], base, a)
 		}
 		if err != nil {

@@ -10,12 +10,21 @@ import (
 	"github.com/aislehq/aisle/internal/engine/mapping"
 )
 
-// metricAgg renders min, max and cardinality. With `missing`, documents without the field
-// count as having that value, as in ES; on an unmapped field that is every document.
+// isNumericMetric says whether an aggregation type is a single-value metric of numbers
+// (dates and booleans read as numbers, as in ES).
+func isNumericMetric(typ string) bool {
+	return typ == "min" || typ == "max" || typ == "sum"
+}
+
+// metricAgg renders min, max, sum and cardinality. With `missing`, documents without the
+// field count as having that value, as in ES; on an unmapped field that is every document.
 func (r *Runner) metricAgg(fr *search.FacetResult, base bq.Query, a *Agg) (map[string]any, error) {
 	var vals []value
 	if a.Leaf != nil {
 		vals = values(fr, a)
+	}
+	if a.Type == "sum" {
+		return r.sumAgg(fr, base, a, vals)
 	}
 	if a.Missing != nil {
 		n, err := r.missingCount(fr, base, a)
@@ -78,4 +87,27 @@ func appendDistinct(vals []value, mv value) []value {
 		}
 	}
 	return append(vals, mv)
+}
+
+// sumAgg adds every value of every document in scope: each distinct value times the
+// documents holding it, plus `missing` once per document without the field. ES sums an
+// empty scope to 0. A document holding the same number twice in one array counts it once
+// (the columns keep distinct values per document); ES would count it twice.
+func (r *Runner) sumAgg(fr *search.FacetResult, base bq.Query, a *Agg, vals []value) (map[string]any, error) {
+	var total float64
+	for _, v := range vals {
+		total += v.num * float64(v.count)
+	}
+	if a.Missing != nil {
+		n, err := r.missingCount(fr, base, a)
+		if err != nil {
+			return nil, err
+		}
+		mv, err := a.missingValue()
+		if err != nil {
+			return nil, err
+		}
+		total += mv.num * float64(n)
+	}
+	return map[string]any{"value": total}, nil
 }

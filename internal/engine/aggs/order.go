@@ -13,7 +13,7 @@ import (
 
 // subOrder is a terms order on a sub-aggregation path ("max_number", "high.doc_count",
 // "filter>max_number"): single-bucket aggregations (filter) along the path, then a
-// single-value metric (min, max, cardinality) or a bucket's doc count at the end.
+// single-value metric (min, max, sum, cardinality) or a bucket's doc count at the end.
 type subOrder struct {
 	path []string
 	prop string // "value" or "doc_count"
@@ -69,7 +69,7 @@ func (a *Agg) resolvePath(key string) (*subOrder, error) {
 	switch {
 	case target.Type == "filter" && (prop == "" || prop == "doc_count" || prop == "_count"):
 		so.prop = "doc_count"
-	case (target.Type == "min" || target.Type == "max" || target.Type == "cardinality") && (prop == "" || prop == "value"):
+	case (isNumericMetric(target.Type) || target.Type == "cardinality") && (prop == "" || prop == "value"):
 		so.prop = "value"
 		so.missing = map[string]float64{"max": math.Inf(-1), "min": math.Inf(1)}[target.Type]
 	default:

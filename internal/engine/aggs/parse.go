@@ -1,5 +1,5 @@
 // Package aggs computes Elasticsearch aggregations (terms, filter, date_histogram,
-// cardinality, min, max) with ES's response shapes and ordering. The per-document work is
+// cardinality, min, max, sum) with ES's response shapes and ordering. The per-document work is
 // done from per-segment columns on a single index (see columnar.go) and by bleve's
 // doc-value facets across several indices.
 package aggs
@@ -127,6 +127,7 @@ func (a *Agg) parseBody(typ string, val any, c *query.Context) error {
 		"cardinality":    {"field", "precision_threshold", "missing"},
 		"min":            {"field", "format", "missing"},
 		"max":            {"field", "format", "missing"},
+		"sum":            {"field", "format", "missing"},
 		"date_histogram": {"field", "calendar_interval", "fixed_interval", "format", "min_doc_count", "extended_bounds", "time_zone", "keyed", "order", "missing"},
 	}[typ]
 	if allowed == nil {
@@ -153,7 +154,7 @@ func (a *Agg) parseBody(typ string, val any, c *query.Context) error {
 		return a.parseTerms(body)
 	case "date_histogram":
 		return a.parseHistogram(body)
-	case "cardinality", "min", "max":
+	case "cardinality", "min", "max", "sum":
 		if tz, ok := body["time_zone"]; ok {
 			return eserr.IllegalArgument("[time_zone] %v is not supported", tz)
 		}

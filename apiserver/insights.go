@@ -1,0 +1,91 @@
+package apiserver
+
+import (
+	"errors"
+
+	"github.com/gofiber/fiber/v2"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/events"
+	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/tenancy"
+)
+
+// insightRoutes declares the reading side of events: the Events page's statistics and
+// Bought together, keyed and public.
+func (s *Server) insightRoutes(idx fiber.Router) {
+	searchKey := s.authorize(tenancy.Need(searchv1alpha1.ScopeSearch))
+	idx.Get("/lists/together/:objectID", searchKey, s.needInsights, s.getTogether)
+	idx.Get("/events/stats", s.authorize(tenancy.Either), s.needInsights, s.getStats)
+
+	public := s.app.Group("/api/public/indexes/:publicId")
+	public.Get("/lists/together/:objectID", s.publicIndex, s.publicLimit, s.needInsights, s.publicTogether)
+}
+
+// needInsights answers 503 when the server runs without a search backend.
+func (s *Server) needInsights(c *fiber.Ctx) error {
+	if s.insights == nil {
+		return errorf(fiber.StatusServiceUnavailable, "no search backend configured")
+	}
+	return c.Next()
+}
+
+// badParameter turns a malformed query parameter into a 400 naming it.
+func badParameter(err error) error {
+	if errors.Is(err, events.ErrBadParameter) {
+		return errorf(fiber.StatusBadRequest, err.Error())
+	}
+	return err
+}
+
+// getStats answers GET /events/stats?from&to.
+func (s *Server) getStats(c *fiber.Ctx) error {
+	idx := tenantFrom(c.UserContext()).index
+	p, err := events.ParsePeriod(c.Query("from"), c.Query("to"), s.insights.Now())
+	if err != nil {
+		return badParameter(err)
+	}
+	stats, err := s.insights.Stats(c.UserContext(), esnames.For(idx.Namespace, idx.Name), p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(stats)
+}
+
+// getTogether answers GET /lists/together/{objectID}?limit=N with whole records.
+func (s *Server) getTogether(c *fiber.Ctx) error {
+	idx := tenantFrom(c.UserContext()).index
+	return s.together(c, idx, events.MaxTogetherLimit, events.MaxTogetherLimit, nil)
+}
+
+// publicTogether answers the public twin under the index's public policy: only the
+// retrievable fields, at most the policy's hit cap.
+func (s *Server) publicTogether(c *fiber.Ctx) error {
+	idx := c.Locals(publicKey{}).(*searchv1alpha1.SearchIndex)
+	policy := EffectivePolicy(idx)
+	fields := make([]string, len(policy.RetrievableFields))
+	for i, f := range policy.RetrievableFields {
+		fields[i] = string(f)
+	}
+	return s.together(c, idx, query.MaxPublicLimit, int(policy.MaxHits), fields)
+}
+
+// together binds objectID and limit (1 to maxLimit, default 10) and answers at most
+// hitCap products, as public search caps its hits.
+func (s *Server) together(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, maxLimit, hitCap int, fields []string) error {
+	id, err := objectIDParam(c)
+	if err != nil {
+		return err
+	}
+	limit, err := events.ParseLimit(c.Query("limit"), events.DefaultTogetherLimit, maxLimit)
+	if err != nil {
+		return badParameter(err)
+	}
+	req := events.TogetherRequest{ObjectID: id, Limit: min(limit, hitCap), Fields: fields}
+	list, err := s.insights.Together(c.UserContext(), esnames.For(idx.Namespace, idx.Name), req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}

@@ -1,0 +1,158 @@
+package events
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/elastic/go-elasticsearch/v8"
+	"github.com/hashicorp/golang-lru/v2/expirable"
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/query"
+)
+
+// StatsTTL is how long computed statistics are served from the cache: the Events page
+// may be a minute behind, and three months of events cost the backend a few hundred
+// milliseconds to count.
+const StatsTTL = time.Minute
+
+// Reader reads events and orders back: the Events page's statistics and Bought
+// together.
+type Reader struct {
+	es    *elasticsearch.TypedClient
+	now   func() time.Time
+	stats *expirable.LRU[string, Stats]
+	group singleflight.Group
+}
+
+// NewReader returns a reader on client; now tells the time (nil: time.Now).
+func NewReader(client *elasticsearch.TypedClient, now func() time.Time) *Reader {
+	if now == nil {
+		now = time.Now
+	}
+	return &Reader{es: client, now: now, stats: expirable.NewLRU[string, Stats](1024, nil, StatsTTL)}
+}
+
+// Now is the reader's clock, for the handlers' default periods.
+func (r *Reader) Now() time.Time { return r.now() }
+
+// Stats returns the figures of idx over p, computed at most StatsTTL ago. Concurrent
+// misses for the same figures share one computation.
+func (r *Reader) Stats(ctx context.Context, idx esnames.Index, p Period) (Stats, error) {
+	key := idx.Stem() + "|" + p.From.Format(dateLayout) + "|" + p.To.Format(dateLayout)
+	if s, ok := r.stats.Get(key); ok {
+		return s, nil
+	}
+	v, err, _ := r.group.Do(key, func() (any, error) {
+		s, err := r.ComputeStats(ctx, idx, p)
+		if err == nil {
+			r.stats.Add(key, s)
+		}
+		return s, err
+	})
+	if err != nil {
+		return Stats{}, err
+	}
+	return v.(Stats), nil
+}
+
+// ComputeStats computes the figures of idx over p, without the cache.
+func (r *Reader) ComputeStats(ctx context.Context, idx esnames.Index, p Period) (Stats, error) {
+	var events, orders []byte
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		events, err = r.search(gctx, strings.Join(monthIndices(idx, p), ","), statsQuery(p))
+		return err
+	})
+	g.Go(func() (err error) {
+		orders, err = r.search(gctx, idx.Orders(), ordersQuery(p))
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return Stats{}, err
+	}
+	s, err := shapeStats(p, events, orders)
+	if err != nil {
+		return Stats{}, err
+	}
+	records, err := r.records(ctx, idx.Alias(), s.productIDs(), nil)
+	if err != nil {
+		return Stats{}, err
+	}
+	s.attachRecords(records)
+	s.GeneratedAt = r.now().UTC().Format(time.RFC3339)
+	return s, nil
+}
+
+// monthIndices names the monthly event indices that may hold events of p.
+func monthIndices(idx esnames.Index, p Period) []string {
+	var out []string
+	for m := time.Date(p.From.Year(), p.From.Month(), 1, 0, 0, 0, 0, time.UTC); m.Before(p.End()); m = m.AddDate(0, 1, 0) {
+		out = append(out, idx.Events(m))
+	}
+	return out
+}
+
+// search runs body against indices, any of which may not exist yet (no events of that
+// month): those are ignored, and no index at all is an empty answer.
+func (r *Reader) search(ctx context.Context, indices string, body obj) ([]byte, error) {
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	res, err := es.ReadBody(r.es.Search().Index(indices).IgnoreUnavailable(true).AllowNoIndices(true).
+		TypedKeys(false).Raw(bytes.NewReader(raw)).Perform(ctx)) //nolint:bodyclose // ReadBody closes it
+	if err != nil {
+		return nil, fmt.Errorf("searching %s: %w", indices, err)
+	}
+	return res, nil
+}
+
+// records fetches the catalog records of ids behind alias in one _mget, without the
+// catalog's version field; includes (when not empty) limits the fields returned. Records
+// not in the catalog are absent from the map.
+func (r *Reader) records(ctx context.Context, alias string, ids []string, includes []string) (map[string]json.RawMessage, error) {
+	out := make(map[string]json.RawMessage, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	body, err := json.Marshal(obj{"ids": ids})
+	if err != nil {
+		return nil, err
+	}
+	req := r.es.Mget().Index(alias).SourceExcludes_(query.VersionField).Raw(bytes.NewReader(body))
+	if len(includes) > 0 {
+		req = req.SourceIncludes_(append([]string{"objectID"}, includes...)...)
+	}
+	raw, err := es.ReadBody(req.Perform(ctx)) //nolint:bodyclose // ReadBody closes it
+	if errors.Is(err, es.ErrNotFound) {
+		return out, nil // no catalog yet
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading records of %s: %w", alias, err)
+	}
+	var ans struct {
+		Docs []struct {
+			ID     string          `json:"_id"`
+			Found  bool            `json:"found"`
+			Source json.RawMessage `json:"_source"`
+		} `json:"docs"`
+	}
+	if err := json.Unmarshal(raw, &ans); err != nil {
+		return nil, fmt.Errorf("decoding records of %s: %w", alias, err)
+	}
+	for _, d := range ans.Docs {
+		if d.Found {
+			out[d.ID] = d.Source
+		}
+	}
+	return out, nil
+}

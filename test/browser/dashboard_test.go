@@ -1,0 +1,158 @@
+package browser
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/events"
+)
+
+func indexPath() string {
+	return "/api/teams/" + env.Workspace + "/indexes/products"
+}
+
+// statsOf reads GET /events/stats of the sample index with the search key.
+func statsOf(g Gomega) events.Stats {
+	req, err := http.NewRequest(http.MethodGet, env.BaseURL+indexPath()+"/events/stats", nil)
+	g.Expect(err).NotTo(HaveOccurred())
+	req.Header.Set("Authorization", "Bearer "+env.Keys["search"])
+	resp, err := http.DefaultClient.Do(req)
+	g.Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	g.Expect(resp.StatusCode).To(Equal(http.StatusOK))
+	var s events.Stats
+	g.Expect(json.NewDecoder(resp.Body).Decode(&s)).To(Succeed())
+	return s
+}
+
+// bulkViews is an engine _bulk body writing a server view event of each product, now,
+// into the sample index's event index of this month.
+func bulkViews(ids ...string) string {
+	now := time.Now()
+	docs := make([]events.EventDoc, 0, len(ids))
+	for _, id := range ids {
+		docs = append(docs, events.EventDoc{Type: events.View, Timestamp: now.UnixMilli(), Source: events.FromServer, ObjectID: id})
+	}
+	return bulkBody(docs...)
+}
+
+func bulkBody(docs ...events.EventDoc) string {
+	var b strings.Builder
+	for _, d := range docs {
+		src, err := json.Marshal(d)
+		Expect(err).NotTo(HaveOccurred())
+		b.WriteString("{\"index\": {}}\n" + string(src) + "\n")
+	}
+	return b.String()
+}
+
+// eventsBulkURL is where bulkBody goes: this month's event index, created with the
+// schema's mapping by ensureEventsIndex. The events of these specs are written straight
+// into the engine, as the server records them, so the page's figures are the server's.
+func eventsBulkURL() string {
+	return env.EngineURL + "/" + esnames.For(env.Workspace, "products").Events(time.Now()) + "/_bulk?refresh=true"
+}
+
+func ensureEventsIndex() {
+	index := esnames.For(env.Workspace, "products").Events(time.Now())
+	req, err := http.NewRequest(http.MethodPut, env.EngineURL+"/"+index, strings.NewReader(events.EventMapping))
+	Expect(err).NotTo(HaveOccurred())
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	Expect(err).NotTo(HaveOccurred())
+	_ = resp.Body.Close()
+	Expect(resp.StatusCode).To(Or(Equal(http.StatusOK), Equal(http.StatusBadRequest)), "created, or already there")
+}
+
+func seedEvents(body string) {
+	resp, err := http.Post(eventsBulkURL(), "application/x-ndjson", strings.NewReader(body))
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	var res struct{ Errors bool }
+	Expect(json.NewDecoder(resp.Body).Decode(&res)).To(Succeed())
+	Expect(resp.StatusCode).To(Equal(http.StatusOK))
+	Expect(res.Errors).To(BeFalse())
+}
+
+const scriptName = `<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">`
+
+var _ = Describe("The Events page", func() {
+	It("shows the figures of /events/stats with a chart, refreshes by itself, and runs no record's script", func() {
+		By("seeding a product whose name holds a script, and events naming it")
+		record, err := json.Marshal(map[string]any{"records": []map[string]any{{"objectID": "xss-1", "name": scriptName, "inStock": true}}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(call(http.MethodPost, indexPath()+"/records", env.Keys["write"], string(record), nil)).To(Equal(http.StatusAccepted))
+		ensureEventsIndex()
+		price := 7.5
+		// A hundred views put it in the top ten whatever other specs viewed.
+		seedEvents(bulkViews(slices.Repeat([]string{"xss-1"}, 100)...) + bulkBody(events.EventDoc{
+			Type: events.Purchase, Timestamp: time.Now().UnixMilli(), Source: events.FromServer,
+			Items: []events.Item{{ObjectID: "xss-1", Quantity: 2, Price: &price}}, Currency: "USD", Revenue: 15, Units: 2,
+		}))
+		var want events.Stats
+		Eventually(func(g Gomega) {
+			want = statsOf(g)
+			g.Expect(want.TopProducts.View).To(ContainElement(HaveField("ObjectID", "xss-1")))
+			g.Expect(want.Revenue).To(ContainElement(HaveField("Currency", "USD")))
+		}).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).Should(Succeed())
+
+		// AISLE_SCREENSHOTS keeps the screenshots for a person to look at.
+		dir := os.Getenv("AISLE_SCREENSHOTS")
+		if dir == "" {
+			dir = GinkgoT().TempDir()
+		}
+		shot, phone := filepath.Join(dir, "events-page.png"), filepath.Join(dir, "events-page-phone.png")
+		res := drive(map[string]any{
+			"scenario": "dashboard", "url": env.BaseURL + "/dashboard/?refresh=5", "key": env.Keys["write"],
+			"screenshot": shot, "phoneShot": phone,
+			"sendMore": map[string]string{"url": eventsBulkURL(), "contentType": "application/x-ndjson", "body": bulkViews("xss-1", "xss-1")},
+		})
+
+		By("showing the totals the stats endpoint gives")
+		figures := map[string]int64{
+			"totals.view": want.Totals.View, "totals.click": want.Totals.Click, "totals.addToCart": want.Totals.AddToCart,
+			"totals.purchase": want.Totals.Purchase, "totals.cancel": want.Totals.Cancel,
+			"orders": want.Orders, "cancelledOrders": want.CancelledOrders, "notRecorded": want.NotRecorded.Total,
+		}
+		for k, v := range figures {
+			Expect(res.First.Figures).To(HaveKeyWithValue(k, strconv.FormatInt(v, 10)), k)
+		}
+		for _, r := range want.Revenue {
+			Expect(res.First.Revenue).To(ContainElement([2]string{r.Currency, strconv.FormatFloat(r.Amount, 'f', -1, 64)}))
+		}
+		Expect(res.First.ChartDrawn).To(BeNumerically("==", 5), "one line per event type")
+
+		By("showing the script as text, without running it")
+		Expect(res.First.Names).To(ContainElement(scriptName))
+		Expect(res.XSS).To(BeEmpty())
+		Expect(res.Dialogs).To(BeZero())
+
+		By("refreshing by itself after new events")
+		Expect(res.SentMore).To(Equal(http.StatusOK))
+		Expect(res.Second.Figures["totals.view"]).To(Equal(strconv.FormatInt(want.Totals.View+2, 10)))
+		Expect(res.Second.Refreshes).To(BeNumerically(">", res.First.Refreshes))
+
+		By("labelling every control, keeping the key in this tab only, and fitting a phone")
+		Expect(res.Unlabelled).To(BeEmpty())
+		Expect(res.Stored.Session).To(ContainElement("aisle.dashboard.key"))
+		Expect(res.Stored.Local).To(BeEmpty())
+		Expect(res.PhoneOverflow).To(BeNumerically("<=", 0))
+		for _, f := range []string{shot, phone} {
+			png, err := os.ReadFile(f)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(png[:8]).To(Equal([]byte("\x89PNG\r\n\x1a\n")), f)
+			AddReportEntry(fmt.Sprintf("screenshot %s", filepath.Base(f)), f)
+		}
+	})
+})

@@ -1,0 +1,224 @@
+package browser
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/events"
+)
+
+// drove is what events.mjs reports of a scenario.
+type drove struct {
+	Requests []struct {
+		Method      string `json:"method"`
+		Type        string `json:"type"`
+		ContentType string `json:"contentType"`
+	} `json:"requests"`
+	Console []string `json:"console"`
+
+	ClosedWith, NavigatedWith int
+
+	HeldBefore, SentBeforeConsent, HeldAfterNavigation int
+	ConsentAt                                          int64
+	HeldAfterConsent, HeldBeforeRefusal                int
+	HeldAfterRefusal, HeldOnNextPage                   int
+
+	Events, Search string
+	PerHundred     []float64
+
+	Unlabelled    []string
+	First, Second shown
+	Stored        struct{ Session, Local []string }
+	XSS           string
+	Dialogs       int
+	SentMore      int
+	PhoneOverflow int
+}
+
+// shown is what the Events page showed.
+type shown struct {
+	Figures    map[string]string `json:"figures"`
+	Names      []string          `json:"names"`
+	Revenue    [][2]string       `json:"revenue"`
+	ChartDrawn any               `json:"chartDrawn"`
+	Refreshes  int               `json:"refreshes"`
+}
+
+// drive runs one scenario of events.mjs in a fresh Chromium.
+func drive(args map[string]any) drove {
+	var d drove
+	runNode("events.mjs", args, &d)
+	return d
+}
+
+// shop is a shop page of origin that sends through p.
+func shop(origin string, p *proxy, publicID, mode string) string {
+	return origin + "/shop?" + url.Values{"api": {p.URL}, "publicId": {publicID}, "events": {mode}}.Encode()
+}
+
+// stored returns the event documents the engine holds for the products ids.
+func stored(ids ...string) []events.EventDoc {
+	body, err := json.Marshal(map[string]any{"size": 1000, "query": map[string]any{"terms": map[string]any{"objectID": ids}}})
+	Expect(err).NotTo(HaveOccurred())
+	resp, err := http.Post(env.EngineURL+"/"+esnames.For(env.Workspace, "products").EventsPattern()+"/_search", "application/json", bytes.NewReader(body))
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		return nil // no event index yet
+	}
+	Expect(resp.StatusCode).To(Equal(http.StatusOK))
+	var res struct {
+		Hits struct {
+			Hits []struct {
+				Source events.EventDoc `json:"_source"`
+			} `json:"hits"`
+		} `json:"hits"`
+	}
+	Expect(json.NewDecoder(resp.Body).Decode(&res)).To(Succeed())
+	docs := make([]events.EventDoc, 0, len(res.Hits.Hits))
+	for _, h := range res.Hits.Hits {
+		docs = append(docs, h.Source)
+	}
+	return docs
+}
+
+func objectIDs(docs []events.EventDoc) []string {
+	ids := make([]string, 0, len(docs))
+	for _, d := range docs {
+		ids = append(ids, d.ObjectID)
+	}
+	return ids
+}
+
+var _ = Describe("Shopper events from a web page", Ordered, func() {
+	var origin, other, publicID string
+
+	BeforeAll(func(ctx SpecContext) {
+		port := servePage()
+		origin, other = fmt.Sprintf("http://localhost:%d", port), fmt.Sprintf("http://127.0.0.1:%d", port)
+		publicID = allowOrigin(ctx, origin)
+		// The API server sees the new origin once its informer has it.
+		Eventually(func() int {
+			return call(http.MethodPost, "/api/public/indexes/"+publicID+"/search", "", `{"q": "x"}`, map[string]string{"Origin": origin})
+		}).Should(Equal(http.StatusOK))
+	})
+
+	It("sends every kind of event as text/plain without a preflight, and they arrive with their fields", func() {
+		p := startProxy(env.BaseURL)
+		res := drive(map[string]any{"scenario": "send", "shop": shop(origin, p, publicID, "on")})
+
+		By("sending plain-text posts, and no OPTIONS request")
+		Expect(p.requests(http.MethodOptions, "/events")).To(BeEmpty())
+		posts := p.requests(http.MethodPost, "/events")
+		Expect(posts).NotTo(BeEmpty())
+		sent := 0
+		for _, s := range posts {
+			Expect(s.ContentType).To(HavePrefix("text/plain"))
+			Expect(s.Status).To(Equal(http.StatusAccepted))
+			sent += len(s.Events)
+		}
+		Expect(sent).To(Equal(6))
+		for _, r := range res.Requests {
+			Expect(r.Method).To(Equal(http.MethodPost))
+			Expect(r.ContentType).To(HavePrefix("text/plain"))
+		}
+
+		By("storing them with the contract's fields, and nothing about the shopper")
+		var docs []events.EventDoc
+		Eventually(func() []events.EventDoc { docs = stored("a", "b"); return docs }).Should(HaveLen(4))
+		Expect(docs).To(ContainElement(And(
+			HaveField("Type", events.Click), HaveField("Query", "red shoe"), HaveField("Position", 1), HaveField("Source", events.FromBrowser),
+			HaveField("Site", strings.TrimPrefix(origin, "http://")), HaveField("Device", "desktop"))))
+		Expect(docs).To(ContainElement(And(HaveField("Type", events.Click), HaveField("List", events.Together), HaveField("From", "a"))))
+		Expect(docs).To(ContainElement(And(HaveField("Type", events.View), HaveField("ObjectID", "b"))))
+
+		By("reading them back through /events/stats")
+		Eventually(func(g Gomega) {
+			s := statsOf(g)
+			g.Expect(s.TopQueries).To(ContainElement(HaveField("Query", "red shoe")))
+			g.Expect(s.ClicksByList).To(ContainElement(HaveField("Key", "together")))
+			g.Expect(s.Sites).To(ContainElement(HaveField("Key", strings.TrimPrefix(origin, "http://"))))
+			g.Expect(s.Revenue).To(ContainElement(And(HaveField("Currency", "EUR"), HaveField("Amount", BeNumerically(">=", 25)))))
+			g.Expect(s.Totals.AddToCart).To(BeNumerically(">=", 1))
+		}).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).Should(Succeed())
+	})
+
+	It("flushes the queue by beacon when the page closes or navigates away, losing nothing", func() {
+		p := startProxy(env.BaseURL)
+		res := drive(map[string]any{"scenario": "close", "shop": shop(origin, p, publicID, "on"), "away": origin + "/away"})
+		Expect(res.ClosedWith).To(Equal(5), "the views were still queued when the page closed")
+		Expect(res.NavigatedWith).To(Equal(3))
+
+		all := []string{"c1", "c2", "c3", "c4", "c5", "n1", "n2", "n3"}
+		Eventually(p.sentViews).WithTimeout(10*time.Second).Should(ConsistOf(all), "requests: %+v", p.requests(http.MethodPost, "/events"))
+		for _, s := range p.requests(http.MethodPost, "/events") {
+			Expect(s.ContentType).To(HavePrefix("text/plain"))
+			Expect(s.Status).To(Equal(http.StatusAccepted))
+		}
+		Eventually(func() []string { return objectIDs(stored(all...)) }).Should(ConsistOf(all))
+	})
+
+	It("holds events until consent, across a navigation; consent(false) drops them", func() {
+		p := startProxy(env.BaseURL)
+		res := drive(map[string]any{"scenario": "hold", "shop": shop(origin, p, publicID, "hold")})
+		Expect(res.HeldBefore).To(Equal(3))
+		Expect(res.SentBeforeConsent).To(BeZero())
+		Expect(res.HeldAfterNavigation).To(Equal(3), "the held queue survives a navigation within the site")
+		Expect(res.HeldAfterConsent).To(BeZero())
+		Expect(res.HeldBeforeRefusal).To(Equal(2))
+		Expect(res.HeldAfterRefusal).To(BeZero())
+		Expect(res.HeldOnNextPage).To(BeZero())
+
+		Expect(p.sentViews()).To(ConsistOf("h1", "h2", "h3"), "the held events, once; none after the refusal")
+		for _, s := range p.requests(http.MethodPost, "/events") {
+			Expect(s.At.UnixMilli()).To(BeNumerically(">=", res.ConsentAt))
+		}
+		Eventually(func() []string { return objectIDs(stored("h1", "h2", "h3", "d1", "d2", "d3")) }).Should(ConsistOf("h1", "h2", "h3"))
+	})
+
+	It("waits Retry-After on 429, backs off on 503, and sends nothing twice after a success", func() {
+		p := startProxy(env.BaseURL, http.StatusTooManyRequests, http.StatusServiceUnavailable)
+		drive(map[string]any{"scenario": "retry", "shop": shop(origin, p, publicID, "on")})
+
+		posts := p.requests(http.MethodPost, "/events")
+		Expect(posts).To(HaveLen(3))
+		Expect([]int{posts[0].Status, posts[1].Status, posts[2].Status}).To(Equal([]int{429, 503, 202}))
+		Expect(posts[1].Events).To(Equal(posts[0].Events))
+		Expect(posts[2].Events).To(Equal(posts[0].Events))
+		Expect(posts[1].At.Sub(posts[0].At)).To(BeNumerically(">=", time.Second), "Retry-After: 1")
+		Expect(posts[2].At.Sub(posts[1].At)).To(BeNumerically(">=", 500*time.Millisecond), "the first backoff")
+		Eventually(func() []string { return objectIDs(stored("r1", "r2", "r3")) }).Should(ConsistOf("r1", "r2", "r3"))
+	})
+
+	It("is refused by the browser on an origin the index does not allow", func() {
+		p := startProxy(env.BaseURL)
+		res := drive(map[string]any{"scenario": "other", "shop": shop(other, p, publicID, "on"), "api": p.URL, "publicId": publicID})
+		Expect(res.Events).To(ContainSubstring("Failed to fetch"))
+		Expect(res.Search).To(ContainSubstring("Failed to fetch"))
+		for _, s := range p.requests(http.MethodPost, "/events") {
+			Expect(s.Status).To(Equal(http.StatusForbidden))
+		}
+	})
+})
+
+var _ = Describe("The browser client package", func() {
+	It("passes its own tests and stays within its size budget", func() {
+		for _, args := range [][]string{{"--test", "test/"}, {"size.mjs"}} {
+			cmd := exec.Command("node", args...)
+			cmd.Dir = filepath.Join(root, "web")
+			out, err := cmd.CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), "node %v: %s", args, out)
+		}
+	})
+})

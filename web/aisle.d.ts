@@ -1,0 +1,114 @@
+// Type declarations of aisle.js, Aisle's browser client.
+
+/** Options of the client. */
+export interface AisleOptions {
+  /** The API server's address, e.g. "https://search.example.com". */
+  baseUrl: string;
+  /** The index's public ID; the page's origin must be one of its allowed origins. */
+  publicId: string;
+  /**
+   * Shopper events: "on" sends them (default), "off" sends and keeps nothing, "hold"
+   * keeps them (across pages of the site) until consent(true) sends them or
+   * consent(false) drops them.
+   */
+  events?: "on" | "off" | "hold";
+  /** Where unsent events wait for the next page; default sessionStorage, null for none. */
+  storage?: Storage | null;
+}
+
+/** A search request; see the HTTP interface for the full list of fields. */
+export interface SearchRequest {
+  q?: string;
+  limit?: number;
+  facets?: string[];
+  [field: string]: unknown;
+}
+
+export interface SearchHit {
+  objectID: string;
+  record: Record<string, unknown>;
+  /** HTML-escaped, with <em> around the matches. */
+  highlights?: Record<string, string>;
+  [field: string]: unknown;
+}
+
+export interface SearchResponse {
+  hits: SearchHit[];
+  [field: string]: unknown;
+}
+
+export interface TogetherHit {
+  objectID: string;
+  record: Record<string, unknown> | null;
+  /** How many counted orders hold both products. */
+  sharedOrders: number;
+  /** sharedOrders divided by the orders holding the given product. */
+  confidence: number;
+}
+
+export interface TogetherList {
+  objectID: string;
+  /** Counted orders within 400 days that hold objectID. */
+  orders: number;
+  hits: TogetherHit[];
+}
+
+/** A product of a cart or an order. */
+export interface Item {
+  objectID: string;
+  /** Positive integer, default 1. */
+  quantity?: number;
+  /** Unit price, non-negative; needs a currency. */
+  price?: number;
+}
+
+/** A click on a search result. */
+export interface SearchClick {
+  objectID: string;
+  /** 1-based position of the product in the results. */
+  position: number;
+  query: string;
+}
+
+/** A click on a product of a recommendation list. */
+export interface ListClick {
+  objectID: string;
+  position: number;
+  list: "goesWith" | "similar" | "together";
+  /** The product whose list it was. */
+  from: string;
+}
+
+/** An answer the client could not use: its status (0 for none) and Retry-After. */
+export interface AisleError extends Error {
+  status: number;
+  retryAfter: string | null;
+}
+
+export class Aisle {
+  constructor(options: AisleOptions);
+  /** Searches the index; throws an AisleError on failure. */
+  search(request?: SearchRequest): Promise<SearchResponse>;
+  /** Products bought in the same orders as objectID, most shared orders first. */
+  boughtTogether(objectID: string, options?: { limit?: number }): Promise<TogetherList>;
+  view(objectID: string): void;
+  click(click: SearchClick | ListClick): void;
+  /** currency: ISO 4217 code, needed when an item has a price. */
+  addToCart(items: Item[], currency?: string): void;
+  /** orderID is never stored by the service; an order is counted once however often it is sent. */
+  purchase(orderID: string, items: Item[], currency?: string): void;
+  /** Releases (true) or drops (false) the held events; false also drops every later one. */
+  consent(granted: boolean): void;
+  /** Events held, queued or in flight. */
+  readonly pending: number;
+}
+
+/** The search-only client's name, kept for pages that import it. */
+export { Aisle as AisleSearch };
+
+/** How many events from the head of the queue fit in one request (internal). */
+export function take(queue: { b: number }[]): number;
+/** The wait before retry number attempt, in ms (internal). */
+export function backoff(attempt: number, random?: () => number): number;
+/** The wait before a resend after an answer, in ms, or -1 when done (internal). */
+export function retryWait(status: number, retryAfter: string | null, attempt: number): number;
