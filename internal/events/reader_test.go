@@ -55,4 +55,25 @@ var _ = Describe("Reader", Ordered, func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(l).To(Equal(events.TogetherList{ObjectID: "p1", Hits: []events.TogetherHit{}}))
 	})
+
+	It("ranks Bought together by shared orders, leaving out cancelled orders and products not in the catalog", func() {
+		order := func(id string, cancelled bool, ps ...string) events.OrderDoc {
+			return events.OrderDoc{Timestamp: now.Add(-24 * time.Hour).UnixMilli(), Products: ps, Source: events.FromServer, Counts: true, Cancelled: cancelled}
+		}
+		write(idx.Orders(), events.OrderMapping, map[string]any{
+			"a": order("a", false, "p1", "p2", "p3"), "b": order("b", false, "p1", "p2"),
+			"c": order("c", false, "p1", "p4", "gone"), "d": order("d", true, "p1", "p4", "p5"),
+		})
+		write(idx.Alias(), `{}`, map[string]any{"p1": map[string]any{"n": 1}, "p2": map[string]any{"n": 2}, "p3": map[string]any{"n": 3},
+			"p4": map[string]any{"n": 4}, "p5": map[string]any{"n": 5}})
+		l, err := reader.Together(ctx, idx, events.TogetherRequest{ObjectID: "p1", Limit: 10})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(l.Orders).To(BeEquivalentTo(3))
+		var got []string
+		for _, h := range l.Hits {
+			got = append(got, h.ObjectID+":"+string(h.Record))
+		}
+		Expect(got).To(Equal([]string{`p2:{"n":2}`, `p3:{"n":3}`, `p4:{"n":4}`}))
+		Expect(l.Hits[0].SharedOrders).To(BeEquivalentTo(2))
+	})
 })
