@@ -23,7 +23,10 @@ func price(p float64) *float64 { return &p }
 // is 2026-02-10 to 2026-03-11, so the first and last are outside it.
 func statsEvents() []seedDoc {
 	browser := func(d events.EventDoc) events.EventDoc {
-		d.Source, d.Device, d.Site, d.Country = events.FromBrowser, "mobile", "shop.example", "FR"
+		d.Source, d.Site, d.Country = events.FromBrowser, "shop.example", "FR"
+		if d.Device == "" {
+			d.Device = "mobile"
+		}
 		return d
 	}
 	server := func(d events.EventDoc) events.EventDoc { d.Source = events.FromServer; return d }

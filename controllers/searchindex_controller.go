@@ -36,7 +36,8 @@ type SearchIndexReconciler struct {
 	// settings rebuilds.
 	Catalog *catalog.Service
 
-	rebuilds rebuilds
+	rebuilds  rebuilds
+	retention retentionRuns
 }
 
 // +kubebuilder:rbac:groups=search.aisle.dev,resources=searchindexes,verbs=get;list;watch;update;patch
@@ -114,6 +115,7 @@ func (r *SearchIndexReconciler) reconcileBackend(ctx context.Context, si *search
 			log.FromContext(ctx).Error(err, "sweeping catalog leftovers")
 		}
 	}
+	r.applyRetention(ctx, names)
 	poll := r.reconcileRebuild(ctx, si, names, want, state)
 	records, err := r.Backend.Count(ctx, names.Alias())
 	if err != nil {

@@ -31,6 +31,8 @@ type Reader struct {
 	now   func() time.Time
 	stats *expirable.LRU[string, Stats]
 	group singleflight.Group
+	// orderCounts are the counted orders per index (see countedOrders).
+	orderCounts *expirable.LRU[string, int64]
 }
 
 // NewReader returns a reader on client; now tells the time (nil: time.Now).
@@ -38,7 +40,8 @@ func NewReader(client *elasticsearch.TypedClient, now func() time.Time) *Reader 
 	if now == nil {
 		now = time.Now
 	}
-	return &Reader{es: client, now: now, stats: expirable.NewLRU[string, Stats](1024, nil, StatsTTL)}
+	return &Reader{es: client, now: now, stats: expirable.NewLRU[string, Stats](1024, nil, StatsTTL),
+		orderCounts: expirable.NewLRU[string, int64](4096, nil, StatsTTL)}
 }
 
 // Now is the reader's clock, for the handlers' default periods.

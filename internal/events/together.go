@@ -32,55 +32,71 @@ type TogetherRequest struct {
 	Fields []string
 }
 
-// togetherQuery counts, among the orders that count and are not cancelled within the
-// window, those holding the product and the products they hold. The product itself is
-// one of the buckets (and left out when shaping); size leaves room for products that
-// are no longer in the catalog.
+// countedOrders selects the orders that count and are not cancelled within the window.
+func countedOrders(now time.Time) []any {
+	return []any{
+		termQ("counts", true),
+		obj{"range": obj{"timestamp": obj{"gte": now.Add(-OrderWindow).UnixMilli()}}},
+	}
+}
+
+func notCancelled() []any { return []any{termQ("cancelled", true)} }
+
+// togetherQuery counts the counted orders holding the product and the products they
+// hold, in one pass over those orders. The product itself is one of the buckets (and
+// left out when ranking); size leaves room for products no longer in the catalog.
 func togetherQuery(objectID string, limit int, now time.Time) obj {
 	return obj{
 		"size": 0, "track_total_hits": true,
 		"query": obj{"bool": obj{
-			"filter": []any{
-				termQ("counts", true),
-				obj{"range": obj{"timestamp": obj{"gte": now.Add(-OrderWindow).UnixMilli()}}},
-			},
-			"must_not": []any{termQ("cancelled", true)},
+			"filter":   append(countedOrders(now), termQ("products", objectID)),
+			"must_not": notCancelled(),
 		}},
-		"aggs": obj{"with": filtered(termQ("products", objectID), obj{
-			"products": terms("products", 3*limit+20, nil),
-		})},
+		"aggs": obj{"products": terms("products", 3*limit+20, nil)},
 	}
+}
+
+// allOrdersQuery counts the counted orders of the window, for the minimum of shared
+// orders.
+func allOrdersQuery(now time.Time) obj {
+	return obj{"size": 0, "track_total_hits": true,
+		"query": obj{"bool": obj{"filter": countedOrders(now), "must_not": notCancelled()}}}
 }
 
 type togetherAnswer struct {
 	totalHits
 	Aggregations struct {
-		With filterAgg `json:"with"`
+		Products bucketList `json:"products"`
 	} `json:"aggregations"`
+}
+
+// minShared is how many orders a product must share with the given one to be listed,
+// given the counted orders of the window.
+func minShared(orders int64) int64 {
+	if orders < FewOrders {
+		return 1
+	}
+	return 2
 }
 
 // rankTogether reads the answer of togetherQuery: the orders holding the product and
 // the candidates, best first (the engine's order: shared orders, then objectID), each
-// shared by at least minShared orders.
-func rankTogether(objectID string, raw []byte) (TogetherList, error) {
+// shared by at least least orders.
+func rankTogether(objectID string, raw []byte, least int64) (TogetherList, error) {
 	var ans togetherAnswer
 	if err := json.Unmarshal(raw, &ans); err != nil {
 		return TogetherList{}, fmt.Errorf("decoding the Bought together answer: %w", err)
 	}
-	with := ans.Aggregations.With
-	minShared := int64(2)
-	if ans.Hits.Total.Value < FewOrders {
-		minShared = 1
-	}
-	out := TogetherList{ObjectID: objectID, Orders: with.DocCount, Hits: []TogetherHit{}}
-	for _, b := range with.Products.Buckets {
+	orders := ans.Hits.Total.Value
+	out := TogetherList{ObjectID: objectID, Orders: orders, Hits: []TogetherHit{}}
+	for _, b := range ans.Aggregations.Products.Buckets {
 		id := b.str()
-		if id == objectID || b.DocCount < minShared {
+		if id == objectID || b.DocCount < least {
 			continue
 		}
 		out.Hits = append(out.Hits, TogetherHit{
 			ObjectID: id, SharedOrders: b.DocCount,
-			Confidence: float64(b.DocCount) / float64(with.DocCount),
+			Confidence: float64(b.DocCount) / float64(orders),
 		})
 	}
 	return out, nil
@@ -102,11 +118,16 @@ func (l *TogetherList) keepInCatalog(records map[string]json.RawMessage, limit i
 // Together returns the Bought together list of a product of idx. An unknown product
 // has an empty list.
 func (r *Reader) Together(ctx context.Context, idx esnames.Index, req TogetherRequest) (TogetherList, error) {
-	raw, err := r.search(ctx, idx.Orders(), togetherQuery(req.ObjectID, req.Limit, r.now()))
+	now := r.now()
+	all, err := r.countedOrders(ctx, idx, now)
 	if err != nil {
 		return TogetherList{}, err
 	}
-	list, err := rankTogether(req.ObjectID, raw)
+	raw, err := r.search(ctx, idx.Orders(), togetherQuery(req.ObjectID, req.Limit, now))
+	if err != nil {
+		return TogetherList{}, err
+	}
+	list, err := rankTogether(req.ObjectID, raw, minShared(all))
 	if err != nil {
 		return TogetherList{}, err
 	}
@@ -120,4 +141,23 @@ func (r *Reader) Together(ctx context.Context, idx esnames.Index, req TogetherRe
 	}
 	list.keepInCatalog(records, req.Limit)
 	return list, nil
+}
+
+// countedOrders is how many orders of idx count within the window, computed at most
+// StatsTTL ago: it only decides whether one shared order is enough, and counting every
+// order on each request would cost more than the list itself.
+func (r *Reader) countedOrders(ctx context.Context, idx esnames.Index, now time.Time) (int64, error) {
+	if n, ok := r.orderCounts.Get(idx.Stem()); ok {
+		return n, nil
+	}
+	raw, err := r.search(ctx, idx.Orders(), allOrdersQuery(now))
+	if err != nil {
+		return 0, err
+	}
+	var ans totalHits
+	if err := json.Unmarshal(raw, &ans); err != nil {
+		return 0, fmt.Errorf("decoding the order count: %w", err)
+	}
+	r.orderCounts.Add(idx.Stem(), ans.Hits.Total.Value)
+	return ans.Hits.Total.Value, nil
 }

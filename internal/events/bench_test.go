@@ -1,0 +1,189 @@
+package events_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elastic/go-elasticsearch/v8"
+
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/events"
+	"github.com/aislehq/aisle/test/esbackend"
+)
+
+// benchNow is the benchmarks' "today": the three months before it hold the events.
+var benchNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+func benchClient(b *testing.B) *elasticsearch.TypedClient {
+	b.Helper()
+	url, stop, err := esbackend.Start(context.Background(), b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = stop() })
+	client, err := es.New(url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return client
+}
+
+// bulkLoad writes docs (an ID, or "" for none, and a source) to index in requests of
+// 5,000, then refreshes.
+func bulkLoad(b *testing.B, client *elasticsearch.TypedClient, index, mapping string, n int, doc func(i int) (string, any)) {
+	b.Helper()
+	ctx := context.Background()
+	if _, err := client.Indices.Create(index).Raw(strings.NewReader(mapping)).Do(ctx); err != nil {
+		b.Fatal(err)
+	}
+	for start := 0; start < n; start += 5000 {
+		var buf bytes.Buffer
+		for i := start; i < min(start+5000, n); i++ {
+			id, src := doc(i)
+			raw, _ := json.Marshal(src)
+			if id == "" {
+				buf.WriteString("{\"index\":{}}\n")
+			} else {
+				fmt.Fprintf(&buf, "{\"index\":{\"_id\":%q}}\n", id)
+			}
+			buf.Write(raw)
+			buf.WriteByte('\n')
+		}
+		res, err := client.Bulk().Index(index).Raw(&buf).Do(ctx)
+		if err != nil || res.Errors {
+			b.Fatalf("bulk into %s: %v", index, err)
+		}
+	}
+	if _, err := client.Indices.Refresh().Index(index).Do(ctx); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// zipf draws product numbers 0..n-1, a few popular, most rare.
+func zipf(seed uint64, n int) func() int {
+	z := rand.NewZipf(rand.New(rand.NewPCG(seed, 1)), 1.1, 1, uint64(n-1))
+	return func() int { return int(z.Uint64()) }
+}
+
+// benchEvent is event i of n spread evenly over the 92 days before benchNow: 60% views,
+// 20% clicks, 10% carts, 5% purchases, the rest cancels and dropped events.
+func benchEvent(i, n int, product func() int, r *rand.Rand) events.EventDoc {
+	ts := benchNow.Add(-time.Duration(float64(92*24*time.Hour) * float64(i) / float64(n)))
+	d := events.EventDoc{Timestamp: ts.UnixMilli(), Source: events.FromBrowser, Device: []string{"desktop", "mobile", "tablet"}[r.IntN(3)],
+		Country: []string{"FR", "DE", "US", "GB", "ES"}[r.IntN(5)], Site: "shop.example"}
+	item := []events.Item{{ObjectID: fmt.Sprintf("p%d", product()), Quantity: 1}}
+	switch p := r.IntN(100); {
+	case p < 60:
+		d.Type, d.ObjectID = events.View, item[0].ObjectID
+	case p < 80:
+		d.Type, d.ObjectID, d.Position, d.Query = events.Click, item[0].ObjectID, 1+r.IntN(20), fmt.Sprintf("query %d", product()%500)
+	case p < 90:
+		d.Type, d.Items, d.Currency = events.AddToCart, item, "EUR"
+	case p < 95:
+		d.Type, d.Items, d.Currency, d.Revenue, d.Units = events.Purchase, item, "EUR", float64(1+r.IntN(200)), 1
+	case p < 97:
+		d.Type, d.Source = events.Cancel, events.FromServer
+	default:
+		d.Type, d.Reason, d.Count = events.NotRecorded, "crawler", 1
+	}
+	return d
+}
+
+// percentiles reports p50 and p95 of durations in milliseconds.
+func percentiles(b *testing.B, ds []time.Duration, prefix string) {
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	at := func(q float64) float64 { return float64(ds[int(q*float64(len(ds)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(at(0.50), prefix+"p50_ms")
+	b.ReportMetric(at(0.95), prefix+"p95_ms")
+}
+
+// BenchmarkStats computes the Events page's figures (uncached: ComputeStats) over one
+// million events spread over three months in their monthly indices, for the last 30
+// and the last 92 days, and reports p50/p95 of 20 runs each.
+func BenchmarkStats(b *testing.B) {
+	const n = 1_000_000
+	client := benchClient(b)
+	idx := esnames.For("bench", "shop")
+	product, r := zipf(1, 5000), rand.New(rand.NewPCG(2, 2))
+	docs := make([]events.EventDoc, n)
+	for i := range docs {
+		docs[i] = benchEvent(i, n, product, r)
+	}
+	months := map[string][]int{}
+	for i, d := range docs {
+		name := idx.Events(time.UnixMilli(d.Timestamp))
+		months[name] = append(months[name], i)
+	}
+	t0 := time.Now()
+	for name, is := range months {
+		bulkLoad(b, client, name, events.EventMapping, len(is), func(k int) (string, any) { return "", docs[is[k]] })
+	}
+	b.ReportMetric(time.Since(t0).Seconds(), "load_s")
+	reader := events.NewReader(client, func() time.Time { return benchNow })
+	for _, days := range []int{30, 92} {
+		p, err := events.ParsePeriod(benchNow.AddDate(0, 0, 1-days).Format(time.DateOnly), "", benchNow)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var ds []time.Duration
+		for i := 0; i < 22; i++ {
+			t := time.Now()
+			s, err := reader.ComputeStats(context.Background(), idx, p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if s.Totals.View == 0 {
+				b.Fatal("no views counted")
+			}
+			if i >= 2 { // the first runs build the engine's per-segment columns
+				ds = append(ds, time.Since(t))
+			}
+		}
+		percentiles(b, ds, fmt.Sprintf("%dd_", days))
+	}
+}
+
+// BenchmarkTogether asks for the Bought together lists of 200 products (drawn like the
+// orders' products: popular ones more often) over 100,000 orders of 1 to 6 products
+// from a catalog of 5,000 records, and reports p50/p95.
+func BenchmarkTogether(b *testing.B) {
+	const orders, catalog = 100_000, 5000
+	client := benchClient(b)
+	idx := esnames.For("bench", "shop")
+	bulkLoad(b, client, idx.Alias(), `{}`, catalog, func(i int) (string, any) {
+		return fmt.Sprintf("p%d", i), map[string]any{"objectID": fmt.Sprintf("p%d", i), "name": fmt.Sprintf("Product %d", i), "price": i % 100}
+	})
+	product, r := zipf(3, catalog), rand.New(rand.NewPCG(4, 4))
+	bulkLoad(b, client, idx.Orders(), events.OrderMapping, orders, func(i int) (string, any) {
+		ps := map[string]bool{}
+		for k := 0; k < 1+r.IntN(6); k++ {
+			ps[fmt.Sprintf("p%d", product())] = true
+		}
+		o := events.OrderDoc{Timestamp: benchNow.Add(-time.Duration(r.IntN(399*24)) * time.Hour).UnixMilli(), Source: events.FromServer, Counts: true}
+		for p := range ps {
+			o.Products = append(o.Products, p)
+		}
+		return fmt.Sprintf("o%d", i), o
+	})
+	reader := events.NewReader(client, func() time.Time { return benchNow })
+	var ds []time.Duration
+	for i := 0; i < 220; i++ {
+		req := events.TogetherRequest{ObjectID: fmt.Sprintf("p%d", product()), Limit: events.DefaultTogetherLimit}
+		t := time.Now()
+		if _, err := reader.Together(context.Background(), idx, req); err != nil {
+			b.Fatal(err)
+		}
+		if i >= 20 {
+			ds = append(ds, time.Since(t))
+		}
+	}
+	percentiles(b, ds, "")
+}

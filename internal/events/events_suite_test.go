@@ -1,0 +1,36 @@
+package events_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/elastic/go-elasticsearch/v8"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/test/esbackend"
+)
+
+// The specs run against the search backend of the tests (the embedded engine unless
+// AISLE_ES_URL names a cluster), with documents of the schema written straight to it.
+var (
+	esClient *elasticsearch.TypedClient
+	ctx      context.Context
+)
+
+func TestEvents(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Events")
+}
+
+var _ = BeforeSuite(func() {
+	var cancel context.CancelFunc
+	ctx, cancel = context.WithCancel(context.Background())
+	DeferCleanup(cancel)
+	url, stop, err := esbackend.Start(ctx, GinkgoT().TempDir())
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(stop)
+	esClient, err = es.New(url)
+	Expect(err).NotTo(HaveOccurred())
+})
