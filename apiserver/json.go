@@ -2,46 +2,129 @@ package apiserver
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/gofiber/fiber/v2"
 )
 
-// decodeStrict decodes a JSON body into v, refusing unknown fields, trailing data and
-// empty bodies with a 400 that says why.
+// strictOptions decode a request body exactly: member names match their field's name
+// case-sensitively, an unknown or repeated member is refused, and so is any string
+// that is not valid UTF-8 (encoding/json would replace its bytes with U+FFFD and store
+// what the client never sent).
+var strictOptions = jsonv2.JoinOptions(
+	jsonv2.RejectUnknownMembers(true),
+	jsonv2.MatchCaseInsensitiveNames(false),
+	jsontext.AllowDuplicateNames(false),
+	jsontext.AllowInvalidUTF8(false),
+)
+
+// decodeStrict decodes a JSON object body into v, refusing anything else (an empty
+// body, null, an array), unknown or mis-cased fields, invalid UTF-8 and trailing data
+// with a 400 that says why.
 func decodeStrict(body []byte, v any) error {
-	if len(bytes.TrimSpace(body)) == 0 {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
 		return errorf(fiber.StatusBadRequest, "request body is empty; expected a JSON object")
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return errorf(fiber.StatusBadRequest, "invalid JSON body: "+describeJSONError(err))
+	if trimmed[0] != '{' {
+		return errorf(fiber.StatusBadRequest, "invalid JSON body: expected a JSON object")
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errorf(fiber.StatusBadRequest, "invalid JSON body: unexpected data after the JSON value")
+	if err := jsonv2.Unmarshal(trimmed, v, strictOptions); err != nil {
+		return errorf(fiber.StatusBadRequest, "invalid JSON body: "+describeJSONError(err))
 	}
 	return nil
 }
 
+// describeJSONError says what is wrong and where, in the request's field names.
 func describeJSONError(err error) string {
-	var syntax *json.SyntaxError
-	var typeErr *json.UnmarshalTypeError
+	var syntax *jsontext.SyntacticError
+	var semantic *jsonv2.SemanticError
 	switch {
-	case errors.As(err, &syntax):
-		return fmt.Sprintf("syntax error at byte %d: %s", syntax.Offset, syntax.Error())
-	case errors.As(err, &typeErr):
-		if typeErr.Field != "" {
-			return fmt.Sprintf("field %q must be %s, not %s", typeErr.Field, jsonType(typeErr.Type.Kind().String()), typeErr.Value)
-		}
-		return fmt.Sprintf("expected %s, not %s", jsonType(typeErr.Type.Kind().String()), typeErr.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "the JSON value is incomplete"
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("syntax error at byte %d%s: %s", syntax.ByteOffset, at(syntax.JSONPointer), causeOf(syntax.Err))
+	case errors.As(err, &semantic) && errors.Is(err, jsonv2.ErrUnknownName):
+		return fmt.Sprintf("unknown field %q", lastToken(semantic.JSONPointer))
+	case errors.As(err, &semantic) && semantic.GoType != nil && semantic.JSONKind != 0:
+		return fmt.Sprintf("field %q must be %s, not %s", fieldPath(semantic.JSONPointer), jsonType(semantic.GoType.Kind().String()), kindName(semantic.JSONKind, semantic.Err))
+	case errors.As(err, &semantic):
+		return fmt.Sprintf("field %q: %s", fieldPath(semantic.JSONPointer), causeOf(semantic.Err))
 	}
 	return err.Error()
+}
+
+func at(p jsontext.Pointer) string {
+	if p == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (field %q)", fieldPath(p))
+}
+
+// fieldPath writes a JSON pointer (/filters/in/0) as the API names places (filters.in[0]).
+func fieldPath(p jsontext.Pointer) string {
+	var b strings.Builder
+	for tok := range p.Tokens() {
+		if isIndex(tok) {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+func lastToken(p jsontext.Pointer) string {
+	return p.LastToken()
+}
+
+func isIndex(tok string) bool {
+	if tok == "" {
+		return false
+	}
+	for _, r := range tok {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func causeOf(err error) string {
+	if err == nil {
+		return "invalid value"
+	}
+	return strings.TrimPrefix(err.Error(), "jsontext: ")
+}
+
+// kindName names the JSON value found: a number out of range says so.
+func kindName(k jsontext.Kind, cause error) string {
+	switch k {
+	case '"':
+		return "string"
+	case '0':
+		if cause != nil {
+			return "a number out of range"
+		}
+		return "number"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	}
+	return k.String()
 }
 
 func jsonType(kind string) string {
@@ -56,6 +139,8 @@ func jsonType(kind string) string {
 		return "a boolean"
 	case "int", "int32", "int64", "uint", "uint32", "uint64", "float32", "float64":
 		return "a number"
+	case "ptr":
+		return "a value of another type"
 	}
 	return kind
 }

@@ -15,10 +15,16 @@ func TestDecodeStrict(t *testing.T) {
 		in, message string
 	}{
 		{``, "request body is empty; expected a JSON object"},
-		{`{"records": [}`, "invalid JSON body: syntax error at byte 14: invalid character '}' looking for beginning of value"},
+		{`null`, "invalid JSON body: expected a JSON object"},
+		{`[{"limit": 1}]`, "invalid JSON body: expected a JSON object"},
+		{`{"records": [}`, `invalid JSON body: syntax error at byte 13 (field "records[0]"): invalid character '}' at start of value`},
 		{`{"limit": "ten"}`, `invalid JSON body: field "limit" must be a number, not string`},
-		{`{"limt": 10}`, `invalid JSON body: json: unknown field "limt"`},
-		{`{"limit": 10} {}`, "invalid JSON body: unexpected data after the JSON value"},
+		{`{"limit": 1e400}`, `invalid JSON body: field "limit" must be a number, not a number out of range`},
+		{`{"limt": 10}`, `invalid JSON body: unknown field "limt"`},
+		{`{"Limit": 10}`, `invalid JSON body: unknown field "Limit"`},
+		{`{"limit": 1, "limit": 2}`, `invalid JSON body: syntax error at byte 13 (field "limit"): duplicate object member name`},
+		{"{\"records\": [{\"objectID\": \"a\xff\"}]}", `invalid JSON body: syntax error at byte 28 (field "records[0].objectID"): invalid UTF-8`},
+		{`{"limit": 10} {}`, "invalid JSON body: syntax error at byte 14: invalid character '{' after top-level value"},
 		{`{"limit": 10`, "invalid JSON body: the JSON value is incomplete"},
 	}
 	for _, c := range cases {
