@@ -1,12 +1,8 @@
-package apiserver
+package strictjson
 
-import (
-	"errors"
-	"net/http"
-	"testing"
-)
+import "testing"
 
-func TestDecodeStrict(t *testing.T) {
+func TestDecode(t *testing.T) {
 	type body struct {
 		Records []map[string]any `json:"records"`
 		Limit   int              `json:"limit"`
@@ -29,14 +25,12 @@ func TestDecodeStrict(t *testing.T) {
 	}
 	for _, c := range cases {
 		var v body
-		err := decodeStrict([]byte(c.in), &v)
-		var e *Error
-		if !errors.As(err, &e) || e.Status != http.StatusBadRequest || e.Message != c.message {
-			t.Errorf("%q: got %v, want 400 %q", c.in, err, c.message)
+		if err := Decode([]byte(c.in), &v); err == nil || err.Error() != c.message {
+			t.Errorf("%q: got %v, want %q", c.in, err, c.message)
 		}
 	}
 	var v body
-	if err := decodeStrict([]byte(` {"limit": 10, "records": [{"objectID": "a"}]} `), &v); err != nil || v.Limit != 10 {
+	if err := Decode([]byte(` {"limit": 10, "records": [{"objectID": "a"}]} `), &v); err != nil || v.Limit != 10 {
 		t.Errorf("a valid body was refused: %v", err)
 	}
 }
