@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -94,7 +95,7 @@ var _ = Describe("Hardening (issue 15)", func() {
 		r := call(0, "POST", ci.base+"/record-writes", ci.writeKey, map[string]any{"operation": "delete", "objectID": "a", "expectedVersion": 0, "idempotencyKey": ""})
 		expectRefused(r, http.StatusBadRequest, "idempotencyKey must be 1 to 64 characters")
 		r = call(0, "POST", ci.base+"/record-writes", ci.writeKey, map[string]any{"Operation": "delete", "ObjectID": "a", "expectedVersion": 0})
-		expectRefused(r, http.StatusBadRequest, `unknown field "Operation"`)
+		expectRefused(r, http.StatusBadRequest, `unknown field "ObjectID"`)
 		Expect(call(0, "GET", ci.base+"/indexing", ci.writeKey, nil).receipt().AcceptedRevision).To(BeZero())
 	})
 
@@ -134,4 +135,62 @@ var _ = Describe("Hardening (issue 15)", func() {
 			Expect(ne.Timeout()).To(BeFalse(), "the server held the connection")
 		}
 	})
+})
+
+// manyFields is a record with n number fields besides its objectID.
+func manyFields(id string, n int) map[string]any {
+	r := map[string]any{"objectID": id}
+	for i := range n {
+		r[fmt.Sprintf("f%d", i)] = i
+	}
+	return r
+}
+
+var _ = Describe("Field limits and refusals in the contract's words (issue 15)", func() {
+	It("refuses a record that takes the index past 1,000 fields with a 400 naming the limit, and writes nothing", func() {
+		ci := newCatalogIndex()
+		r := call(0, "POST", ci.base+"/records", ci.writeKey, recordsBody([]map[string]any{manyFields("wide", 1200)}))
+		expectRefused(r, http.StatusBadRequest, "records[0]: the index would hold more than 1000 distinct field paths")
+		Expect(string(r.body)).NotTo(ContainSubstring("exception"))
+		Expect(call(0, "GET", ci.base+"/records/wide", ci.writeKey, nil).status).To(Equal(http.StatusOK))
+		Expect(searchCount(ci)).To(BeZero())
+	})
+})
+
+// badInputs are the bodies every endpoint that takes one must refuse with a 4xx.
+var badInputs = []TableEntry{
+	Entry("a null body", `null`),
+	Entry("invalid UTF-8", "{\"records\": [{\"objectID\": \"\xff\"}], \"q\": \"\xfe\"}"),
+	Entry("an overflowing integer", `{"expectedBatches": 92233720368547758070, "expectedRecords": 1e400, "expectedVersion": 1e400, "limit": 1e400, "offset": 1e400}`),
+	Entry("wrong-typed values in every field", `{"records": "x", "operation": 1, "objectID": 2, "record": "r", "expectedVersion": "1", "idempotencyKey": 3,
+		"expectedBatches": "1", "expectedRecords": true, "q": 1, "limit": "1", "offset": "0", "filters": [], "facets": "f", "policy": [],
+		"searchableFields": {}, "synonyms": "s", "language": 5, "countBrowserOrders": "yes"}`),
+	Entry("an empty identifier", `{"operation": "delete", "objectID": "", "expectedVersion": 0, "idempotencyKey": ""}`),
+	Entry("an over-long identifier", `{"operation": "delete", "objectID": "`+strings.Repeat("x", 600)+`", "expectedVersion": 0}`),
+	Entry("an array", `[]`),
+}
+
+var _ = Describe("Every endpoint that takes a body (issue 15)", func() {
+	var ci catalogIndex
+	BeforeEach(func() { ci = newCatalogIndex() })
+
+	DescribeTable("answers bad input with a 4xx and writes nothing",
+		func(body string) {
+			before := call(0, "GET", ci.base+"/config", ci.writeKey, nil)
+			for _, ep := range []struct{ method, path string }{
+				{"POST", "/records"}, {"PUT", "/records"}, {"POST", "/record-writes"},
+				{"POST", "/staged-replacements/s1/batches/b1"}, {"POST", "/staged-replacements/s1/commit"},
+				{"PUT", "/config"}, {"PUT", "/public-access/policy"},
+			} {
+				r := call(0, ep.method, ci.base+ep.path, ci.writeKey, []byte(body))
+				Expect(r.status).To(And(BeNumerically(">=", 400), BeNumerically("<", 500)), "%s %s: %s", ep.method, ep.path, r.body)
+			}
+			r := call(0, "POST", ci.base+"/search", ci.searchKey, []byte(body))
+			Expect(r.status).To(And(BeNumerically(">=", 400), BeNumerically("<", 500)), "search: %s", r.body)
+			Expect(publicCall(body).status).To(And(BeNumerically(">=", 400), BeNumerically("<", 500)))
+			Expect(call(0, "GET", ci.base+"/indexing", ci.writeKey, nil).receipt().AcceptedRevision).To(BeZero())
+			Expect(call(0, "GET", ci.base+"/config", ci.writeKey, nil).body).To(MatchJSON(before.body))
+		},
+		badInputs,
+	)
 })
