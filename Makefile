@@ -28,6 +28,9 @@ IMAGE ?= aisle:$(VERSION)
 IMAGE_TAR ?= dist/aisle-$(VERSION).oci.tar
 
 GO_TEST_FLAGS ?= -count=1
+# make test fuzzes each target briefly; make fuzz for longer.
+SHORT_FUZZTIME ?= 3s
+FUZZTIME ?= 2m
 BENCH ?= .
 
 .PHONY: all
@@ -80,6 +83,11 @@ vet: ## Run go vet.
 test: manifests generate vet k8s-binaries browser-deps helm ## Run every test against the real kube-apiserver and etcd built here.
 	HELM="$(HELM)" KUBEBUILDER_ASSETS="$(K8S_BIN)" go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/test/conformance$$')
 	$(MAKE) conformance
+	FUZZTIME=$(SHORT_FUZZTIME) FUZZ_SKIP='/internal/catalog$$' hack/fuzz.sh
+
+.PHONY: fuzz
+fuzz: ## Run every fuzz target for FUZZTIME (default 2m) each; failing inputs land in testdata/fuzz/.
+	FUZZTIME=$(FUZZTIME) hack/fuzz.sh
 
 # The conformance suite runs on its own, verbosely, so that its per-folder table and its
 # "N passed, N failed, N skipped" line are printed.

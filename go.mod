@@ -11,6 +11,7 @@ require (
 	github.com/blevesearch/go-porterstemmer v1.0.3
 	github.com/blevesearch/scorch_segment_api/v2 v2.4.10
 	github.com/elastic/go-elasticsearch/v8 v8.19.7
+	github.com/go-json-experiment/json v1.27.2
 	github.com/go-logr/logr v1.4.3
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/go-containerregistry v0.20.6

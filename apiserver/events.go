@@ -23,8 +23,12 @@ func (s *Server) eventRoutes(idx fiber.Router) {
 
 	public := s.app.Group("/api/public/indexes/:publicId")
 	public.Options("/events", s.publicIndex, s.publicPreflight)
-	public.Post("/events", s.publicIndex, s.needEvents, s.publicEvents)
+	public.Post("/events", s.publicIndex, limitBody(PublicEventsBodyLimit), s.needEvents, s.publicEvents)
 }
+
+// PublicEventsBodyLimit bounds a browser's event request: 100 events, carts of a few
+// dozen items each, fit with room to spare; the client sends under 60 KiB.
+const PublicEventsBodyLimit = 1 << 20
 
 // needEvents answers 503 when the server runs without a search backend.
 func (s *Server) needEvents(c *fiber.Ctx) error {

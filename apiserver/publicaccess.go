@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/query"
 )
 
@@ -74,11 +75,31 @@ func (s *Server) putPolicy(c *fiber.Ctx) error {
 	if body.Policy == nil {
 		return errorf(fiber.StatusBadRequest, "policy is required: send {\"policy\": {...}}")
 	}
+	if err := s.checkForcedFilters(c, *body.Policy); err != nil {
+		return err
+	}
 	patch, err := fullObjectPatch(body.Policy, policyKeys, "spec", "publicAccess", "policy")
 	if err != nil {
 		return err
 	}
 	return s.writePolicy(c, patch)
+}
+
+// checkForcedFilters refuses forced filters that public search could not apply to the
+// index's fields as they are mapped now.
+func (s *Server) checkForcedFilters(c *fiber.Ctx, p searchv1alpha1.PublicSearchPolicy) error {
+	if s.search == nil || len(p.ForcedFilters) == 0 {
+		return nil
+	}
+	idx := tenantFrom(c.UserContext()).index
+	schema, err := s.search.Schema(c.UserContext(), esnames.For(idx.Namespace, idx.Name).Alias())
+	if err != nil {
+		return err
+	}
+	if err := query.CheckPolicy(p, schema); err != nil {
+		return errorf(fiber.StatusBadRequest, strings.Replace(err.Error(), query.ErrInvalid.Error(), "invalid policy", 1))
+	}
+	return nil
 }
 
 // deletePolicy answers DELETE /public-access/policy: back to the defaults.

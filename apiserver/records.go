@@ -170,14 +170,26 @@ func (s *Server) getIndexing(c *fiber.Ctx) error {
 	return c.JSON(r)
 }
 
-// bodyHash identifies a request body for idempotency: insignificant whitespace aside,
-// the same JSON gives the same hash.
+// bodyHash identifies a request body for idempotency by its meaning: the same JSON
+// value, whatever the order of its members and its whitespace, gives the same hash.
+// Numbers keep their text, so 1 and 1.0 differ as they may in a record.
 func bodyHash(body []byte) string {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, body); err != nil {
-		buf.Reset()
-		buf.Write(body)
-	}
-	sum := sha256.Sum256(buf.Bytes())
+	sum := sha256.Sum256(canonicalJSON(body))
 	return hex.EncodeToString(sum[:])
+}
+
+// canonicalJSON re-encodes a JSON value with object members sorted by name; a body
+// that does not decode (it was refused before) is taken as it is.
+func canonicalJSON(body []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return body
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return body
+	}
+	return out
 }

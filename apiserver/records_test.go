@@ -65,7 +65,7 @@ var _ = Describe("Records", func() {
 		Entry("an objectID over 512 bytes", fmt.Sprintf(`{"records":[{"objectID":%q}]}`, strings.Repeat("x", 513)), "records[0]: objectID must be at most 512 bytes"),
 		Entry("no records", `{"records":[]}`, "records: expected 1 to 1000 records, got 0"),
 		Entry("no records field", `{}`, `records is required: send {"records": [...]}`),
-		Entry("an unknown field", `{"records":[{"objectID":"x"}],"extra":1}`, `invalid JSON body: json: unknown field "extra"`),
+		Entry("an unknown field", `{"records":[{"objectID":"x"}],"extra":1}`, `invalid JSON body: unknown field "extra"`),
 	)
 
 	It("refuses more than 1,000 records in a POST", func() {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"sync/atomic"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
@@ -26,10 +27,29 @@ import (
 // records of about 1 KB; endpoints with smaller limits check their own.
 const DefaultBodyLimit = 128 << 20
 
+// PublicBodyLimit bounds the body of an unauthenticated endpoint: a search request
+// (its query, filters and lists) fits in far less.
+const PublicBodyLimit = 64 << 10
+
+// Defaults of the listener's limits: no connection is held longer than a body of
+// DefaultBodyLimit takes to arrive on a slow link, and request headers are bounded.
+const (
+	DefaultReadTimeout    = 2 * time.Minute
+	DefaultWriteTimeout   = 2 * time.Minute
+	DefaultIdleTimeout    = 2 * time.Minute
+	DefaultReadBufferSize = 16 << 10
+)
+
 // Config configures the HTTP server.
 type Config struct {
 	// BodyLimit is the largest request body accepted, in bytes (413 beyond).
 	BodyLimit int
+	// ReadTimeout bounds the time to read a request, headers and body; WriteTimeout the
+	// time to write the response; IdleTimeout how long a keep-alive connection waits for
+	// its next request.
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// ReadBufferSize bounds the request line and headers, in bytes (431 beyond).
+	ReadBufferSize int
 	// Logger receives access and error logs.
 	Logger *slog.Logger
 	// Metrics registers the HTTP metrics; nil uses a private registry.
@@ -83,6 +103,10 @@ func New(cfg Config, registry *tenancy.Registry) *Server {
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
 		BodyLimit:             cfg.BodyLimit,
+		ReadTimeout:           cfg.ReadTimeout,
+		WriteTimeout:          cfg.WriteTimeout,
+		IdleTimeout:           cfg.IdleTimeout,
+		ReadBufferSize:        cfg.ReadBufferSize,
 		ErrorHandler:          handleError,
 		DisableStartupMessage: true,
 		StrictRouting:         true,
@@ -102,6 +126,10 @@ func withDefaults(cfg Config) Config {
 	if cfg.BodyLimit <= 0 {
 		cfg.BodyLimit = DefaultBodyLimit
 	}
+	cfg.ReadTimeout = orDefault(cfg.ReadTimeout, DefaultReadTimeout)
+	cfg.WriteTimeout = orDefault(cfg.WriteTimeout, DefaultWriteTimeout)
+	cfg.IdleTimeout = orDefault(cfg.IdleTimeout, DefaultIdleTimeout)
+	cfg.ReadBufferSize = orDefault(cfg.ReadBufferSize, DefaultReadBufferSize)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -116,6 +144,13 @@ func withDefaults(cfg Config) Config {
 		cfg.MetricsGatherer = prometheus.DefaultGatherer
 	}
 	return cfg
+}
+
+func orDefault[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // routes declares the contract's endpoints under the index prefix.
@@ -153,7 +188,7 @@ func (s *Server) searchRoutes(idx fiber.Router) {
 
 	public := s.app.Group("/api/public/indexes/:publicId")
 	public.Options("/search", s.publicIndex, s.publicPreflight)
-	public.Post("/search", s.publicIndex, s.publicLimit, s.needSearch, s.publicSearch)
+	public.Post("/search", s.publicIndex, s.publicLimit, limitBody(PublicBodyLimit), s.needSearch, s.publicSearch)
 }
 
 // needCatalog answers 503 when the server runs without a search backend.

@@ -133,7 +133,7 @@ func failure(items []map[operationtype.OperationType]types.ResponseItem, offset 
 			if r.Status >= http.StatusInternalServerError || r.Status == http.StatusTooManyRequests {
 				out.err = fmt.Errorf("%w: records[%d]: %s", es.ErrUnavailable, offset+i, reason)
 			} else {
-				out.err = invalid("records[%d]: %s: %s", offset+i, r.Error.Type, reason)
+				out.err = invalid("records[%d]: %s", offset+i, refusal(r.Error.Type, reason))
 			}
 		}
 	}

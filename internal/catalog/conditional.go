@@ -26,7 +26,8 @@ type ConditionalRequest struct {
 	ObjectID        string          `json:"objectID"`
 	Record          json.RawMessage `json:"record,omitempty"`
 	ExpectedVersion *int64          `json:"expectedVersion"`
-	IdempotencyKey  string          `json:"idempotencyKey,omitempty"`
+	// IdempotencyKey is nil when absent; present, it must be a valid key (not "").
+	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
 }
 
 // Conditional is a validated conditional write.
@@ -40,7 +41,7 @@ type Conditional struct {
 
 // ValidateConditional checks a conditional write request.
 func ValidateConditional(r ConditionalRequest) (Conditional, error) {
-	c := Conditional{Operation: r.Operation, ObjectID: r.ObjectID, IdempotencyKey: r.IdempotencyKey}
+	c := Conditional{Operation: r.Operation, ObjectID: r.ObjectID}
 	if r.Operation != OpUpsert && r.Operation != OpDelete {
 		return c, invalid("operation must be %q or %q", OpUpsert, OpDelete)
 	}
@@ -51,10 +52,11 @@ func ValidateConditional(r ConditionalRequest) (Conditional, error) {
 		return c, invalid("expectedVersion must be an integer of at least 0")
 	}
 	c.ExpectedVersion = *r.ExpectedVersion
-	if r.IdempotencyKey != "" {
-		if err := ValidateKey("idempotencyKey", r.IdempotencyKey); err != nil {
+	if r.IdempotencyKey != nil {
+		if err := ValidateKey("idempotencyKey", *r.IdempotencyKey); err != nil {
 			return c, err
 		}
+		c.IdempotencyKey = *r.IdempotencyKey
 	}
 	hasRecord := len(r.Record) > 0 && !bytes.Equal(bytes.TrimSpace(r.Record), []byte("null"))
 	switch {
@@ -162,6 +164,9 @@ func casResult(err error, id string) (bool, error) {
 		return true, nil
 	case errors.Is(err, es.ErrConflict), errors.Is(err, es.ErrNotFound):
 		return false, nil
+	}
+	if refused := refusedWrite(err, "record"); refused != err {
+		return false, refused
 	}
 	return false, fmt.Errorf("writing record %q: %w", id, err)
 }

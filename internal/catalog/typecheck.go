@@ -11,8 +11,8 @@ import (
 	"strings"
 	"sync"
 
-	emapping "github.com/aislehq/aisle/internal/engine/mapping"
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/esmapping"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/mapping"
 )
@@ -20,29 +20,29 @@ import (
 // Records are checked against the mapping of the physical index they go to before
 // anything is written, so that a value the backend would refuse (a type conflict with a
 // mapped or dynamically mapped field) refuses the request with nothing written. The
-// coercion rules are Elasticsearch's, as the engine implements them (its mapping
-// package): numbers accept numeric strings, dates the mapping's formats, and so on.
+// coercion rules are Elasticsearch's (internal/esmapping, which the embedded engine
+// implements too): numbers accept numeric strings, dates the mapping's formats, and so on.
 
 // mappings caches the mapping of physical indices; a key is a physical index, so an
 // alias that moves reads the mapping of its new index.
 type mappings struct {
 	mu      sync.Mutex
-	byIndex map[string]*emapping.Mapping
+	byIndex map[string]*esmapping.Mapping
 	target  map[string]string // alias -> the physical index last seen behind it
 }
 
-func (m *mappings) get(physical string) *emapping.Mapping {
+func (m *mappings) get(physical string) *esmapping.Mapping {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.byIndex[physical]
 }
 
 // put stores a mapping and forgets the one of the index the alias left.
-func (m *mappings) put(alias, physical string, mp *emapping.Mapping) {
+func (m *mappings) put(alias, physical string, mp *esmapping.Mapping) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.byIndex == nil {
-		m.byIndex, m.target = map[string]*emapping.Mapping{}, map[string]string{}
+		m.byIndex, m.target = map[string]*esmapping.Mapping{}, map[string]string{}
 	}
 	if old := m.target[alias]; old != "" && old != physical {
 		delete(m.byIndex, old)
@@ -54,7 +54,7 @@ func (m *mappings) put(alias, physical string, mp *emapping.Mapping) {
 }
 
 // fetchMapping reads a physical index's current mapping (GET /<index>/_mapping).
-func (s *Service) fetchMapping(ctx context.Context, physical string) (*emapping.Mapping, error) {
+func (s *Service) fetchMapping(ctx context.Context, physical string) (*esmapping.Mapping, error) {
 	res, err := s.es.Indices.GetMapping().Index(physical).Perform(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the mapping of %s: %w", physical, es.Classify(err))
@@ -65,7 +65,7 @@ func (s *Service) fetchMapping(ctx context.Context, physical string) (*emapping.
 		return nil, fmt.Errorf("reading the mapping of %s: status %d: %w", physical, res.StatusCode, es.ErrUnavailable)
 	}
 	var body map[string]struct {
-		Mappings emapping.Mapping `json:"mappings"`
+		Mappings esmapping.Mapping `json:"mappings"`
 	}
 	if err := json.Unmarshal(raw, &body); err != nil {
 		return nil, fmt.Errorf("decoding the mapping of %s: %w", physical, err)
@@ -73,7 +73,7 @@ func (s *Service) fetchMapping(ctx context.Context, physical string) (*emapping.
 	for _, v := range body {
 		return &v.Mappings, nil
 	}
-	return &emapping.Mapping{}, nil
+	return &esmapping.Mapping{}, nil
 }
 
 // checkLive checks records against the index behind the alias. A field the cached
@@ -111,7 +111,7 @@ func checkSettings(t Target, records []Record) error {
 		return fmt.Errorf("deriving the index mapping: %w", err)
 	}
 	raw, _ := json.Marshal(body.Mappings)
-	var m emapping.Mapping
+	var m esmapping.Mapping
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return fmt.Errorf("decoding the index mapping: %w", err)
 	}
@@ -124,8 +124,8 @@ var errStale = errors.New("mapping may be outdated")
 // checkRecords checks each record's fields; fields new to the mapping take the type
 // ES's dynamic mapping would give them from their first value in the request. With
 // final false, a new field is errStale instead.
-func checkRecords(m *emapping.Mapping, records []Record, final bool) error {
-	c := typeChecker{m: m, added: map[string]*emapping.Field{}, final: final}
+func checkRecords(m *esmapping.Mapping, records []Record, final bool) error {
+	c := typeChecker{m: m, added: map[string]*esmapping.Field{}, final: final}
 	for i, r := range records {
 		dec := json.NewDecoder(bytes.NewReader(r.Raw))
 		dec.UseNumber()
@@ -144,12 +144,12 @@ func checkRecords(m *emapping.Mapping, records []Record, final bool) error {
 }
 
 type typeChecker struct {
-	m     *emapping.Mapping
-	added map[string]*emapping.Field // path -> field first mapped by this request
+	m     *esmapping.Mapping
+	added map[string]*esmapping.Field // path -> field first mapped by this request
 	final bool
 }
 
-func (c *typeChecker) object(prefix string, obj map[string]any, props map[string]*emapping.Field) error {
+func (c *typeChecker) object(prefix string, obj map[string]any, props map[string]*esmapping.Field) error {
 	for key, val := range obj {
 		head, rest, dotted := strings.Cut(key, ".")
 		if dotted && head != "" && rest != "" { // "a.b": v is {"a": {"b": v}}, as in ES
@@ -162,7 +162,7 @@ func (c *typeChecker) object(prefix string, obj map[string]any, props map[string
 	return nil
 }
 
-func (c *typeChecker) value(path string, val any, f *emapping.Field) error {
+func (c *typeChecker) value(path string, val any, f *esmapping.Field) error {
 	if arr, ok := val.([]any); ok {
 		for _, el := range arr {
 			if err := c.value(path, el, f); err != nil {
@@ -206,38 +206,38 @@ func (c *typeChecker) value(path string, val any, f *emapping.Field) error {
 }
 
 // infer is the type ES's dynamic mapping gives a new field for its first value.
-func (c *typeChecker) infer(val any) *emapping.Field {
+func (c *typeChecker) infer(val any) *esmapping.Field {
 	switch v := val.(type) {
 	case string:
-		if (c.m.DateDetection == nil || *c.m.DateDetection) && emapping.DetectDate(v) {
-			return &emapping.Field{Type: "date"}
+		if (c.m.DateDetection == nil || *c.m.DateDetection) && esmapping.DetectDate(v) {
+			return &esmapping.Field{Type: "date"}
 		}
-		return &emapping.Field{Type: "text"}
+		return &esmapping.Field{Type: "text"}
 	case json.Number:
 		if strings.ContainsAny(string(v), ".eE") {
-			return &emapping.Field{Type: "float"}
+			return &esmapping.Field{Type: "float"}
 		}
-		return &emapping.Field{Type: "long"}
+		return &esmapping.Field{Type: "long"}
 	case bool:
-		return &emapping.Field{Type: "boolean"}
+		return &esmapping.Field{Type: "boolean"}
 	case map[string]any:
-		return &emapping.Field{Type: "object"}
+		return &esmapping.Field{Type: "object"}
 	}
 	return nil
 }
 
 // leafAccepts applies ES's coercion rules of a leaf type to a scalar value.
-func leafAccepts(f *emapping.Field, v any) error {
+func leafAccepts(f *esmapping.Field, v any) error {
 	switch {
-	case emapping.Numeric(f.Type):
-		_, err := emapping.ToNumber(v, f.Type)
+	case esmapping.Numeric(f.Type):
+		_, err := esmapping.ToNumber(v, f.Type)
 		return err
 	case f.Type == "date" || f.Type == "date_nanos":
 		if n, ok := v.(json.Number); ok {
 			x, _ := n.Float64()
 			v = x
 		}
-		_, err := emapping.ParseDate(v, f.Format)
+		_, err := esmapping.ParseDate(v, f.Format)
 		return err
 	case f.Type == "boolean":
 		if s, ok := v.(string); ok && (s == "true" || s == "false" || s == "") {

@@ -221,3 +221,26 @@ func ptr[T any](v T) *T { return &v }
 func first(a int, _ string) int { return a }
 
 func pair(a int, b string) [2]any { return [2]any{a, b} }
+
+// ES docs: "Mapping limit settings": index.mapping.total_fields.limit, default 1000;
+// a document that would add fields past it is refused with 400 and nothing is indexed.
+var _ = Describe("The total fields limit", func() {
+	It("refuses a document that takes the mapping past 1,000 fields, and keeps the ones within it", func() {
+		idx := uniqueIndex("fields")
+		within := map[string]any{}
+		for i := range 999 {
+			within["f"+strconv.Itoa(i)] = i
+		}
+		_, err := es.Index(idx).Id("1").Document(within).Do(ctx)
+		Expect(err).NotTo(HaveOccurred())
+
+		past := map[string]any{"f0": 1, "g1": 1, "g2": 2}
+		e := esError(func() error { _, err := es.Index(idx).Id("2").Document(past).Do(ctx); return err }())
+		Expect(e.Status).To(Equal(400))
+		Expect(e.ErrorCause.Type).To(Equal("illegal_argument_exception"))
+		Expect(*e.ErrorCause.Reason).To(Equal("Limit of total fields [1000] has been exceeded"))
+		found, err := es.Exists(idx, "2").Do(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(found).To(BeFalse())
+	})
+})

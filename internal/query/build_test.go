@@ -24,7 +24,7 @@ var schema = query.Schema{
 	"description": {Path: "description", Kind: query.KindString, Keyword: "description.keyword"},
 	"brand":       {Path: "brand", Kind: query.KindString, Keyword: "brand.keyword"},
 	"price":       {Path: "price", Kind: query.KindNumber, Keyword: "price"},
-	"popularity":  {Path: "popularity", Kind: query.KindNumber, Keyword: "popularity"},
+	"popularity":  {Path: "popularity", Kind: query.KindNumber, Type: "long", Keyword: "popularity"},
 	"inStock":     {Path: "inStock", Kind: query.KindBool, Keyword: "inStock"},
 	"createdAt":   {Path: "createdAt", Kind: query.KindDate, Keyword: "createdAt"},
 	"specs.color": {Path: "specs.color", Kind: query.KindString, Keyword: "specs.color.keyword"},
@@ -69,6 +69,9 @@ var policy = searchv1alpha1.PublicSearchPolicy{
 
 func ptr[T any](v T) *T { return &v }
 
+// longPopularity makes popularity filterable; the schema maps it as a long.
+var longPopularity = searchv1alpha1.IndexSettings{FilterableFields: []searchv1alpha1.FieldPath{"popularity"}}
+
 var _ = Describe("Building a search", func() {
 	keyed := query.KeyedRules(settings)
 	public := query.PublicRules(settings, policy)
@@ -106,6 +109,14 @@ var _ = Describe("Building a search", func() {
 		Entry("a range with two lower bounds", `{"filters": {"field": "price", "range": {"gt": 1, "gte": 2}}}`, keyed, "filters.range: takes at most one lower bound"),
 		Entry("a range with a word as a bound", `{"filters": {"field": "createdAt", "range": {"gte": "yesterday"}}}`, keyed, "filters.range.gte: must be a number or a date"),
 		Entry("a date bound on a number field", `{"filters": {"field": "price", "range": {"gte": "2024-01-01"}}}`, keyed, "filters.range.gte: must be a number or a date"),
+		Entry("an offset so large that offset + limit overflows", `{"offset": 9223372036854775807, "limit": 10}`, keyed, "offset + limit must be at most 1000"),
+		Entry("a word as the value of a number field", `{"filters": {"field": "price", "eq": "abc"}}`, keyed, `filters.eq: must be a number, as field "price" holds numbers`),
+		Entry("a word among in values of a number field", `{"filters": {"field": "price", "in": [3, "x"]}}`, keyed, `filters.in[1]: must be a number, as field "price" holds numbers`),
+		Entry("a word as the value of a boolean field", `{"filters": {"field": "inStock", "eq": "maybe"}}`, keyed, `filters.eq: must be true or false, as field "inStock" holds booleans`),
+		Entry("a number as the value of a boolean field", `{"filters": {"field": "inStock", "eq": 1}}`, keyed, `filters.eq: must be true or false`),
+		Entry("a word as the value of a date field", `{"filters": {"field": "createdAt", "eq": "soon"}}`, keyed, `filters.eq: must be a date`),
+		Entry("a range on a boolean field", `{"filters": {"field": "inStock", "range": {"gte": 1}}}`, keyed, `filters.range.gte: field "inStock" has no range`),
+		Entry("a number bound beyond a long", `{"filters": {"field": "popularity", "range": {"gte": 1e300}}}`, query.KeyedRules(longPopularity), `filters.range.gte: must be a number, as field "popularity" holds numbers`),
 		Entry("filters nested too deep", `{"filters": {"not": {"not": {"not": {"not": {"not": {"field": "brand", "eq": "a"}}}}}}}`, keyed, "filters nest at most 5 levels deep"),
 		Entry("a public facet the policy does not allow", `{"facets": ["specs.color"]}`, public,
 			`facets[0]: "specs.color" is not allowed in public facets (allowed: brand)`),
@@ -211,5 +222,45 @@ var _ = Describe("Building a search", func() {
 			_, err := query.Build(decode(`{"facets": ["brand"]}`), query.PublicRules(settings, searchv1alpha1.PublicSearchPolicy{}), schema)
 			Expect(err).To(MatchError(ContainSubstring("allowed in public facets (allowed: none)")))
 		})
+	})
+})
+
+var _ = Describe("A public search policy's forced filters", func() {
+	forcing := func(conds ...searchv1alpha1.FilterCondition) searchv1alpha1.PublicSearchPolicy {
+		return searchv1alpha1.PublicSearchPolicy{ForcedFilters: conds}
+	}
+
+	DescribeTable("are refused when a search could not apply them, naming the place",
+		func(cond searchv1alpha1.FilterCondition, message string) {
+			err := query.CheckPolicy(forcing(cond), schema)
+			Expect(errors.Is(err, query.ErrInvalid)).To(BeTrue(), "%v", err)
+			Expect(err).To(MatchError(ContainSubstring(message)))
+		},
+		Entry("a word as a bound of a number field", searchv1alpha1.FilterCondition{Field: "price", Range: &searchv1alpha1.RangeBounds{GTE: ptr("abc")}},
+			`forcedFilters[0].range.gte: "abc" must be a finite number`),
+		Entry("a number too large for a double", searchv1alpha1.FilterCondition{Field: "price", Range: &searchv1alpha1.RangeBounds{LT: ptr("1e400")}},
+			`forcedFilters[0].range.lt: "1e400" must be a finite number`),
+		Entry("1e400 on a field no record holds yet", searchv1alpha1.FilterCondition{Field: "weight", Range: &searchv1alpha1.RangeBounds{LT: ptr("1e400")}},
+			`forcedFilters[0].range.lt: "1e400" must be a finite number or a date`),
+		Entry("a word among the values of a number field", searchv1alpha1.FilterCondition{Field: "price", Values: []string{"3", "abc"}},
+			`forcedFilters[0].values[1]: must be a number`),
+		Entry("a word among the values of a boolean field", searchv1alpha1.FilterCondition{Field: "inStock", Values: []string{"maybe"}},
+			`forcedFilters[0].values[0]: must be true or false`),
+	)
+
+	It("accepts values and bounds that fit their fields", func() {
+		Expect(query.CheckPolicy(policy, schema)).To(Succeed())
+		Expect(query.CheckPolicy(forcing(
+			searchv1alpha1.FilterCondition{Field: "inStock", Values: []string{"true"}},
+			searchv1alpha1.FilterCondition{Field: "createdAt", Range: &searchv1alpha1.RangeBounds{GTE: ptr("2024-01-01")}},
+			searchv1alpha1.FilterCondition{Field: "weight", Range: &searchv1alpha1.RangeBounds{GTE: ptr("2.5")}},
+		), schema)).To(Succeed())
+	})
+
+	It("match no record at search time when a value no longer fits its field, rather than failing the search", func() {
+		p := forcing(searchv1alpha1.FilterCondition{Field: "price", Range: &searchv1alpha1.RangeBounds{GTE: ptr("abc")}},
+			searchv1alpha1.FilterCondition{Field: "inStock", Values: []string{"maybe", "true"}})
+		m := build(`{}`, query.PublicRules(settings, p))
+		Expect(toJSON(filtersOf(m))).To(MatchJSON(`[{"match_none": {}}, {"terms": {"inStock": [true]}}]`))
 	})
 })

@@ -2,9 +2,7 @@ package query
 
 import (
 	"fmt"
-	"strconv"
-
-	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"strings"
 )
 
 // filterBuilder validates a filter tree and turns it into Elasticsearch queries.
@@ -114,12 +112,16 @@ func (b *filterBuilder) leaf(f *Filter, place string) map[string]any {
 func (b *filterBuilder) terms(path string, values []any, place string) map[string]any {
 	for i, v := range values {
 		if !checkScalar(v) {
-			if len(values) == 1 && place[len(place)-3:] == ".eq" {
-				b.p.add(place, "must be a string, number or boolean")
-			} else {
-				b.p.add(fmt.Sprintf("%s[%d]", place, i), "must be a string, number or boolean")
-			}
+			b.p.add(valuePlace(place, len(values), i), "must be a string, number or boolean")
 			return nil
+		}
+	}
+	if f, known := b.schema[path]; known {
+		for i, v := range values {
+			if msg := fitValue(f, v); msg != "" {
+				b.p.add(valuePlace(place, len(values), i), "%s", msg)
+				return nil
+			}
 		}
 	}
 	field := b.schema.exactField(path, values[0])
@@ -129,9 +131,18 @@ func (b *filterBuilder) terms(path string, values []any, place string) map[strin
 	return map[string]any{"terms": map[string]any{field: values}}
 }
 
+// valuePlace names the i-th of n values at place: eq has one, in has a list.
+func valuePlace(place string, n, i int) string {
+	if n == 1 && strings.HasSuffix(place, ".eq") {
+		return place
+	}
+	return fmt.Sprintf("%s[%d]", place, i)
+}
+
 func (b *filterBuilder) rangeQuery(path string, r *Range, place string) map[string]any {
 	bounds := map[string]any{}
-	kind := b.schema[path].Kind
+	f := b.schema[path]
+	f.Path = path
 	for _, bd := range []struct {
 		name string
 		v    any
@@ -139,7 +150,7 @@ func (b *filterBuilder) rangeQuery(path string, r *Range, place string) map[stri
 		if bd.v == nil {
 			continue
 		}
-		if msg := checkBound(bd.v, kind); msg != "" {
+		if msg := checkBound(bd.v, f); msg != "" {
 			b.p.add(place+"."+bd.name, "%s", msg)
 			return nil
 		}
@@ -154,37 +165,4 @@ func (b *filterBuilder) rangeQuery(path string, r *Range, place string) map[stri
 		return nil
 	}
 	return map[string]any{"range": map[string]any{path: bounds}}
-}
-
-// forced turns the policy's forced filters into queries. They were validated by the
-// CRD; values are strings, so numbers and dates rely on Elasticsearch parsing them.
-func forced(conds []searchv1alpha1.FilterCondition, s Schema) []any {
-	out := make([]any, 0, len(conds))
-	for _, c := range conds {
-		path := string(c.Field)
-		if c.Range != nil {
-			bounds := map[string]any{}
-			for name, v := range map[string]*string{"gt": c.Range.GT, "gte": c.Range.GTE, "lt": c.Range.LT, "lte": c.Range.LTE} {
-				if v != nil {
-					bounds[name] = typedBound(*v)
-				}
-			}
-			out = append(out, map[string]any{"range": map[string]any{path: bounds}})
-			continue
-		}
-		values := make([]any, len(c.Values))
-		for i, v := range c.Values {
-			values[i] = v
-		}
-		out = append(out, map[string]any{"terms": map[string]any{s.exactField(path, ""): values}})
-	}
-	return out
-}
-
-// typedBound sends a decimal bound as a number, so that it compares numerically.
-func typedBound(v string) any {
-	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		return f
-	}
-	return v
 }

@@ -26,6 +26,8 @@ const (
 type Field struct {
 	Path string
 	Kind Kind
+	// Type is the field's type in the mapping (long, keyword, ...).
+	Type string
 	// Keyword is the field holding exact values, for filters, facets and sorts.
 	Keyword string
 }
@@ -91,7 +93,7 @@ func (s Schema) walk(prefix string, props map[string]json.RawMessage) error {
 }
 
 func fieldOf(path string, p property) Field {
-	f := Field{Path: path, Kind: kindOf(p.Type), Keyword: path}
+	f := Field{Path: path, Kind: kindOf(p.Type), Type: p.Type, Keyword: path}
 	if p.Type == "text" {
 		f.Keyword = ""
 		for sub, sp := range p.Fields {

@@ -55,14 +55,14 @@ var _ = Describe("Reading the mapping", func() {
 		}}}}`))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s.Sorted()).To(Equal([]query.Field{
-			{Path: "createdAt", Kind: query.KindDate, Keyword: "createdAt"},
-			{Path: "inStock", Kind: query.KindBool, Keyword: "inStock"},
-			{Path: "loc", Kind: query.KindOther, Keyword: "loc"},
-			{Path: "name", Kind: query.KindString, Keyword: "name.keyword"},
-			{Path: "objectID", Kind: query.KindString, Keyword: "objectID"},
-			{Path: "price", Kind: query.KindNumber, Keyword: "price"},
-			{Path: "specs.color", Kind: query.KindString, Keyword: "specs.color.keyword"},
-			{Path: "specs.size.eu", Kind: query.KindNumber, Keyword: "specs.size.eu"},
+			{Path: "createdAt", Type: "date", Kind: query.KindDate, Keyword: "createdAt"},
+			{Path: "inStock", Type: "boolean", Kind: query.KindBool, Keyword: "inStock"},
+			{Path: "loc", Type: "geo_point", Kind: query.KindOther, Keyword: "loc"},
+			{Path: "name", Type: "text", Kind: query.KindString, Keyword: "name.keyword"},
+			{Path: "objectID", Type: "keyword", Kind: query.KindString, Keyword: "objectID"},
+			{Path: "price", Type: "float", Kind: query.KindNumber, Keyword: "price"},
+			{Path: "specs.color", Type: "text", Kind: query.KindString, Keyword: "specs.color.keyword"},
+			{Path: "specs.size.eu", Type: "long", Kind: query.KindNumber, Keyword: "specs.size.eu"},
 		}))
 	})
 })

@@ -3,6 +3,7 @@ package query
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -51,7 +52,7 @@ func checkPaging(req *Request, r Rules, p *problems) int {
 	limit = min(limit, r.hitCap())
 	if req.Offset < 0 {
 		p.add("offset", "must not be negative")
-	} else if req.Offset+limit > MaxWindow {
+	} else if req.Offset > MaxWindow-limit { // offset+limit could overflow
 		p.add("offset", "offset + limit must be at most %d", MaxWindow)
 	}
 	if v := req.MaxValuesPerFacet; v < 0 || v > MaxFacetValues {
@@ -105,20 +106,36 @@ func checkScalar(v any) bool {
 	return false
 }
 
-// checkBound validates a range bound against the field's kind: a number, or a date.
-func checkBound(v any, kind Kind) string {
+// checkBound validates a range bound against the field: a number for numbers (one the
+// field's type can hold), a date or epoch milliseconds for dates, either for a field no
+// record holds yet; booleans and other types have no range.
+func checkBound(v any, f Field) string {
+	const either = "must be a number or a date (RFC 3339 or yyyy-mm-dd)"
+	switch f.Kind {
+	case KindNumber:
+		if _, isNumber := v.(float64); !isNumber {
+			return either
+		}
+		return fitValue(f, v)
+	case KindDate:
+		if !dateOf(v) {
+			return either
+		}
+		return ""
+	case KindBool, KindOther:
+		return "field " + strconv.Quote(f.Path) + " has no range: it holds " + string(f.Kind) + " values"
+	}
 	switch b := v.(type) {
 	case float64:
-		if kind == KindDate || kind == KindNumber || kind == KindUnknown {
+		if f.Kind == KindUnknown {
 			return ""
 		}
 	case string:
-		if kind != KindNumber && isDate(b) {
+		if isDate(b) {
 			return ""
 		}
-		return "must be a number or a date (RFC 3339 or yyyy-mm-dd)"
 	}
-	return "must be a number or a date (RFC 3339 or yyyy-mm-dd)"
+	return either
 }
 
 func isDate(s string) bool {

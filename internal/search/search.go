@@ -8,10 +8,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"time"
 
 	"github.com/elastic/go-elasticsearch/v8"
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/aislehq/aisle/internal/es"
@@ -71,10 +73,21 @@ func (s *Service) Search(ctx context.Context, alias string, rules query.Rules, r
 
 func (s *Service) run(ctx context.Context, alias string, body []byte) ([]byte, error) {
 	raw, err := es.ReadBody(s.es.Search().Index(alias).TypedKeys(false).Raw(bytes.NewReader(body)).Perform(ctx))
+	if refusedSearch(err) {
+		// query.Build checks values against the mapping it read; the mapping may have
+		// changed since (a rebuild, a first value). The backend's text is its own.
+		return nil, fmt.Errorf("%w: a filter value does not fit its field as the index maps it now", query.ErrInvalid)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("searching %s: %w", alias, err)
 	}
 	return raw, nil
+}
+
+// refusedSearch reports a backend's 400 to a search.
+func refusedSearch(err error) bool {
+	var esErr *types.ElasticsearchError
+	return errors.As(err, &esErr) && esErr.Status == http.StatusBadRequest
 }
 
 // Schema returns the mapping of the index behind alias, from the cache when fresh.

@@ -2,7 +2,6 @@ package mapping
 
 import (
 	"encoding/json"
-	"fmt"
 	"net"
 	"strconv"
 	"strings"
@@ -279,15 +278,6 @@ func infer(val any, m *Mapping) *Field {
 		}
 	}
 	return nil
-}
-
-func preview(v any) string {
-	switch x := v.(type) {
-	case map[string]any, []any:
-		b, _ := json.Marshal(x)
-		return string(b)
-	}
-	return fmt.Sprint(v)
 }
 
 func (w *walker) typeErr(path, typ string, v any, why string) error {

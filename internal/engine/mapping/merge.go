@@ -30,7 +30,29 @@ func Merge(base, update *Mapping) (*Mapping, error) {
 	if err := mergeProps("", out.Properties, update.Properties); err != nil {
 		return nil, err
 	}
+	if n := CountFields(out); n > TotalFieldsLimit && n > CountFields(base) {
+		return nil, eserr.IllegalArgument("Limit of total fields [%d] has been exceeded", TotalFieldsLimit)
+	}
 	return out, nil
+}
+
+// TotalFieldsLimit is ES's index.mapping.total_fields.limit at its default: a mapping
+// update that would take an index past it is refused, so a client cannot grow a mapping
+// (and the memory of every search over it) without bound.
+const TotalFieldsLimit = 1000
+
+// CountFields counts the fields ES counts against the limit: every object and leaf
+// property and every multi-field, metadata fields aside.
+func CountFields(m *Mapping) int {
+	var count func(props map[string]*Field) int
+	count = func(props map[string]*Field) int {
+		n := 0
+		for _, f := range props {
+			n += 1 + len(f.Fields) + count(f.Properties)
+		}
+		return n
+	}
+	return count(m.Properties)
 }
 
 func mergeProps(prefix string, dst, src map[string]*Field) error {

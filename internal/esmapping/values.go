@@ -1,4 +1,4 @@
-package mapping
+package esmapping
 
 import (
 	"encoding/json"
@@ -10,7 +10,8 @@ import (
 
 // Scalar conversions of JSON values under a field type, shared by documents and queries.
 
-func scalarString(v any) string {
+// ScalarString is a scalar JSON value as text, as ES indexes it into a keyword.
+func ScalarString(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
@@ -22,7 +23,8 @@ func scalarString(v any) string {
 	return fmt.Sprint(v)
 }
 
-func scalarDateInput(v any) any {
+// DateInput is a JSON value as ParseDate takes it: numbers as float64.
+func DateInput(v any) any {
 	if n, ok := v.(json.Number); ok {
 		f, _ := n.Float64()
 		return f
@@ -71,7 +73,8 @@ func toNumber(v any, typ string) (float64, error) {
 	return f, nil
 }
 
-func toBool(v any) (bool, error) {
+// ToBool converts a JSON value to a boolean under ES's rules: true, false, "true", "false" or "".
+func ToBool(v any) (bool, error) {
 	switch x := v.(type) {
 	case bool:
 		return x, nil
@@ -83,5 +86,15 @@ func toBool(v any) (bool, error) {
 			return false, nil
 		}
 	}
-	return false, fmt.Errorf("Failed to parse value [%s] as only [true] or [false] are allowed.", preview(v))
+	return false, fmt.Errorf("Failed to parse value [%s] as only [true] or [false] are allowed.", Preview(v))
+}
+
+// Preview renders a value as ES's error messages show it.
+func Preview(v any) string {
+	switch x := v.(type) {
+	case map[string]any, []any:
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	return fmt.Sprint(v)
 }

@@ -1,0 +1,148 @@
+// Package strictjson decodes request bodies exactly as the API's contract reads them:
+// one JSON object, member names matching their field's name case-sensitively, no
+// unknown or repeated member, no string that is not valid UTF-8 (encoding/json would
+// replace its bytes with U+FFFD and store what the client never sent). Its errors say
+// what is wrong and where, in the request's field names.
+package strictjson
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+var strictOptions = jsonv2.JoinOptions(
+	jsonv2.RejectUnknownMembers(true),
+	jsonv2.MatchCaseInsensitiveNames(false),
+	jsontext.AllowDuplicateNames(false),
+	jsontext.AllowInvalidUTF8(false),
+)
+
+// ErrEmpty: the body holds nothing but whitespace.
+var ErrEmpty = errors.New("request body is empty; expected a JSON object")
+
+// Decode decodes a JSON object body into v. Its error is ErrEmpty, or a message
+// starting "invalid JSON body: " that names the problem and its place.
+func Decode(body []byte, v any) error {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return ErrEmpty
+	}
+	if trimmed[0] != '{' {
+		return errors.New("invalid JSON body: expected a JSON object")
+	}
+	if err := jsonv2.Unmarshal(trimmed, v, strictOptions); err != nil {
+		return errors.New("invalid JSON body: " + describeJSONError(err))
+	}
+	return nil
+}
+
+// describeJSONError says what is wrong and where, in the request's field names.
+func describeJSONError(err error) string {
+	var syntax *jsontext.SyntacticError
+	var semantic *jsonv2.SemanticError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the JSON value is incomplete"
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("syntax error at byte %d%s: %s", syntax.ByteOffset, at(syntax.JSONPointer), causeOf(syntax.Err))
+	case errors.As(err, &semantic) && errors.Is(err, jsonv2.ErrUnknownName):
+		return fmt.Sprintf("unknown field %q", lastToken(semantic.JSONPointer))
+	case errors.As(err, &semantic) && semantic.GoType != nil && semantic.JSONKind != 0:
+		return fmt.Sprintf("field %q must be %s, not %s", fieldPath(semantic.JSONPointer), jsonType(semantic.GoType.Kind().String()), kindName(semantic.JSONKind, semantic.Err))
+	case errors.As(err, &semantic):
+		return fmt.Sprintf("field %q: %s", fieldPath(semantic.JSONPointer), causeOf(semantic.Err))
+	}
+	return err.Error()
+}
+
+func at(p jsontext.Pointer) string {
+	if p == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (field %q)", fieldPath(p))
+}
+
+// fieldPath writes a JSON pointer (/filters/in/0) as the API names places (filters.in[0]).
+func fieldPath(p jsontext.Pointer) string {
+	var b strings.Builder
+	for tok := range p.Tokens() {
+		if isIndex(tok) {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+func lastToken(p jsontext.Pointer) string {
+	return p.LastToken()
+}
+
+func isIndex(tok string) bool {
+	if tok == "" {
+		return false
+	}
+	for _, r := range tok {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func causeOf(err error) string {
+	if err == nil {
+		return "invalid value"
+	}
+	return strings.TrimPrefix(err.Error(), "jsontext: ")
+}
+
+// kindName names the JSON value found: a number out of range says so.
+func kindName(k jsontext.Kind, cause error) string {
+	switch k {
+	case '"':
+		return "string"
+	case '0':
+		if cause != nil {
+			return "a number out of range"
+		}
+		return "number"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	}
+	return k.String()
+}
+
+func jsonType(kind string) string {
+	switch kind {
+	case "struct", "map":
+		return "an object"
+	case "slice", "array":
+		return "an array"
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "int", "int32", "int64", "uint", "uint32", "uint64", "float32", "float64":
+		return "a number"
+	case "ptr":
+		return "a value of another type"
+	}
+	return kind
+}
