@@ -1,12 +1,13 @@
 package events
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/aislehq/aisle/internal/strictjson"
 )
 
 // Limits of one request.
@@ -42,17 +43,12 @@ func DecodeOrders(body []byte) ([]json.RawMessage, error) {
 	return checkCount(b.Orders, "orders", MaxPastOrders)
 }
 
+// decodeBody reads the body with the API's strict decoder (exact names, no duplicates,
+// valid UTF-8 throughout, events included), so events obey the same rules as records.
 func decodeBody(body []byte, v any, list string) error {
-	if len(bytes.TrimSpace(body)) == 0 {
-		return fmt.Errorf("%w: the body is empty; send {%q: [...]}", ErrBadBody, list)
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: send a JSON object {%q: [...]}: %s", ErrBadBody, list, jsonProblem(err))
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%w: unexpected data after the JSON object", ErrBadBody)
+	if err := strictjson.Decode(body, v); err != nil {
+		problem := strings.TrimPrefix(err.Error(), "invalid JSON body: ")
+		return fmt.Errorf("%w: send a JSON object {%q: [...]}: %s", ErrBadBody, list, problem)
 	}
 	return nil
 }
