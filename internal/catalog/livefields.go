@@ -1,52 +1,100 @@
 package catalog
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 
+	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esmapping"
 )
 
-// addLiveFields adds to an index body's mappings the properties of live it lacks, at
-// every depth: the settings' own definitions win, every other field keeps the type the
-// live index gave it.
-func addLiveFields(mappings map[string]any, live *esmapping.Mapping) error {
-	if live == nil || len(live.Properties) == 0 {
-		return nil
-	}
-	raw, err := json.Marshal(live.Properties)
+// A rebuild's target is created from the settings; every other field is mapped as the
+// source maps it before a page that may hold it is written. Left to dynamic mapping,
+// the target would type a field by whichever value the copy meets first, which need not
+// be the one the source met first ("abc" then 5 is text in the source; the copy, in
+// objectID order, may meet 5 first, map a long and then refuse "abc"), and the rebuild
+// could never finish.
+
+// syncFields maps in the target the fields the source has and the target lacks, as the
+// source maps them; the settings' own definitions in the target stay as they are. Called
+// after a page is read from the source, it covers every field the page holds.
+func (c *copier) syncFields(ctx context.Context) error {
+	live, err := c.s.fetchMapping(ctx, c.source)
 	if err != nil {
-		return fmt.Errorf("encoding the live mapping: %w", err)
+		return err
 	}
-	var liveProps map[string]any
-	if err := json.Unmarshal(raw, &liveProps); err != nil {
-		return fmt.Errorf("decoding the live mapping: %w", err)
+	have, err := c.s.fetchMapping(ctx, c.target)
+	if err != nil {
+		return err
 	}
-	props, _ := mappings["properties"].(map[string]any)
-	if props == nil {
-		props = map[string]any{}
-		mappings["properties"] = props
+	missing, err := missingFields(have, live)
+	if err != nil || len(missing) == 0 {
+		return err
 	}
-	mergeMissing(props, liveProps)
+	raw, err := json.Marshal(map[string]any{"properties": missing})
+	if err != nil {
+		return fmt.Errorf("encoding the fields to map: %w", err)
+	}
+	if _, err := c.s.es.Indices.PutMapping(c.target).Raw(bytes.NewReader(raw)).Do(ctx); err != nil {
+		return fmt.Errorf("mapping the source's fields in %s: %w", c.target, es.Classify(err))
+	}
 	return nil
 }
 
-// mergeMissing copies the entries of from that into lacks, descending into objects
-// both hold.
-func mergeMissing(into, from map[string]any) {
-	for name, v := range from {
-		have, ok := into[name].(map[string]any)
-		if !ok {
-			if _, defined := into[name]; !defined {
-				into[name] = v
-			}
+// missingFields returns the properties of live that have lacks, at every depth.
+func missingFields(have, live *esmapping.Mapping) (map[string]any, error) {
+	haveProps, err := propsOf(have)
+	if err != nil {
+		return nil, err
+	}
+	liveProps, err := propsOf(live)
+	if err != nil {
+		return nil, err
+	}
+	return missingProps(haveProps, liveProps), nil
+}
+
+func propsOf(m *esmapping.Mapping) (map[string]any, error) {
+	props := map[string]any{}
+	if m == nil || len(m.Properties) == 0 {
+		return props, nil
+	}
+	raw, err := json.Marshal(m.Properties)
+	if err != nil {
+		return nil, fmt.Errorf("encoding a mapping: %w", err)
+	}
+	if err := json.Unmarshal(raw, &props); err != nil {
+		return nil, fmt.Errorf("decoding a mapping: %w", err)
+	}
+	return props, nil
+}
+
+// missingProps descends into the objects both hold; a name have maps as something else
+// than live stays as have maps it.
+func missingProps(have, live map[string]any) map[string]any {
+	out := map[string]any{}
+	for name, v := range live {
+		h, defined := have[name]
+		if !defined {
+			out[name] = v
 			continue
 		}
-		theirs, _ := v.(map[string]any)
-		sub, _ := have["properties"].(map[string]any)
-		liveSub, _ := theirs["properties"].(map[string]any)
-		if sub != nil && liveSub != nil {
-			mergeMissing(sub, liveSub)
+		hm, _ := h.(map[string]any)
+		lm, _ := v.(map[string]any)
+		hp, _ := hm["properties"].(map[string]any)
+		lp, _ := lm["properties"].(map[string]any)
+		if hp == nil || lp == nil {
+			continue
+		}
+		if sub := missingProps(hp, lp); len(sub) > 0 {
+			entry := map[string]any{"properties": sub}
+			if typ, ok := lm["type"]; ok {
+				entry["type"] = typ
+			}
+			out[name] = entry
 		}
 	}
+	return out
 }

@@ -7,29 +7,33 @@ import (
 	"github.com/aislehq/aisle/internal/esmapping"
 )
 
-// A rebuild's new index maps the fields the settings leave to dynamic mapping as the
-// live index does (issue 15, item 7): after {"m": "abc"} then {"m": 5}, m is text in
-// the live index, and the copy must not meet 5 first and map it as a long.
-func TestAddLiveFieldsKeepsTheLiveTypesOfUndefinedFields(t *testing.T) {
-	var live esmapping.Mapping
-	if err := json.Unmarshal([]byte(`{"properties": {
+// The fields a rebuild's target lacks are the source's, at every depth, as the source
+// maps them (issue 15, item 7: after {"m": "abc"} then {"m": 5}, m is text in the source,
+// and the copy must not meet 5 first and map it as a long); the settings' own
+// definitions in the target stay.
+func TestMissingFieldsAreTheSourcesAtEveryDepth(t *testing.T) {
+	live := mappingOf(t, `{"properties": {
 		"m": {"type": "text", "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}},
 		"name": {"type": "keyword"},
 		"specs": {"properties": {"color": {"type": "keyword"}, "size": {"type": "long"}}}
-	}}`), &live); err != nil {
+	}}`)
+	have := mappingOf(t, `{"properties": {"name": {"type": "text"}, "specs": {"properties": {"color": {"type": "text"}}}}}`)
+	missing, err := missingFields(have, live)
+	if err != nil {
 		t.Fatal(err)
 	}
-	mappings := map[string]any{"properties": map[string]any{
-		"name":  map[string]any{"type": "text"},
-		"specs": map[string]any{"properties": map[string]any{"color": map[string]any{"type": "text"}}},
-	}}
-	if err := addLiveFields(mappings, &live); err != nil {
-		t.Fatal(err)
-	}
-	got, _ := json.Marshal(mappings)
-	want := `{"properties":{"m":{"fields":{"keyword":{"ignore_above":256,"type":"keyword"}},"type":"text"},` +
-		`"name":{"type":"text"},"specs":{"properties":{"color":{"type":"text"},"size":{"type":"long"}}}}}`
+	got, _ := json.Marshal(missing)
+	want := `{"m":{"fields":{"keyword":{"ignore_above":256,"type":"keyword"}},"type":"text"},"specs":{"properties":{"size":{"type":"long"}}}}`
 	if string(got) != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
+}
+
+func mappingOf(t *testing.T, raw string) *esmapping.Mapping {
+	t.Helper()
+	var m esmapping.Mapping
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		t.Fatal(err)
+	}
+	return &m
 }

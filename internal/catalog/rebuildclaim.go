@@ -97,7 +97,7 @@ func (s *Service) startRebuild(ctx context.Context, t Target, want, source strin
 	if d.Total, err = s.count(ctx, source); err != nil {
 		return nil, err
 	}
-	if d.Target, err = s.newPhysicalFrom(ctx, t, kindRebuild, d.Owner, source); err != nil {
+	if d.Target, err = s.newPhysical(ctx, t, kindRebuild, d.Owner); err != nil {
 		return nil, err
 	}
 	if _, err := s.ctl.put(ctx, t.Names.Control(), rebuildDocID, versioned{}, d); err != nil {

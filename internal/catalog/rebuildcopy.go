@@ -41,6 +41,9 @@ func (c *copier) copy(ctx context.Context, filter map[string]any, after []any, w
 				ops = append(ops, bulkOp{id: h.ID, doc: c.versioned(h.Source)})
 			}
 		}
+		if err := c.syncFields(ctx); err != nil {
+			return err
+		}
 		if err := c.write(ctx, ops); err != nil {
 			return err
 		}

@@ -44,25 +44,9 @@ func (s *Service) aliasTarget(ctx context.Context, names esnames.Index) (string,
 // newPhysical creates an empty physical index for a replacement, with the mapping the
 // operator would build from the settings, and returns its name.
 func (s *Service) newPhysical(ctx context.Context, t Target, kind, id string) (string, error) {
-	return s.newPhysicalFrom(ctx, t, kind, id, "")
-}
-
-// newPhysicalFrom is newPhysical for a copy of source: the fields the settings do not
-// define are mapped as source maps them, so that whatever source holds can be copied
-// (dynamic mapping would type them by whichever record the copy meets first).
-func (s *Service) newPhysicalFrom(ctx context.Context, t Target, kind, id, source string) (string, error) {
 	body, err := mapping.Build(t.Settings)
 	if err != nil {
 		return "", fmt.Errorf("deriving the index mapping: %w", err)
-	}
-	if source != "" {
-		live, err := s.fetchMapping(ctx, source)
-		if err != nil {
-			return "", err
-		}
-		if err := addLiveFields(body.Mappings, live); err != nil {
-			return "", err
-		}
 	}
 	meta, _ := body.Mappings["_meta"].(map[string]any)
 	if aisle, ok := meta["aisle"].(map[string]any); ok {

@@ -1,0 +1,54 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+)
+
+// A field first written while a rebuild runs is copied with the type the live index
+// gave it, whatever order the copy meets its values in (issue 15, item 7): "z" is text
+// in the live index (its first value was "abc"), and the copy, in objectID order, meets
+// the record holding 5 first. Mapped by the copy, z would be a long and "abc" refused.
+func TestRebuildCopiesAFieldWrittenDuringItWithItsLiveType(t *testing.T) {
+	client := startBackend(t)
+	ctx := context.Background()
+	tg := newTarget(t, client, "fields", "during", searchv1alpha1.IndexSettings{})
+	s := New(client, Config{})
+	if _, err := s.Upsert(ctx, tg, rawRecords(t, `{"objectID": "m", "name": "middle"}`)); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	progress := func(Progress) {
+		once.Do(func() {
+			for _, r := range []string{`{"objectID": "zz", "z": "abc"}`, `{"objectID": "aa", "z": 5}`} {
+				if _, err := s.Upsert(ctx, tg, rawRecords(t, r)); err != nil {
+					t.Errorf("a write during the rebuild: %v", err)
+				}
+			}
+		})
+	}
+	tg.Settings.Synonyms = []searchv1alpha1.SynonymGroup{{Terms: []string{"tv", "television"}}}
+	if _, err := s.Rebuild(ctx, tg, progress); err != nil {
+		t.Fatalf("the rebuild failed: %v", err)
+	}
+	if n, _ := s.count(ctx, tg.Names.Alias()); n != 3 {
+		t.Fatalf("after the rebuild the index holds %d records, want 3", n)
+	}
+}
+
+func rawRecords(t *testing.T, raws ...string) []Record {
+	t.Helper()
+	msgs := make([]json.RawMessage, len(raws))
+	for i, r := range raws {
+		msgs[i] = json.RawMessage(r)
+	}
+	recs, err := ValidateRecords(msgs, 1, MaxPostRecords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
