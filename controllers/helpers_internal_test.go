@@ -104,22 +104,24 @@ func TestDecideJob(t *testing.T) {
 func TestEndedElsewhere(t *testing.T) {
 	running := &searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildRunning, Generation: 4,
 		TargetIndex: "idx-3", DocumentsDone: 60000, DocumentsTotal: 60000}
+	failed := &searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildFailed, Generation: 4, Error: "boom"}
 	for name, c := range map[string]struct {
-		prev      *searchv1alpha1.RebuildStatus
-		physical  string
-		wantState searchv1alpha1.RebuildState
-		wantError string
+		prev       *searchv1alpha1.RebuildStatus
+		physical   string
+		generation int64
+		wantState  searchv1alpha1.RebuildState
+		wantError  string
 	}{
-		"its target is live: the dead leader's swap went through": {running, "idx-3", searchv1alpha1.RebuildSucceeded, ""},
-		"another index is live: its settings were put back":       {running, "idx-2", searchv1alpha1.RebuildFailed, supersededMessage},
+		"its target is live: the dead leader's swap went through": {running, "idx-3", 4, searchv1alpha1.RebuildSucceeded, ""},
+		"another index is live: its settings were put back":       {running, "idx-2", 5, searchv1alpha1.RebuildFailed, supersededMessage},
 		"no target noted yet": {&searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildRunning, Generation: 4},
-			"idx-2", searchv1alpha1.RebuildFailed, supersededMessage},
+			"idx-2", 5, searchv1alpha1.RebuildFailed, supersededMessage},
 		"already succeeded": {&searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildSucceeded, TargetIndex: "idx-3"},
-			"idx-3", searchv1alpha1.RebuildSucceeded, ""},
-		"already failed": {&searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildFailed, Error: "boom"},
-			"idx-3", searchv1alpha1.RebuildFailed, "boom"},
+			"idx-3", 4, searchv1alpha1.RebuildSucceeded, ""},
+		"failed for the settings still wanted": {failed, "idx-3", 4, searchv1alpha1.RebuildFailed, "boom"},
+		"failed for settings since put back":   {failed, "idx-2", 5, searchv1alpha1.RebuildFailed, supersededMessage},
 	} {
-		st := endedElsewhere(c.prev, c.physical)
+		st := endedElsewhere(c.prev, c.physical, c.generation)
 		if st.State != c.wantState || st.Error != c.wantError {
 			t.Errorf("%s: got %s %q, want %s %q", name, st.State, st.Error, c.wantState, c.wantError)
 		}
@@ -127,7 +129,22 @@ func TestEndedElsewhere(t *testing.T) {
 			t.Errorf("%s: the end time is not set on a copy: %+v", name, st)
 		}
 	}
-	if endedElsewhere(nil, "idx-3") != nil {
+	if endedElsewhere(nil, "idx-3", 4) != nil {
 		t.Error("no rebuild became one")
+	}
+	if failed.Error != "boom" {
+		t.Error("the status was changed in place")
+	}
+}
+
+// After a rebuild failed and the settings were put back, GET /config no longer shows the
+// failure as if the settings in force had failed (issue 15, item 7): the job is
+// abandoned and its status says it was superseded.
+func TestAFailedRebuildIsSupersededWhenTheSettingsArePutBack(t *testing.T) {
+	failed := &searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildFailed, Generation: 2,
+		Error: `failed to parse field [m] of type [long]`}
+	st := supersededStatus(failed, 3)
+	if st.State != searchv1alpha1.RebuildFailed || st.Error != supersededMessage {
+		t.Errorf("got %s %q, want Failed %q", st.State, st.Error, supersededMessage)
 	}
 }

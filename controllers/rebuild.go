@@ -209,11 +209,11 @@ func (r *SearchIndexReconciler) reconcileRebuild(ctx context.Context, si *search
 	job := r.rebuilds.get(key)
 	switch decideJob(want, physical.SettingsHash, job.view(), time.Now()) {
 	case jobIdle:
-		si.Status.Rebuild = endedElsewhere(si.Status.Rebuild, physical.Physical)
+		si.Status.Rebuild = endedElsewhere(si.Status.Rebuild, physical.Physical, si.Generation)
 		return 0
 	case jobAbandon:
 		r.rebuilds.stop(key)
-		si.Status.Rebuild = supersededStatus(si.Status.Rebuild)
+		si.Status.Rebuild = supersededStatus(si.Status.Rebuild, si.Generation)
 		return 0
 	case jobFinish:
 		st := job.snapshot()
@@ -236,13 +236,11 @@ func (r *SearchIndexReconciler) reconcileRebuild(ctx context.Context, si *search
 // endedElsewhere is the status of a rebuild that status says is running while no job of
 // this operator runs it and the wanted settings are live: a previous leader ran it and
 // stopped before reporting the end. It succeeded when its target is the index behind
-// the alias, and was superseded otherwise.
-func endedElsewhere(prev *searchv1alpha1.RebuildStatus, physical string) *searchv1alpha1.RebuildStatus {
-	if prev == nil || prev.State != searchv1alpha1.RebuildRunning {
-		return prev
-	}
-	if prev.TargetIndex == "" || prev.TargetIndex != physical {
-		return supersededStatus(prev)
+// the alias, and was superseded otherwise. A rebuild that failed for settings older
+// than generation was superseded too (see supersededStatus).
+func endedElsewhere(prev *searchv1alpha1.RebuildStatus, physical string, generation int64) *searchv1alpha1.RebuildStatus {
+	if prev == nil || prev.State != searchv1alpha1.RebuildRunning || prev.TargetIndex == "" || prev.TargetIndex != physical {
+		return supersededStatus(prev, generation)
 	}
 	st := prev.DeepCopy()
 	end := metav1.Now()
@@ -250,15 +248,25 @@ func endedElsewhere(prev *searchv1alpha1.RebuildStatus, physical string) *search
 	return st
 }
 
-// supersededStatus is the status of a running rebuild whose settings were replaced by
-// the ones already live.
-func supersededStatus(prev *searchv1alpha1.RebuildStatus) *searchv1alpha1.RebuildStatus {
-	if prev == nil || prev.State != searchv1alpha1.RebuildRunning {
+// supersededStatus is the status of a rebuild whose settings were replaced by the ones
+// already live: one still running ends, and one that failed for the settings of an
+// older generation stops telling why, since its failure is not about the settings in
+// force (GET /config would show it as if they had failed).
+func supersededStatus(prev *searchv1alpha1.RebuildStatus, generation int64) *searchv1alpha1.RebuildStatus {
+	if prev == nil {
+		return nil
+	}
+	running := prev.State == searchv1alpha1.RebuildRunning
+	staleFailure := prev.State == searchv1alpha1.RebuildFailed && prev.Generation < generation && prev.Error != supersededMessage
+	if !running && !staleFailure {
 		return prev
 	}
 	st := prev.DeepCopy()
-	end := metav1.Now()
-	st.State, st.Error, st.CompletionTime = searchv1alpha1.RebuildFailed, supersededMessage, &end
+	st.State, st.Error = searchv1alpha1.RebuildFailed, supersededMessage
+	if running {
+		end := metav1.Now()
+		st.CompletionTime = &end
+	}
 	return st
 }
 
