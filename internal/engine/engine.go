@@ -29,6 +29,43 @@ type Config struct {
 	DataDir string
 	// Addr is the listen address; default "127.0.0.1:0" (a random loopback port).
 	Addr string
+	// ReadTimeout bounds reading a request, headers and body; WriteTimeout the time from
+	// the end of its headers to the end of the answer; IdleTimeout how long a keep-alive
+	// connection waits for its next request. MaxHeaderBytes bounds the request line and
+	// headers. Zero takes the defaults below.
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	MaxHeaderBytes                         int
+}
+
+// Defaults of the listener's limits: no connection is held forever (a body that never
+// arrives, an idle client), while the largest bulk request reads on a slow link and the
+// slowest answer (a bulk write waiting for a refresh) is written.
+const (
+	DefaultReadTimeout    = 5 * time.Minute
+	DefaultWriteTimeout   = 10 * time.Minute
+	DefaultIdleTimeout    = 2 * time.Minute
+	DefaultMaxHeaderBytes = 1 << 20
+)
+
+// WithDefaults fills the zero fields of cfg.
+func (cfg Config) WithDefaults() Config {
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:0"
+	}
+	cfg.ReadTimeout = orDefault(cfg.ReadTimeout, DefaultReadTimeout)
+	cfg.WriteTimeout = orDefault(cfg.WriteTimeout, DefaultWriteTimeout)
+	cfg.IdleTimeout = orDefault(cfg.IdleTimeout, DefaultIdleTimeout)
+	if cfg.MaxHeaderBytes <= 0 {
+		cfg.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	return cfg
+}
+
+func orDefault(v, def time.Duration) time.Duration {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // Server is a running engine.
@@ -47,9 +84,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.DataDir == "" {
 		return nil, errors.New("engine: DataDir is required")
 	}
-	if cfg.Addr == "" {
-		cfg.Addr = "127.0.0.1:0"
-	}
+	cfg = cfg.WithDefaults()
 	st, err := store.Open(cfg.DataDir)
 	if err != nil {
 		return nil, fmt.Errorf("engine: open data: %w", err)
@@ -68,7 +103,10 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		http: &http.Server{
 			Handler:           api,
 			ReadHeaderTimeout: 30 * time.Second,
-			MaxHeaderBytes:    1 << 20,
+			ReadTimeout:       cfg.ReadTimeout,
+			WriteTimeout:      cfg.WriteTimeout,
+			IdleTimeout:       cfg.IdleTimeout,
+			MaxHeaderBytes:    cfg.MaxHeaderBytes,
 		},
 	}
 	go func() { s.done <- s.http.Serve(ln) }()
