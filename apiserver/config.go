@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/indexsettings"
 	"github.com/aislehq/aisle/internal/query"
 )
@@ -38,7 +39,10 @@ func (s *Server) putConfig(c *fiber.Ctx) error {
 		return err
 	}
 	next := body.settings()
-	problems := indexsettings.Check(next, query.VersionField)
+	problems, err := s.settingsProblems(c, idx, next)
+	if err != nil {
+		return err
+	}
 	if len(problems) > 0 {
 		// Only a dry run follows, for the API server's own rules on the rest.
 		next = indexsettings.Dedupe(next)
@@ -46,6 +50,9 @@ func (s *Server) putConfig(c *fiber.Ctx) error {
 	patch, err := fullObjectPatch(next, settingsKeys, "spec", "settings")
 	if err != nil {
 		return err
+	}
+	if len(patch) > MaxSettingsBytes {
+		return errorf(fiber.StatusBadRequest, fmt.Sprintf("invalid settings: they take %d bytes as stored; an index's settings may take at most %d (synonyms take the most)", len(patch), MaxSettingsBytes))
 	}
 	// The settings before the change, read from the API server: the informer cache may
 	// not have seen this client's previous change yet.
@@ -67,6 +74,26 @@ func (s *Server) putConfig(c *fiber.Ctx) error {
 		res.Rebuild = &rebuildBody{State: searchv1alpha1.RebuildPending}
 	}
 	return c.JSON(res)
+}
+
+// MaxSettingsBytes bounds an index's settings as stored. The CRD's item limits allow
+// about 2 MB of synonyms: more than etcd stores in one object (1.5 MiB by default, with
+// the policy and status beside the settings), which the Kubernetes API answers with a
+// server error. 512 KiB holds thousands of synonym groups.
+const MaxSettingsBytes = 512 << 10
+
+// settingsProblems names the rules next breaks that the CRD cannot state, its own and
+// those of the index's records: a searchable path they hold in another shape than text.
+func (s *Server) settingsProblems(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, next searchv1alpha1.IndexSettings) ([]indexsettings.FieldError, error) {
+	problems := indexsettings.Check(next, query.VersionField)
+	if s.search == nil || len(next.SearchableFields) == 0 {
+		return problems, nil
+	}
+	schema, err := s.search.Schema(c.UserContext(), esnames.For(idx.Namespace, idx.Name).Alias())
+	if err != nil {
+		return nil, err
+	}
+	return append(problems, indexsettings.CheckShapes(next, schema)...), nil
 }
 
 var settingsKeys = []string{"searchableFields", "filterableFields", "facetFields", "sortableFields",

@@ -106,7 +106,8 @@ func classify(err error) (int, string) {
 	return http.StatusInternalServerError, "internal error; retry with backoff"
 }
 
-// fiberMessage rewords the errors Fiber raises itself (unknown route, body too large).
+// fiberMessage rewords the errors Fiber raises itself (unknown route, body or headers
+// too large, read timeout).
 func fiberMessage(fe *fiber.Error) string {
 	switch fe.Code {
 	case http.StatusNotFound:
@@ -115,6 +116,10 @@ func fiberMessage(fe *fiber.Error) string {
 		return "request body too large"
 	case http.StatusMethodNotAllowed:
 		return "method not allowed"
+	case http.StatusRequestTimeout:
+		return "request timeout: the request did not arrive within the server's read timeout"
+	case http.StatusRequestHeaderFieldsTooLarge:
+		return "request headers too large"
 	}
 	return fe.Message
 }

@@ -23,7 +23,7 @@ func (s *Server) eventRoutes(idx fiber.Router) {
 
 	public := s.app.Group("/api/public/indexes/:publicId")
 	public.Options("/events", s.publicIndex, s.publicPreflight)
-	public.Post("/events", s.publicIndex, limitBody(PublicEventsBodyLimit), s.needEvents, s.publicEvents)
+	public.Post("/events", s.publicIndex, s.needEvents, s.publicEvents)
 }
 
 // PublicEventsBodyLimit bounds a browser's event request: 100 events, carts of a few

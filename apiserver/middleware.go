@@ -4,10 +4,11 @@ import (
 	"context"
 	"log/slog"
 	"mime"
-	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 )
 
 type loggerKey struct{}
@@ -57,15 +58,26 @@ func requireJSON(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-// limitBody refuses a body over n bytes with 413, for routes that take far less than
-// the app's limit (sized for PUT /records): it checks the declared Content-Length and
-// the body actually read, which a chunked request does not declare.
-func limitBody(n int) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		declared, err := strconv.Atoi(c.Get(fiber.HeaderContentLength, "0"))
-		if err == nil && declared <= n && len(c.Body()) <= n {
-			return c.Next()
-		}
-		return errorf(fiber.StatusRequestEntityTooLarge, "request body too large: at most "+strconv.Itoa(n)+" bytes")
+// publicPrefix starts the paths of the unauthenticated endpoints.
+const publicPrefix = "/api/public/"
+
+// bodyLimitFor sizes a request's body limit from its header, before the body is read:
+// fasthttp reads a whole body before any handler runs, so a browser endpoint refusing a
+// body in its handler would have let anyone make the server buffer the app's limit
+// (sized for PUT /records) first. The path is normalized as the router sees it. Zero
+// keeps the app's limit.
+func bodyLimitFor(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	uri := fasthttp.AcquireURI()
+	defer fasthttp.ReleaseURI(uri)
+	if err := uri.Parse(nil, h.RequestURI()); err != nil {
+		return fasthttp.RequestConfig{MaxRequestBodySize: PublicBodyLimit}
 	}
+	path := string(uri.Path())
+	switch {
+	case !strings.HasPrefix(path, publicPrefix):
+		return fasthttp.RequestConfig{}
+	case strings.HasSuffix(path, "/events"):
+		return fasthttp.RequestConfig{MaxRequestBodySize: PublicEventsBodyLimit}
+	}
+	return fasthttp.RequestConfig{MaxRequestBodySize: PublicBodyLimit}
 }

@@ -42,20 +42,46 @@ var _ = Describe("The HTTP middleware", func() {
 		// fasthttp rejects the body while reading it, before any handler, so this needs a
 		// real listener rather than app.Test.
 		s := apiserver.New(apiserver.Config{Logger: quiet, BodyLimit: 1024}, registry)
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		Expect(err).NotTo(HaveOccurred())
-		go func() { _ = s.App().Listener(ln) }()
-		DeferCleanup(s.App().Shutdown)
-		req, err := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/api/teams/acme/indexes/products/config",
+		base := listen(s)
+		req, err := http.NewRequest(http.MethodPost, base+"/api/teams/acme/indexes/products/config",
 			strings.NewReader(`{"pad":"`+strings.Repeat("x", 4096)+`"}`))
 		Expect(err).NotTo(HaveOccurred())
 		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		Expect(err).NotTo(HaveOccurred())
-		defer resp.Body.Close()
-		body, err := io.ReadAll(resp.Body)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(resp.StatusCode).To(Equal(http.StatusRequestEntityTooLarge))
+		status, body := sendRaw(req)
+		Expect(status).To(Equal(http.StatusRequestEntityTooLarge))
 		Expect(string(body)).To(MatchJSON(errorBody("request body too large")))
 	})
+
+	It("refuses request headers over the header limit with 431 and a JSON error (issue 15, item 6)", func() {
+		s := apiserver.New(apiserver.Config{Logger: quiet}, registry)
+		base := listen(s)
+		req, err := http.NewRequest(http.MethodGet, base+"/healthz", nil)
+		Expect(err).NotTo(HaveOccurred())
+		req.Header.Set("X-Pad", strings.Repeat("x", apiserver.DefaultReadBufferSize))
+		status, body := sendRaw(req)
+		Expect(status).To(Equal(http.StatusRequestHeaderFieldsTooLarge))
+		Expect(string(body)).To(MatchJSON(errorBody("request headers too large")))
+	})
 })
+
+// listen serves s on a loopback port until the spec ends and returns its base URL: what
+// fasthttp refuses while reading a request never reaches app.Test's answer.
+func listen(s *apiserver.Server) string {
+	GinkgoHelper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	Expect(err).NotTo(HaveOccurred())
+	go func() { _ = s.App().Listener(ln) }()
+	DeferCleanup(s.App().Shutdown)
+	return "http://" + ln.Addr().String()
+}
+
+// sendRaw sends req over the network and returns the status and body of the answer.
+func sendRaw(req *http.Request) (int, []byte) {
+	GinkgoHelper()
+	resp, err := httpClient.Do(req)
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	Expect(err).NotTo(HaveOccurred())
+	return resp.StatusCode, body
+}

@@ -27,8 +27,8 @@ import (
 // records of about 1 KB; endpoints with smaller limits check their own.
 const DefaultBodyLimit = 128 << 20
 
-// PublicBodyLimit bounds the body of an unauthenticated endpoint: a search request
-// (its query, filters and lists) fits in far less.
+// PublicBodyLimit bounds the body of an unauthenticated endpoint but public events (see
+// bodyLimitFor): a search request (its query, filters and lists) fits in far less.
 const PublicBodyLimit = 64 << 10
 
 // Defaults of the listener's limits: no connection is held longer than a body of
@@ -112,6 +112,7 @@ func New(cfg Config, registry *tenancy.Registry) *Server {
 		StrictRouting:         true,
 		CaseSensitive:         true,
 	})
+	s.app.Server().HeaderReceived = bodyLimitFor
 	m := newHTTPMetrics(cfg.Metrics)
 	s.app.Use(requestid.New(), m.middleware, withRequestContext(cfg.Logger),
 		recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: logPanic}))
@@ -188,7 +189,7 @@ func (s *Server) searchRoutes(idx fiber.Router) {
 
 	public := s.app.Group("/api/public/indexes/:publicId")
 	public.Options("/search", s.publicIndex, s.publicPreflight)
-	public.Post("/search", s.publicIndex, s.publicLimit, limitBody(PublicBodyLimit), s.needSearch, s.publicSearch)
+	public.Post("/search", s.publicIndex, s.publicLimit, s.needSearch, s.publicSearch)
 }
 
 // needCatalog answers 503 when the server runs without a search backend.

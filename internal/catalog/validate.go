@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Limits of the contract.
@@ -88,6 +89,10 @@ func ValidateObjectID(field, id string) error {
 	}
 	if len(id) > MaxObjectIDBytes {
 		return invalid("%s must be at most %d bytes", field, MaxObjectIDBytes)
+	}
+	if !utf8.ValidString(id) {
+		// Only a path can carry it (%FF): bodies are refused before.
+		return invalid("%s must be valid UTF-8", field)
 	}
 	return nil
 }

@@ -120,7 +120,7 @@ func (e FieldError) String() string { return e.Field + ": " + e.Message }
 
 // Check finds the problems the CRD schema cannot state: the reserved version field, a
 // searchable path that is also the parent of another, duplicates in the lists (the API
-// server would only say "Duplicate value").
+// server would only say "Duplicate value"), synonym terms no index can be built with.
 func Check(s searchv1alpha1.IndexSettings, reserved string) []FieldError {
 	var out []FieldError
 	lists := []struct {
@@ -149,7 +149,7 @@ func Check(s searchv1alpha1.IndexSettings, reserved string) []FieldError {
 	if _, err := mapping.Build(s); err != nil {
 		out = append(out, FieldError{SearchableFields, strings.TrimPrefix(err.Error(), "field ")})
 	}
-	return out
+	return append(out, checkSynonyms(s)...)
 }
 
 func searchPathsInOrder(s searchv1alpha1.IndexSettings) []string {

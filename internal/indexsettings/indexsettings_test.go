@@ -8,6 +8,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/query"
 )
 
 func TestIndexSettings(t *testing.T) {
@@ -78,5 +79,37 @@ var _ = Describe("Checking settings", func() {
 			[]string{`searchableFields[1].path: "a" is listed twice`, `facetFields[1]: "brand" is listed twice`}),
 		Entry("a searchable field that is also an object", S{SearchableFields: []searchv1alpha1.SearchableField{sf("a", 1), sf("a.b", 1)}},
 			[]string{`searchableFields: "a.b": "a" is both a leaf and an object`}),
+		Entry("synonym terms the analyzer drops", S{Synonyms: []searchv1alpha1.SynonymGroup{{Terms: []string{"tv", "!!!", " ", "4k", "télé"}}}},
+			[]string{`synonyms[0].terms[1]: "!!!" holds no letter or digit: the analyzer would drop it, and no index can be built with it`,
+				`synonyms[0].terms[2]: " " holds no letter or digit: the analyzer would drop it, and no index can be built with it`}),
+	)
+})
+
+var _ = Describe("Checking searchable fields against the index's records", func() {
+	schema := query.Schema{
+		"name":        {Path: "name", Kind: query.KindString, Type: "text"},
+		"specs.color": {Path: "specs.color", Kind: query.KindString, Type: "text"},
+		"specs.size":  {Path: "specs.size", Kind: query.KindNumber, Type: "long"},
+		"empty":       {Path: "empty", Kind: query.KindOther, Type: "object"},
+		"price":       {Path: "price", Kind: query.KindNumber, Type: "float"},
+	}
+	DescribeTable("names each path whose records hold something else than text",
+		func(path string, want []string) {
+			var got []string
+			for _, e := range indexsettings.CheckShapes(S{SearchableFields: []searchv1alpha1.SearchableField{sf(path, 1)}}, schema) {
+				got = append(got, e.String())
+			}
+			Expect(got).To(Equal(want))
+		},
+		Entry("a text field", "name", nil),
+		Entry("a number field (numbers index as text)", "price", nil),
+		Entry("a field no record holds yet", "title", nil),
+		Entry("a field under an object", "specs.color", nil),
+		Entry("a new field under an object", "specs.weight", nil),
+		Entry("a new field under an empty object", "empty.note", nil),
+		Entry("an object", "specs", []string{`searchableFields[0].path: "specs" holds objects in this index (specs.color, specs.size); a searchable field holds text`}),
+		Entry("an empty object", "empty", []string{`searchableFields[0].path: "empty" holds objects in this index; a searchable field holds text`}),
+		Entry("a field under a value", "name.first", []string{`searchableFields[0].path: "name" holds values in this index, not objects`}),
+		Entry("a field two levels under a value", "price.a.b", []string{`searchableFields[0].path: "price" holds values in this index, not objects`}),
 	)
 })

@@ -1,0 +1,133 @@
+package apiserver_test
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+)
+
+// Specs of the audit of issue 15: inputs found by trying the API as an attacker after the
+// first round of fixes.
+
+// hugeSynonyms are settings the CRD's item limits allow that an index cannot store:
+// about 2 MB of synonyms, beyond what etcd takes in one object.
+func hugeSynonyms() string {
+	groups := make([]string, 1000)
+	for g := range groups {
+		terms := make([]string, 20)
+		for t := range terms {
+			terms[t] = fmt.Sprintf(`"%s%d_%d"`, strings.Repeat("s", 90), g, t)
+		}
+		groups[g] = `{"terms": [` + strings.Join(terms, ",") + `]}`
+	}
+	return `{"synonyms": [` + strings.Join(groups, ",") + `]}`
+}
+
+var _ = Describe("Settings an index cannot apply (issue 15 audit)", func() {
+	var ci catalogIndex
+	BeforeEach(func() { ci = newCatalogIndex() })
+
+	expectUnchanged := func(before response) {
+		GinkgoHelper()
+		Expect(call(0, "GET", ci.base+"/config", ci.writeKey, nil).body).To(MatchJSON(before.body))
+	}
+
+	It("refuses settings larger than an index can store with 400, not a 5xx", func() {
+		before := call(0, "GET", ci.base+"/config", ci.writeKey, nil)
+		expectRefused(call(0, "PUT", ci.base+"/config", ci.writeKey, []byte(hugeSynonyms())), http.StatusBadRequest,
+			"invalid settings: they take")
+		expectUnchanged(before)
+	})
+
+	DescribeTable("refuses a synonym term the analyzer would drop, which no index can be built with",
+		func(term string) {
+			before := call(0, "GET", ci.base+"/config", ci.writeKey, nil)
+			body := fmt.Sprintf(`{"synonyms": [{"terms": ["tv", %q]}]}`, term)
+			expectRefused(call(0, "PUT", ci.base+"/config", ci.writeKey, []byte(body)), http.StatusBadRequest,
+				"synonyms[0].terms[1]: "+fmt.Sprintf("%q", term)+" holds no letter or digit")
+			expectUnchanged(before)
+		},
+		Entry("punctuation", "!!!"),
+		Entry("a space", " "),
+		Entry("symbols", "€ & %"),
+	)
+
+	DescribeTable("refuses a searchable field the records hold in another shape, whose rebuild could never finish",
+		func(record, path, want string) {
+			Expect(call(0, "POST", ci.base+"/records", ci.writeKey, []byte(`{"records": [`+record+`]}`)).status).To(Equal(http.StatusAccepted))
+			before := call(0, "GET", ci.base+"/config", ci.writeKey, nil)
+			body := fmt.Sprintf(`{"searchableFields": [{"path": "name"}, {"path": %q}]}`, path)
+			expectRefused(call(0, "PUT", ci.base+"/config", ci.writeKey, []byte(body)), http.StatusBadRequest, "searchableFields[1].path: "+want)
+			expectUnchanged(before)
+			Expect(rebuildStatus(ci)).To(BeNil())
+		},
+		Entry("an object", `{"objectID": "a", "specs": {"color": "red"}}`, "specs",
+			`"specs" holds objects in this index (specs.color); a searchable field holds text`),
+		Entry("a field under a value", `{"objectID": "a", "label": "red"}`, "label.short",
+			`"label" holds values in this index, not objects`),
+	)
+})
+
+var _ = Describe("A rebuild over fields mapped by their first value (issue 15, item 7)", func() {
+	It("completes after a field took a word and then a number", func() {
+		ci := newCatalogIndex()
+		for _, r := range []string{`{"objectID": "a1", "m": "abc"}`, `{"objectID": "a2", "m": 5}`} {
+			Expect(call(0, "POST", ci.base+"/records", ci.writeKey, []byte(`{"records": [`+r+`]}`)).status).To(Equal(http.StatusAccepted))
+		}
+		r := call(0, "PUT", ci.base+"/config", ci.writeKey, []byte(`{"synonyms": [{"terms": ["tv", "television"]}]}`))
+		Expect(r.status).To(Equal(http.StatusOK), string(r.body))
+		Eventually(func(g Gomega) {
+			st := rebuildStatus(ci)
+			g.Expect(st).NotTo(BeNil())
+			g.Expect(st.Generation).To(BeNumerically(">", 1))
+			g.Expect(st.State).To(Equal(searchv1alpha1.RebuildSucceeded), "error: %s", st.Error)
+		}).Should(Succeed())
+		Expect(searchCount(ci)).To(BeNumerically("==", 2))
+	})
+})
+
+var _ = Describe("Identifiers in the path (issue 15 audit)", func() {
+	DescribeTable("refuses an objectID that is not valid UTF-8 with 400, and writes nothing",
+		func(method, suffix string, key func(catalogIndex) string) {
+			ci := newCatalogIndex()
+			expectRefused(call(0, method, ci.base+suffix, key(ci), nil), http.StatusBadRequest, "objectID must be valid UTF-8")
+			Expect(call(0, "GET", ci.base+"/indexing", ci.writeKey, nil).receipt().AcceptedRevision).To(BeZero())
+		},
+		Entry("GET /records", "GET", "/records/a%FF", func(ci catalogIndex) string { return ci.writeKey }),
+		Entry("DELETE /records", "DELETE", "/records/a%FF", func(ci catalogIndex) string { return ci.writeKey }),
+		Entry("Bought together", "GET", "/lists/together/a%FF", func(ci catalogIndex) string { return ci.searchKey }),
+	)
+
+	It("refuses it on the public Bought together too", func() {
+		rec := send(server, http.MethodGet, "/api/public/indexes/pub-acme-catalog/lists/together/a%FF", "", "",
+			map[string]string{"Origin": allowedOrigin, "User-Agent": "hardening-spec"})
+		Expect(rec.Code).To(Equal(http.StatusBadRequest), rec.Body.String())
+		Expect(rec.Body.String()).To(ContainSubstring("objectID must be valid UTF-8"))
+	})
+})
+
+var _ = Describe("Unauthenticated bodies (issue 15, item 6)", func() {
+	It("answers a public request that declares a body larger than the endpoint takes with 413, without waiting for it", func() {
+		for _, path := range []string{"POST " + publicPath, "POST /api/public/indexes/pub-acme-catalog/events", "GET /api/public/indexes/pub-acme-catalog/lists/together/p1"} {
+			conn, err := net.Dial("tcp", strings.TrimPrefix(replicas[0], "http://"))
+			Expect(err).NotTo(HaveOccurred())
+			_, err = fmt.Fprintf(conn, "%s HTTP/1.1\r\nHost: x\r\nOrigin: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{",
+				path, allowedOrigin, 100<<20)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(conn.SetReadDeadline(time.Now().Add(10 * time.Second))).To(Succeed())
+			status := make([]byte, 12)
+			_, err = io.ReadFull(conn, status)
+			conn.Close()
+			Expect(err).NotTo(HaveOccurred(), "%s: no answer before the body arrived", path)
+			Expect(string(status)).To(Equal("HTTP/1.1 413"), path)
+		}
+	})
+})
