@@ -93,6 +93,13 @@ var _ = Describe("Search API", Ordered, func() {
 		Entry("terms", `{"terms":{"category":["sport","furniture"]}}`, []string{"2", "4", "6"}, false),
 		Entry("range on float", `{"range":{"price":{"gte":45,"lt":150}}}`, []string{"2", "4", "5"}, false),
 		Entry("range on date", `{"range":{"created":{"gte":"2024-03-01","lte":"2024-03-10"}}}`, []string{"4", "5"}, false),
+		// ES takes dates of years 0 to 9999 as range bounds; the engine's nanosecond
+		// columns end in 1677 and 2262, and a bound beyond leaves that side open.
+		Entry("range on date from the year 0", `{"range":{"created":{"gte":"0000-01-01","lte":"2024-03-10"}}}`, []string{"1", "2", "3", "4", "5"}, false),
+		Entry("range on date up to the year 9999", `{"range":{"created":{"gte":"2024-03-01","lt":"9999-12-31"}}}`, []string{"4", "5", "6"}, false),
+		Entry("range on date after 2262", `{"range":{"created":{"gte":"9999-01-01"}}}`, []string{}, false),
+		Entry("range on date before 1677", `{"range":{"created":{"lt":"1000-01-01"}}}`, []string{}, false),
+		Entry("range on date in epoch millis of the year 0", `{"range":{"created":{"gte":-62167219200000}}}`, []string{"1", "2", "3", "4", "5", "6"}, false),
 		Entry("range on long", `{"range":{"stock":{"gt":3}}}`, []string{"1", "2", "5"}, false),
 		Entry("exists", `{"exists":{"field":"stock"}}`, []string{"1", "2", "3", "4", "5"}, false),
 		Entry("exists on array field", `{"exists":{"field":"tags"}}`, []string{"1", "2", "4", "5"}, false),

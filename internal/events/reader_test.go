@@ -76,4 +76,18 @@ var _ = Describe("Reader", Ordered, func() {
 		Expect(got).To(Equal([]string{`p2:{"n":2}`, `p3:{"n":3}`, `p4:{"n":4}`}))
 		Expect(l.Hits[0].SharedOrders).To(BeEquivalentTo(2))
 	})
+
+	DescribeTable("answers the figures of any period ParsePeriod accepts, at the ends of the calendar too (issue 15)",
+		func(from, to string) {
+			p, err := events.ParsePeriod(from, to, now)
+			Expect(err).NotTo(HaveOccurred())
+			s, err := reader.ComputeStats(ctx, idx, p)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(s.Daily).To(HaveLen(p.Days()))
+			Expect(s.Totals).To(Equal(events.Totals{}))
+		},
+		Entry("the first year", "0000-01-01", "0000-12-31"),
+		Entry("the last year", "9999-01-01", "9999-12-31"),
+		Entry("before 1970", "1969-12-01", "1970-01-31"),
+	)
 })

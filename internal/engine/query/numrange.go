@@ -57,23 +57,28 @@ func (q *DateRange) Searcher(_ context.Context, r index.IndexReader, m mapping.I
 	return rangeSearcher(r, q, m, q.BoostVal.Value(), o)
 }
 
-// bounds applies bleve's DateRangeQuery endpoint rules.
+// bounds reads the endpoints as Unix nanos. ES takes dates of years 0 to 9999; the
+// nanosecond columns hold 1677 to 2262 only (bleve refuses a range beyond), so an
+// endpoint beyond them is an infinity: past the far end of its side, it leaves that side
+// open; past the near end, the range holds no date.
 func (q *DateRange) bounds(m mapping.IndexMapping) (string, int64, int64, error) {
-	min, max := math.Inf(-1), math.Inf(1)
-	for _, e := range []struct {
-		t   time.Time
-		out *float64
-	}{{q.Start.Time, &min}, {q.End.Time, &max}} {
-		if e.t.IsZero() {
-			continue
-		}
-		if bq.QueryDateTimeFormat == time.RFC3339 && (e.t.Before(bq.MinRFC3339CompatibleTime) || e.t.After(bq.MaxRFC3339CompatibleTime)) {
-			return "", 0, 0, fmt.Errorf("invalid/unsupported date range, start: %v", e.t)
-		}
-		*e.out = numeric.Int64ToFloat64(e.t.UnixNano())
-	}
+	min := dateEndpoint(q.Start.Time, math.Inf(-1))
+	max := dateEndpoint(q.End.Time, math.Inf(1))
 	lo, hi := int64Bounds(&min, &max, q.InclusiveStart, q.InclusiveEnd)
 	return fieldOr(q.FieldVal, m), lo, hi, nil
+}
+
+// dateEndpoint is t in Unix nanos, open (a zero time) when t is zero.
+func dateEndpoint(t time.Time, open float64) float64 {
+	switch {
+	case t.IsZero():
+		return open
+	case t.Before(bq.MinRFC3339CompatibleTime):
+		return math.Inf(-1)
+	case t.After(bq.MaxRFC3339CompatibleTime):
+		return math.Inf(1)
+	}
+	return numeric.Int64ToFloat64(t.UnixNano())
 }
 
 // columnRange is a range query answered from columns.
