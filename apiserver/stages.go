@@ -7,12 +7,6 @@ import (
 	"github.com/aislehq/aisle/internal/catalog"
 )
 
-// commitBody is the body of POST /staged-replacements/{stageId}/commit.
-type commitBody struct {
-	ExpectedBatches *int64 `json:"expectedBatches"`
-	ExpectedRecords *int64 `json:"expectedRecords"`
-}
-
 // keyParam returns a validated stageId or batchId path value, copied out of Fiber's buffer.
 func keyParam(c *fiber.Ctx, name string) (string, error) {
 	v := utils.CopyString(c.Params(name))
@@ -72,18 +66,19 @@ func (s *Server) commitStage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var body commitBody
+	var body catalog.CommitRequest
 	if err := decodeStrict(c.Body(), &body); err != nil {
 		return err
 	}
-	if body.ExpectedBatches == nil || body.ExpectedRecords == nil || *body.ExpectedBatches < 0 || *body.ExpectedRecords < 0 {
-		return errorf(fiber.StatusBadRequest, "expectedBatches and expectedRecords are required integers of at least 0")
+	batches, records, err := catalog.ValidateCommit(body)
+	if err != nil {
+		return err
 	}
 	t, err := s.target(c)
 	if err != nil {
 		return err
 	}
-	r, err := s.catalog.CommitStage(c.UserContext(), t, id, *body.ExpectedBatches, *body.ExpectedRecords)
+	r, err := s.catalog.CommitStage(c.UserContext(), t, id, batches, records)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,9 @@ package catalog
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/aislehq/aisle/internal/strictjson"
 )
@@ -42,6 +44,44 @@ func FuzzValidateConditional(f *testing.F) {
 		}
 		if _, err := ValidateConditional(req); err != nil && !errors.Is(err, ErrInvalid) {
 			t.Fatalf("%q: an error that is not a 400: %v", body, err)
+		}
+	})
+}
+
+func FuzzValidateCommit(f *testing.F) {
+	f.Add([]byte(`{"expectedBatches": 2, "expectedRecords": 1500}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var req CommitRequest
+		if strictjson.Decode(body, &req) != nil {
+			return
+		}
+		batches, records, err := ValidateCommit(req)
+		if err != nil && !errors.Is(err, ErrInvalid) {
+			t.Fatalf("%q: an error that is not a 400: %v", body, err)
+		}
+		if err == nil && (batches < 0 || records < 0) {
+			t.Fatalf("%q: accepted negative counts", body)
+		}
+	})
+}
+
+// FuzzValidateIdentifiers: an objectID, stageId, batchId or idempotencyKey from a path
+// or a body is refused with ErrInvalid or valid; a valid objectID is UTF-8 of 1 to 512
+// bytes, a valid key 1 to 64 letters, digits, _ and -.
+func FuzzValidateIdentifiers(f *testing.F) {
+	for _, s := range []string{"a", "", "a\xffb", "a/b", "..", strings.Repeat("x", 513), "stage-1_A", strings.Repeat("k", 65)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		if err := ValidateObjectID("objectID", id); err != nil && !errors.Is(err, ErrInvalid) {
+			t.Fatalf("%q: an error that is not a 400: %v", id, err)
+		} else if err == nil && (id == "" || len(id) > MaxObjectIDBytes || !utf8.ValidString(id)) {
+			t.Fatalf("%q: accepted as an objectID", id)
+		}
+		if err := ValidateKey("stageId", id); err != nil && !errors.Is(err, ErrInvalid) {
+			t.Fatalf("%q: an error that is not a 400: %v", id, err)
+		} else if err == nil && (id == "" || len(id) > 64 || strings.Trim(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "") {
+			t.Fatalf("%q: accepted as a key", id)
 		}
 	})
 }

@@ -97,6 +97,20 @@ func ValidateObjectID(field, id string) error {
 	return nil
 }
 
+// CommitRequest is the body of POST /staged-replacements/{stageId}/commit.
+type CommitRequest struct {
+	ExpectedBatches *int64 `json:"expectedBatches"`
+	ExpectedRecords *int64 `json:"expectedRecords"`
+}
+
+// ValidateCommit checks a commit request and returns its counts.
+func ValidateCommit(r CommitRequest) (batches, records int64, err error) {
+	if r.ExpectedBatches == nil || r.ExpectedRecords == nil || *r.ExpectedBatches < 0 || *r.ExpectedRecords < 0 {
+		return 0, 0, invalid("expectedBatches and expectedRecords are required integers of at least 0")
+	}
+	return *r.ExpectedBatches, *r.ExpectedRecords, nil
+}
+
 // ValidateKey checks a stageId, batchId or idempotencyKey.
 func ValidateKey(field, v string) error {
 	if !idPattern.MatchString(v) {

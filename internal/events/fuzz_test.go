@@ -2,6 +2,7 @@ package events
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 	"time"
 )
@@ -54,13 +55,29 @@ func FuzzDecodeEvents(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		evs, err := DecodeEvents(body, MaxBrowserEvents)
-		if err != nil {
-			return
-		}
-		if len(evs) < 1 || len(evs) > MaxBrowserEvents {
-			t.Fatalf("decoded %d events, outside 1..%d", len(evs), MaxBrowserEvents)
-		}
+		checkList(t, body, len(evs), err, MaxBrowserEvents)
 	})
+}
+
+func FuzzDecodeOrders(f *testing.F) {
+	for _, s := range []string{`{"orders": [{"orderID": "o1"}]}`, `{"orders": []}`, `{"orders": null}`, `{"events": []}`, `null`, "{\"orders\": [\"\xff\"]}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		orders, err := DecodeOrders(body)
+		checkList(t, body, len(orders), err, MaxPastOrders)
+	})
+}
+
+// checkList: a body is a 400 (ErrBadBody) or a list of 1 to limit items.
+func checkList(t *testing.T, body []byte, n int, err error, limit int) {
+	t.Helper()
+	switch {
+	case err != nil && !errors.Is(err, ErrBadBody):
+		t.Fatalf("%q: an error that is not a 400: %v", body, err)
+	case err == nil && (n < 1 || n > limit):
+		t.Fatalf("%q: decoded %d items, outside 1..%d", body, n, limit)
+	}
 }
 
 func checkOutcome(t *testing.T, ev Event, reason string) {

@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/query"
 	"github.com/aislehq/aisle/internal/strictjson"
 )
 
-// FuzzCheck: PUT /config's local rules name each problem of any decodable settings and
-// never panic; deduplicated settings have no duplicate to name. Seeds are in
+// FuzzCheck: PUT /config's local rules (its own and against the records' shapes) name
+// each problem of any decodable settings and never panic. Seeds are in
 // testdata/fuzz/FuzzCheck.
 func FuzzCheck(f *testing.F) {
 	f.Add([]byte(`{"searchableFields": [{"path": "name", "weight": 3}], "synonyms": [{"terms": ["a", "b"]}], "language": "english"}`))
@@ -23,5 +24,17 @@ func FuzzCheck(f *testing.F) {
 			}
 		}
 		_ = Check(Dedupe(s), "aisleVersion")
+		for _, p := range CheckShapes(s, fuzzSchema) {
+			if p.Message == "" {
+				t.Fatalf("%q: a shape problem without a message", body)
+			}
+		}
 	})
+}
+
+// fuzzSchema holds an object, a field under it and a value, so paths meet every rule.
+var fuzzSchema = query.Schema{
+	"name":       {Path: "name", Kind: query.KindString, Type: "text"},
+	"specs.size": {Path: "specs.size", Kind: query.KindNumber, Type: "long"},
+	"empty":      {Path: "empty", Kind: query.KindOther, Type: "object"},
 }
