@@ -39,6 +39,11 @@ func (r response) receipt() catalog.Receipt {
 // call sends a request to replica i (0 or 1) and validates the answer against the
 // OpenAPI document. It is safe in goroutines: failures come back as errors.
 func callE(i int, method, path, key string, body any) (response, error) {
+	return callWithE(i, method, path, key, body, nil)
+}
+
+// callWithE is callE with more headers (an Origin, a User-Agent).
+func callWithE(i int, method, path, key string, body any, headers map[string]string) (response, error) {
 	var rd io.Reader
 	if body != nil {
 		raw, ok := body.([]byte)
@@ -54,12 +59,7 @@ func callE(i int, method, path, key string, body any) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
+	setHeaders(req, body != nil, key, headers)
 	resp, err := httpClient.Do(req)
 	if err != nil {
 		return response{}, err

@@ -117,7 +117,13 @@ func post(path, key, body string) *httptest.ResponseRecorder {
 
 func send(s *apiserver.Server, method, path, key, body string, headers map[string]string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
-	if body != "" {
+	setHeaders(req, body != "", key, headers)
+	return doOn(s, req)
+}
+
+// setHeaders sets a JSON body's Content-Type, a bearer key and more headers on req.
+func setHeaders(req *http.Request, hasBody bool, key string, headers map[string]string) {
+	if hasBody {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if key != "" {
@@ -126,5 +132,4 @@ func send(s *apiserver.Server, method, path, key, body string, headers map[strin
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	return doOn(s, req)
 }
