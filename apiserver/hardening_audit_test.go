@@ -131,3 +131,22 @@ var _ = Describe("Unauthenticated bodies (issue 15, item 6)", func() {
 		}
 	})
 })
+
+var _ = Describe("Records the backend would refuse (issue 15 audit)", func() {
+	DescribeTable("are refused with 400 in the contract's words before anything is written, taking no revision",
+		func(record, want string) {
+			ci := newCatalogIndex()
+			r := call(0, "POST", ci.base+"/records", ci.writeKey, []byte(`{"records": [`+record+`]}`))
+			expectRefused(r, http.StatusBadRequest, want)
+			Expect(string(r.body)).NotTo(ContainSubstring("exception"))
+			Expect(call(0, "GET", ci.base+"/indexing", ci.writeKey, nil).receipt().AcceptedRevision).To(BeZero())
+		},
+		Entry("an empty field name", `{"objectID": "r", "": 1}`, "records[0]: field names may not be empty"),
+		Entry("a name ending with a dot", `{"objectID": "r", "a.": 1}`, `records[0]: field "a.": a field name may not start or end with '.' nor hold '..'`),
+		Entry("a metadata field", `{"objectID": "r", "_id": "x"}`, `records[0]: field "_id" is reserved for the search backend's metadata`),
+		Entry("objects nested past the depth limit", `{"objectID": "r", "d": `+strings.Repeat(`{"a": `, 25)+"1"+strings.Repeat("}", 25)+`}`,
+			"objects nest at most 20 levels deep (index.mapping.depth.limit)"),
+		Entry("an integer no long holds", `{"objectID": "r", "n": 92233720368547758070}`, `records[0]: field "n": 92233720368547758070 cannot be indexed as long: out of range`),
+		Entry("a number no float holds", `{"objectID": "r", "f": 1e308}`, `records[0]: field "f": 1e308 cannot be indexed as float: out of range`),
+	)
+})

@@ -151,13 +151,29 @@ type typeChecker struct {
 
 func (c *typeChecker) object(prefix string, obj map[string]any, props map[string]*esmapping.Field) error {
 	for key, val := range obj {
-		head, rest, dotted := strings.Cut(key, ".")
-		if dotted && head != "" && rest != "" { // "a.b": v is {"a": {"b": v}}, as in ES
+		if err := checkName(prefix, key); err != nil {
+			return err
+		}
+		if head, rest, dotted := strings.Cut(key, "."); dotted { // "a.b": v is {"a": {"b": v}}, as in ES
 			key, val = head, map[string]any{rest: val}
+		}
+		if prefix == "" && esmapping.IsMetadataField(key) {
+			return fmt.Errorf("field %q is reserved for the search backend's metadata", key)
 		}
 		if err := c.value(prefix+key, val, props[key]); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkName refuses the field names Elasticsearch refuses.
+func checkName(prefix, key string) error {
+	switch {
+	case key == "":
+		return fmt.Errorf("field names may not be empty")
+	case esmapping.BadDots(key):
+		return fmt.Errorf("field %q: a field name may not start or end with '.' nor hold '..'", prefix+key)
 	}
 	return nil
 }
@@ -191,6 +207,8 @@ func (c *typeChecker) value(path string, val any, f *esmapping.Field) error {
 	switch {
 	case container && !isObj:
 		return fmt.Errorf("field %q: a value where the mapping has an object", path)
+	case container && strings.Count(path, ".")+1 >= esmapping.MaxDepth:
+		return fmt.Errorf("field %q: objects nest at most %d levels deep (index.mapping.depth.limit)", path, esmapping.MaxDepth)
 	case container:
 		if f.Enabled != nil && !*f.Enabled {
 			return nil
@@ -199,7 +217,9 @@ func (c *typeChecker) value(path string, val any, f *esmapping.Field) error {
 	case isObj:
 		return fmt.Errorf("field %q: an object where the mapping has type %s", path, f.Type)
 	}
-	if err := leafAccepts(f, val); err != nil {
+	if err := leafAccepts(f, val); errors.Is(err, esmapping.ErrOutOfRange) {
+		return fmt.Errorf("field %q: %s cannot be indexed as %s: out of range", path, preview(val), f.Type)
+	} else if err != nil {
 		return fmt.Errorf("field %q: %s cannot be indexed as %s: %w", path, preview(val), f.Type, err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package esmapping
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -36,11 +37,46 @@ func DateInput(v any) any {
 // query parser, which coerces query values the same way).
 func ToNumber(v any, typ string) (float64, error) { return toNumber(v, typ) }
 
+// ErrOutOfRange: a number the field's type cannot hold; ES refuses it rather than
+// round it. Errors match it with errors.Is and read as ES's.
+var ErrOutOfRange = errors.New("out of range")
+
+type rangeError struct {
+	v   any
+	typ string
+}
+
+func (e rangeError) Error() string {
+	return fmt.Sprintf("Value [%v] is out of range for %s", e.v, e.typ)
+}
+func (e rangeError) Is(target error) bool { return target == ErrOutOfRange }
+
+func outOfRange(v any, typ string) error { return rangeError{v, typ} }
+
+// typeLimits are the largest magnitudes of the types narrower than a double.
+var typeLimits = map[string]float64{
+	"integer": math.MaxInt32, "short": math.MaxInt16, "byte": math.MaxInt8,
+	"float": math.MaxFloat32, "half_float": 65504,
+}
+
 func toNumber(v any, typ string) (float64, error) {
 	var f float64
 	switch x := v.(type) {
 	case json.Number:
+		if typ == "long" {
+			// Exactly: a double cannot tell 2^63-1, which a long holds, from 2^63.
+			n, err := strconv.ParseInt(string(x), 10, 64)
+			if err == nil {
+				return float64(n), nil
+			}
+			if errors.Is(err, strconv.ErrRange) {
+				return 0, outOfRange(x, typ)
+			}
+		}
 		p, err := strconv.ParseFloat(string(x), 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, outOfRange(x, typ)
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -65,10 +101,13 @@ func toNumber(v any, typ string) (float64, error) {
 	}
 	if Integral(typ) {
 		f = math.Trunc(f)
-		lim := map[string]float64{"integer": math.MaxInt32, "short": math.MaxInt16, "byte": math.MaxInt8}[typ]
-		if lim > 0 && (f > lim || f < -lim-1) {
-			return 0, fmt.Errorf("Value [%v] is out of range for %s", f, typ)
-		}
+	}
+	lim, limited := typeLimits[typ]
+	switch {
+	case limited && (f > lim || f < -lim-1):
+		return 0, outOfRange(v, typ)
+	case typ == "long" && (f >= 0x1p63 || f < -0x1p63):
+		return 0, outOfRange(v, typ)
 	}
 	return f, nil
 }

@@ -11,6 +11,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
+	"github.com/aislehq/aisle/internal/esmapping"
 )
 
 // FieldNames is the hidden keyword field listing every field a document has; the exists
@@ -92,7 +93,7 @@ func (c *collector) object(prefix string, obj map[string]any, props, add map[str
 		if err != nil {
 			return err
 		}
-		if prefix == "" && strings.HasPrefix(key, "_") && metaField(key) {
+		if prefix == "" && esmapping.IsMetadataField(key) {
 			return eserr.DocumentParsing("[1:2] Field [%s] is a metadata field and cannot be added inside a document. Use the index API request parameters.", key)
 		}
 		if err := c.value(prefix, key, val, props, add, dyn); err != nil {
@@ -198,14 +199,6 @@ func (w *walker) object(prefix string, obj map[string]any, props map[string]*Fie
 		}
 	}
 	return nil
-}
-
-func metaField(k string) bool {
-	switch k {
-	case "_id", "_index", "_source", "_routing", "_seq_no", "_version", "_primary_term", "_field_names", "_ignored":
-		return true
-	}
-	return false
 }
 
 func (w *walker) value(prefix, key string, val any, props map[string]*Field) error {
