@@ -150,3 +150,18 @@ var _ = Describe("Records the backend would refuse (issue 15 audit)", func() {
 		Entry("a number no float holds", `{"objectID": "r", "f": 1e308}`, `records[0]: field "f": 1e308 cannot be indexed as float: out of range`),
 	)
 })
+
+var _ = Describe("Settings naming a field that holds objects (issue 15 audit)", func() {
+	It("never make a search fail: such a field is left out of sorts and counts no facet values", func() {
+		ci := newCatalogIndex()
+		Expect(call(0, "POST", ci.base+"/records", ci.writeKey, []byte(`{"records": [{"objectID": "a", "name": "red shoe", "extra": {}, "price": 5}]}`)).status).To(Equal(http.StatusAccepted))
+		r := call(0, "PUT", ci.base+"/config", ci.writeKey, []byte(`{"searchableFields": [{"path": "name"}], "facetFields": ["extra"],
+			"sortableFields": ["extra", "price"], "customRanking": [{"field": "extra"}, {"field": "price"}]}`))
+		Expect(r.status).To(Equal(http.StatusOK), string(r.body))
+		for _, body := range []string{`{}`, `{"q": "shoe", "facets": ["extra"], "sort": [{"field": "extra"}]}`} {
+			r := call(0, "POST", ci.base+"/search", ci.searchKey, []byte(body))
+			Expect(r.status).To(Equal(http.StatusOK), "%s: %s", body, r.body)
+			Expect(string(r.body)).To(ContainSubstring(`"total":1`))
+		}
+	})
+})

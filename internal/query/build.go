@@ -115,30 +115,29 @@ func weightedFields(r Rules) []string {
 }
 
 // sortKeys: the request's sort fields, then relevance, then custom ranking. Fields no
-// record holds yet are left out: Elasticsearch refuses to sort on an unmapped field, and
-// sorting on it would change nothing.
+// record holds yet, or holding what has no order (objects, geo points), are left out:
+// Elasticsearch refuses to sort on them, and sorting on them would change nothing.
 func sortKeys(req Request, r Rules, s Schema) []any {
 	keys := make([]any, 0, len(req.Sort)+1+len(r.Settings.CustomRanking))
 	for _, k := range req.Sort {
-		order := k.Order
-		if order == "" {
-			order = "asc"
-		}
-		if f, ok := s[k.Field]; ok && f.Keyword != "" {
-			keys = append(keys, map[string]any{f.Keyword: map[string]any{"order": order}})
-		}
+		keys = appendSortKey(keys, s, k.Field, k.Order, "asc")
 	}
 	keys = append(keys, map[string]any{"_score": map[string]any{"order": "desc"}})
 	for _, rule := range r.Settings.CustomRanking {
-		order := string(rule.Order)
-		if order == "" {
-			order = "desc"
-		}
-		if f, ok := s[string(rule.Field)]; ok && f.Keyword != "" {
-			keys = append(keys, map[string]any{f.Keyword: map[string]any{"order": order}})
-		}
+		keys = appendSortKey(keys, s, string(rule.Field), string(rule.Order), "desc")
 	}
 	return keys
+}
+
+func appendSortKey(keys []any, s Schema, path, order, def string) []any {
+	f, ok := s[path]
+	if !ok || !f.HasValues() {
+		return keys
+	}
+	if order == "" {
+		order = def
+	}
+	return append(keys, map[string]any{f.Keyword: map[string]any{"order": order}})
 }
 
 // source filters the returned fields: never the version field; for browsers only the
@@ -166,6 +165,10 @@ func facetAggs(req Request, s Schema) map[string]any {
 	}
 	aggs := make(map[string]any, len(req.Facets))
 	for i, path := range req.Facets {
+		// A field holding objects or geo points has no values to count: its facet is empty.
+		if f, ok := s[path]; ok && !f.HasValues() {
+			continue
+		}
 		aggs["f"+strconv.Itoa(i)] = map[string]any{"terms": map[string]any{"field": s.exactField(path, nil), "size": size}}
 	}
 	return aggs

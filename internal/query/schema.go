@@ -32,6 +32,12 @@ type Field struct {
 	Keyword string
 }
 
+// HasValues reports a field whose exact values can be sorted and counted: a string
+// with an exact-value field, a number, a date or a boolean.
+func (f Field) HasValues() bool {
+	return f.Kind != KindOther && f.Kind != KindUnknown && f.Keyword != ""
+}
+
 // Schema is the mapping of a physical index, by dotted leaf path.
 type Schema map[string]Field
 

@@ -76,7 +76,7 @@ func (s *Service) run(ctx context.Context, alias string, body []byte) ([]byte, e
 	if refusedSearch(err) {
 		// query.Build checks values against the mapping it read; the mapping may have
 		// changed since (a rebuild, a first value). The backend's text is its own.
-		return nil, fmt.Errorf("%w: a filter value does not fit its field as the index maps it now", query.ErrInvalid)
+		return nil, fmt.Errorf("%w: a filter, sort or facet does not fit its field as the index maps it now", query.ErrInvalid)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("searching %s: %w", alias, err)
