@@ -250,7 +250,7 @@ func (c *typeChecker) infer(val any) *esmapping.Field {
 func leafAccepts(f *esmapping.Field, v any) error {
 	switch {
 	case esmapping.Numeric(f.Type):
-		_, err := esmapping.ToNumber(v, f.Type)
+		_, err := esmapping.DocumentNumber(v, f.Type)
 		return err
 	case f.Type == "date" || f.Type == "date_nanos":
 		if n, ok := v.(json.Number); ok {

@@ -34,8 +34,42 @@ func DateInput(v any) any {
 }
 
 // ToNumber converts a JSON value to a number under a numeric field type (exported for the
-// query parser, which coerces query values the same way).
+// query parser, which coerces query values the same way): as a query value, which may lie
+// past what a long or a float holds (a range query clamps it).
 func ToNumber(v any, typ string) (float64, error) { return toNumber(v, typ) }
+
+// DocumentNumber converts a document's value under a numeric field type: a number the
+// type cannot hold is refused with ErrOutOfRange, as ES refuses the document rather
+// than round it.
+func DocumentNumber(v any, typ string) (float64, error) {
+	f, err := toNumber(v, typ)
+	if err != nil {
+		return 0, err
+	}
+	if !fits(v, f, typ) {
+		return 0, outOfRange(v, typ)
+	}
+	return f, nil
+}
+
+// fits reports whether a long, float or half_float holds v (f as a double).
+func fits(v any, f float64, typ string) bool {
+	switch typ {
+	case "long":
+		if n, ok := v.(json.Number); ok {
+			// Exactly: a double cannot tell 2^63-1, which a long holds, from 2^63.
+			_, err := strconv.ParseInt(string(n), 10, 64)
+			return !errors.Is(err, strconv.ErrRange)
+		}
+		return f >= -0x1p63 && f < 0x1p63
+	case "float":
+		// ES rounds to the nearest float: refused only when that is infinite.
+		return !math.IsInf(float64(float32(f)), 0)
+	case "half_float":
+		return math.Abs(f) < 65520 // the least magnitude rounding past 65504, the largest half
+	}
+	return true
+}
 
 // ErrOutOfRange: a number the field's type cannot hold; ES refuses it rather than
 // round it. Errors match it with errors.Is and read as ES's.
@@ -53,26 +87,10 @@ func (e rangeError) Is(target error) bool { return target == ErrOutOfRange }
 
 func outOfRange(v any, typ string) error { return rangeError{v, typ} }
 
-// typeLimits are the largest magnitudes of the types narrower than a double.
-var typeLimits = map[string]float64{
-	"integer": math.MaxInt32, "short": math.MaxInt16, "byte": math.MaxInt8,
-	"float": math.MaxFloat32, "half_float": 65504,
-}
-
 func toNumber(v any, typ string) (float64, error) {
 	var f float64
 	switch x := v.(type) {
 	case json.Number:
-		if typ == "long" {
-			// Exactly: a double cannot tell 2^63-1, which a long holds, from 2^63.
-			n, err := strconv.ParseInt(string(x), 10, 64)
-			if err == nil {
-				return float64(n), nil
-			}
-			if errors.Is(err, strconv.ErrRange) {
-				return 0, outOfRange(x, typ)
-			}
-		}
 		p, err := strconv.ParseFloat(string(x), 64)
 		if errors.Is(err, strconv.ErrRange) {
 			return 0, outOfRange(x, typ)
@@ -101,13 +119,10 @@ func toNumber(v any, typ string) (float64, error) {
 	}
 	if Integral(typ) {
 		f = math.Trunc(f)
-	}
-	lim, limited := typeLimits[typ]
-	switch {
-	case limited && (f > lim || f < -lim-1):
-		return 0, outOfRange(v, typ)
-	case typ == "long" && (f >= 0x1p63 || f < -0x1p63):
-		return 0, outOfRange(v, typ)
+		lim := map[string]float64{"integer": math.MaxInt32, "short": math.MaxInt16, "byte": math.MaxInt8}[typ]
+		if lim > 0 && (f > lim || f < -lim-1) {
+			return 0, outOfRange(f, typ)
+		}
 	}
 	return f, nil
 }

@@ -32,7 +32,7 @@ var (
 	DetectDate      = esmapping.DetectDate
 	FormatDate      = esmapping.FormatDate
 	ToNumber        = esmapping.ToNumber
-	toNumber        = esmapping.ToNumber
+	toNumber        = esmapping.DocumentNumber
 	toBool          = esmapping.ToBool
 	scalarString    = esmapping.ScalarString
 	scalarDateInput = esmapping.DateInput
