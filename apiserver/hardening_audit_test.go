@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/catalog"
 )
 
 // Specs of the audit of issue 15: inputs found by trying the API as an attacker after the
@@ -79,7 +80,8 @@ var _ = Describe("Settings an index cannot apply (issue 15 audit)", func() {
 var _ = Describe("A rebuild over fields mapped by their first value (issue 15, item 7)", func() {
 	It("completes after a field took a word and then a number", func() {
 		ci := newCatalogIndex()
-		for _, r := range []string{`{"objectID": "a1", "m": "abc"}`, `{"objectID": "a2", "m": 5}`} {
+		// The copy reads records in objectID order: it meets 5 first, the live index "abc".
+		for _, r := range []string{`{"objectID": "z1", "m": "abc"}`, `{"objectID": "a1", "m": 5}`} {
 			Expect(call(0, "POST", ci.base+"/records", ci.writeKey, []byte(`{"records": [`+r+`]}`)).status).To(Equal(http.StatusAccepted))
 		}
 		r := call(0, "PUT", ci.base+"/config", ci.writeKey, []byte(`{"synonyms": [{"terms": ["tv", "television"]}]}`))
@@ -163,5 +165,26 @@ var _ = Describe("Settings naming a field that holds objects (issue 15 audit)", 
 			Expect(r.status).To(Equal(http.StatusOK), "%s: %s", body, r.body)
 			Expect(string(r.body)).To(ContainSubstring(`"total":1`))
 		}
+	})
+})
+
+var _ = Describe("acceptedRevision on refused writes (issue 15, as docs/openapi.yaml decides)", func() {
+	It("stays for a write refused before the index, and moves for one that loses its race (409), which changes nothing", func() {
+		ci := newCatalogIndex()
+		write := func(expected int64) response {
+			return call(0, "POST", ci.base+"/record-writes", ci.writeKey, map[string]any{
+				"operation": "upsert", "objectID": "a", "record": map[string]any{"objectID": "a"}, "expectedVersion": expected})
+		}
+		indexing := func() catalog.Receipt { return call(0, "GET", ci.base+"/indexing", ci.writeKey, nil).receipt() }
+
+		Expect(write(-1).status).To(Equal(http.StatusBadRequest))
+		Expect(indexing().AcceptedRevision).To(BeZero(), "a 400 found by the API server takes no revision")
+
+		created := write(0)
+		Expect(created.status).To(Equal(http.StatusAccepted))
+		Expect(write(0).status).To(Equal(http.StatusConflict))
+		Expect(indexing().AcceptedRevision).To(Equal(created.receipt().AcceptedRevision+1), "the lost race took a revision")
+		Expect(call(0, "GET", ci.base+"/records/a", ci.writeKey, nil).body).To(MatchJSON(
+			fmt.Sprintf(`{"objectID": "a", "version": %d, "record": {"objectID": "a"}}`, created.receipt().AcceptedRevision)), "and changed nothing")
 	})
 })
