@@ -107,7 +107,7 @@ func classify(err error) (int, string) {
 }
 
 // fiberMessage rewords the errors Fiber raises itself (unknown route, body or headers
-// too large, read timeout).
+// too large, read timeout, a request that cannot be read).
 func fiberMessage(fe *fiber.Error) string {
 	switch fe.Code {
 	case http.StatusNotFound:
@@ -120,6 +120,10 @@ func fiberMessage(fe *fiber.Error) string {
 		return "request timeout: the request did not arrive within the server's read timeout"
 	case http.StatusRequestHeaderFieldsTooLarge:
 		return "request headers too large"
+	case http.StatusBadRequest:
+		// Only fasthttp raises it, for a request it cannot read; its text quotes the
+		// request's bytes, headers included.
+		return "malformed HTTP request: its request line, headers or body framing cannot be read"
 	}
 	return fe.Message
 }

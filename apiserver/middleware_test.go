@@ -1,12 +1,14 @@
 package apiserver_test
 
 import (
+	"bufio"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	. "github.com/onsi/ginkgo/v2"
@@ -61,6 +63,24 @@ var _ = Describe("The HTTP middleware", func() {
 		status, body := sendRaw(req)
 		Expect(status).To(Equal(http.StatusRequestHeaderFieldsTooLarge))
 		Expect(string(body)).To(MatchJSON(errorBody("request headers too large")))
+	})
+})
+
+var _ = Describe("A request that cannot be read (issue 15 audit)", func() {
+	It("gets a 400 in the API's words, not the parser's text quoting the request", func() {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(replicas[0], "http://"))
+		Expect(err).NotTo(HaveOccurred())
+		defer conn.Close()
+		_, err = conn.Write([]byte("POST /api/teams/acme/indexes/catalog/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer secret-key\r\n" +
+			"Content-Type: application/json\r\nContent-Length: -1\r\n\r\n{}"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(conn.SetReadDeadline(time.Now().Add(10 * time.Second))).To(Succeed())
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		Expect(err).NotTo(HaveOccurred())
+		body, err := io.ReadAll(res.Body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.StatusCode).To(Equal(http.StatusBadRequest))
+		Expect(string(body)).To(MatchJSON(errorBody("malformed HTTP request: its request line, headers or body framing cannot be read")))
 	})
 })
 
