@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"mime"
+	"slices"
 	"strings"
 	"time"
 
@@ -80,4 +81,20 @@ func bodyLimitFor(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 		return fasthttp.RequestConfig{MaxRequestBodySize: PublicEventsBodyLimit}
 	}
 	return fasthttp.RequestConfig{MaxRequestBodySize: PublicBodyLimit}
+}
+
+// unknownMethodsAsJSON answers a method no route can have (PROPFIND) with 405 and
+// {"error"}, as every failure: Fiber answers it before any middleware, in plain text.
+func unknownMethodsAsJSON(app *fiber.App) fasthttp.RequestHandler {
+	next := app.Handler()
+	methods := app.Config().RequestMethods
+	return func(ctx *fasthttp.RequestCtx) {
+		if slices.Contains(methods, string(ctx.Method())) {
+			next(ctx)
+			return
+		}
+		ctx.SetStatusCode(fiber.StatusMethodNotAllowed)
+		ctx.SetContentType(fiber.MIMEApplicationJSON)
+		ctx.SetBodyString(`{"error":"method not allowed"}`)
+	}
 }

@@ -67,6 +67,13 @@ var _ = Describe("The HTTP middleware", func() {
 })
 
 var _ = Describe("A request that cannot be read (issue 15 audit)", func() {
+	It("answers a method no route has with 405 and a JSON error", func() {
+		req := httptest.NewRequest("PROPFIND", "/api/teams/acme/indexes/catalog/config", nil)
+		status, body := sendTo(server, req)
+		Expect(status).To(Equal(http.StatusMethodNotAllowed))
+		Expect(body).To(MatchJSON(errorBody("method not allowed")))
+	})
+
 	It("gets a 400 in the API's words, not the parser's text quoting the request", func() {
 		conn, err := net.Dial("tcp", strings.TrimPrefix(replicas[0], "http://"))
 		Expect(err).NotTo(HaveOccurred())

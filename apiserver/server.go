@@ -113,6 +113,7 @@ func New(cfg Config, registry *tenancy.Registry) *Server {
 		CaseSensitive:         true,
 	})
 	s.app.Server().HeaderReceived = bodyLimitFor
+	s.app.Server().Handler = unknownMethodsAsJSON(s.app)
 	m := newHTTPMetrics(cfg.Metrics)
 	s.app.Use(requestid.New(), m.middleware, withRequestContext(cfg.Logger),
 		recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: logPanic}))
