@@ -24,6 +24,7 @@ HELM_DOCS ?= $(LOCALBIN)/helm-docs-$(HELM_DOCS_VERSION)
 
 # The image: version and revision become its OCI labels.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
 IMAGE ?= aisle:$(VERSION)
 IMAGE_TAR ?= dist/aisle-$(VERSION).oci.tar
 
@@ -121,7 +122,7 @@ build: $(LOCALBIN) ## Build bin/aisle.
 image: $(LOCALBIN) ## Build the image as an OCI archive (dist/aisle-<version>.oci.tar) without Docker.
 	CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags='-s -w -X github.com/aislehq/aisle/internal/version.Version=$(VERSION)' -o $(LOCALBIN)/linux/aisle ./cmd/aisle
 	go run ./hack/image --binary $(LOCALBIN)/linux/aisle --tag $(IMAGE) --version $(VERSION) \
-		--revision "$$(git rev-parse HEAD 2>/dev/null)" --out $(IMAGE_TAR)
+		--revision "$(REVISION)" --out $(IMAGE_TAR)
 
 .PHONY: run
 run: build k8s-binaries ## Start the whole system locally (aisle dev); writes dev-env.json.
