@@ -24,6 +24,7 @@ HELM_DOCS ?= $(LOCALBIN)/helm-docs-$(HELM_DOCS_VERSION)
 
 # The image: version and revision become its OCI labels.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
 IMAGE ?= aisle:$(VERSION)
 IMAGE_TAR ?= dist/aisle-$(VERSION).oci.tar
 
@@ -44,18 +45,21 @@ help: ## Show the targets.
 
 ##@ Development
 
+# The leader election rules are a role of their own (markers in cmd/aisle), which the chart
+# grants in the release's namespace only, not over every namespace's leases.
 .PHONY: manifests
 manifests: controller-gen helm-docs ## Generate CRDs and RBAC into config/, and the chart's CRDs, RBAC rules and README.
 	rm -f config/crd/bases/*.yaml
 	$(CONTROLLER_GEN) crd paths="./api/..." output:crd:artifacts:config=config/crd/bases
 	$(CONTROLLER_GEN) rbac:roleName=aisle-operator paths="./controllers/..." output:rbac:artifacts:config=config/rbac/operator
 	$(CONTROLLER_GEN) rbac:roleName=aisle-apiserver paths="./internal/tenancy/...;./apiserver/..." output:rbac:artifacts:config=config/rbac/apiserver
+	$(CONTROLLER_GEN) rbac:roleName=aisle-leader-election paths="./cmd/aisle" output:rbac:artifacts:config=config/rbac/leader-election
 	mkdir -p charts/aisle/crds
 	rm -f charts/aisle/crds/*.yaml
 	cp config/crd/bases/*.yaml charts/aisle/crds/
 	mkdir -p charts/aisle/files/rbac
-	cp config/rbac/operator/role.yaml charts/aisle/files/rbac/operator.yaml
-	cp config/rbac/apiserver/role.yaml charts/aisle/files/rbac/apiserver.yaml
+	rm -f charts/aisle/files/rbac/*.yaml
+	for role in operator apiserver leader-election; do cp config/rbac/$$role/role.yaml charts/aisle/files/rbac/$$role.yaml; done
 	$(HELM_DOCS) --chart-search-root charts --log-level warning
 
 .PHONY: generate
@@ -121,7 +125,7 @@ build: $(LOCALBIN) ## Build bin/aisle.
 image: $(LOCALBIN) ## Build the image as an OCI archive (dist/aisle-<version>.oci.tar) without Docker.
 	CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags='-s -w -X github.com/aislehq/aisle/internal/version.Version=$(VERSION)' -o $(LOCALBIN)/linux/aisle ./cmd/aisle
 	go run ./hack/image --binary $(LOCALBIN)/linux/aisle --tag $(IMAGE) --version $(VERSION) \
-		--revision "$$(git rev-parse HEAD 2>/dev/null)" --out $(IMAGE_TAR)
+		--revision "$(REVISION)" --out $(IMAGE_TAR)
 
 .PHONY: run
 run: build k8s-binaries ## Start the whole system locally (aisle dev); writes dev-env.json.
