@@ -94,6 +94,12 @@ const scenarios = {
     await sleep(1500);
   },
 
+  // Bought together through the public lists endpoint.
+  async together({ shop, objectID }, out) {
+    const page = await open(shop, out);
+    out.together = await page.evaluate((id) => aisle.boughtTogether(id, { limit: 3 }).then((l) => JSON.stringify(l), (e) => `error ${e.status}: ${e.message}`), objectID);
+  },
+
   // Events held until consent, across a navigation; consent(false) drops them.
   async hold({ shop }, out) {
     const page = await open(shop, out);

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os/exec"
@@ -34,8 +35,8 @@ type drove struct {
 	HeldAfterConsent, HeldBeforeRefusal                int
 	HeldAfterRefusal, HeldOnNextPage                   int
 
-	Events, Search string
-	PerHundred     []float64
+	Events, Search, Together string
+	PerHundred               []float64
 
 	Unlabelled    []string
 	TabsToKey     int
@@ -99,6 +100,19 @@ func storedBy(field string, values ...string) []events.EventDoc {
 		docs = append(docs, h.Source)
 	}
 	return docs
+}
+
+// keyedTogether reads GET /lists/together/{objectID} with the search key.
+func keyedTogether(objectID string) string {
+	req, err := http.NewRequest(http.MethodGet, env.BaseURL+indexPath()+"/lists/together/"+objectID, nil)
+	Expect(err).NotTo(HaveOccurred())
+	req.Header.Set("Authorization", "Bearer "+env.Keys["search"])
+	resp, err := http.DefaultClient.Do(req)
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	Expect(err).NotTo(HaveOccurred())
+	return string(body)
 }
 
 func objectIDs(docs []events.EventDoc) []string {
@@ -214,6 +228,27 @@ var _ = Describe("Shopper events from a web page", Ordered, func() {
 		p := startProxy(env.BaseURL)
 		drive(map[string]any{"scenario": "tabs", "shop": shop(origin, p, publicID, "on")})
 		Expect(p.sentViews()).To(ConsistOf("ta1", "ta2", "ta3", "ta4", "tb1", "tb2", "tb3", "tb4"))
+	})
+
+	It("reads Bought together through the public lists endpoint", func() {
+		By("seeding two products bought together in two orders")
+		Expect(call(http.MethodPost, indexPath()+"/records", env.Keys["write"],
+			`{"records": [{"objectID": "tg-a", "name": "Tent", "inStock": true}, {"objectID": "tg-b", "name": "Tent pegs", "inStock": true}]}`, nil)).
+			To(Equal(http.StatusAccepted))
+		yesterday := time.Now().Add(-24 * time.Hour).UnixMilli()
+		Expect(call(http.MethodPost, indexPath()+"/past-orders", env.Keys["write"], fmt.Sprintf(`{"orders": [
+			{"orderID": "tg-o1", "timestamp": %d, "items": [{"objectID": "tg-a"}, {"objectID": "tg-b"}]},
+			{"orderID": "tg-o2", "timestamp": %d, "items": [{"objectID": "tg-a"}, {"objectID": "tg-b"}]}]}`, yesterday, yesterday), nil)).
+			To(Equal(http.StatusAccepted))
+		Eventually(func() string { return keyedTogether("tg-a") }).WithTimeout(2 * time.Minute).WithPolling(2 * time.Second).Should(ContainSubstring(`"tg-b"`))
+
+		p := startProxy(env.BaseURL)
+		res := drive(map[string]any{"scenario": "together", "shop": shop(origin, p, publicID, "on"), "objectID": "tg-a"})
+		var list events.TogetherList
+		Expect(json.Unmarshal([]byte(res.Together), &list)).To(Succeed(), res.Together)
+		Expect(list.ObjectID).To(Equal("tg-a"))
+		Expect(list.Hits).To(ConsistOf(And(HaveField("ObjectID", "tg-b"), HaveField("SharedOrders", int64(2)))))
+		Expect(p.requests(http.MethodGet, "/lists/together/tg-a")).To(HaveLen(1))
 	})
 
 	It("holds events until consent, across a navigation; consent(false) drops them", func() {
