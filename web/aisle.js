@@ -225,16 +225,18 @@ export class Aisle {
   flush() {
     let room = KEEPALIVE_BYTES - this.inflightBytes;
     for (let n; (n = take(this.queue, Math.min(room, MAX_BYTES))); ) {
-      const body = this.body(this.queue.slice(0, n));
-      if (!this.beacon(body)) break;
+      const batch = this.queue.slice(0, n);
+      const body = this.body(batch);
+      if (!this.beacon(body, batch)) break;
       room -= bytes(body);
       this.queue.splice(0, n);
     }
   }
 
   // beacon hands body to the browser by sendBeacon, or by fetch with keepalive where there
-  // is no beacon or it was refused; false when neither takes it.
-  beacon(body) {
+  // is no beacon or it was refused; false when neither takes it. A fetch refused after all
+  // (beacons of an earlier hiding still in flight) gives batch back, if the page lives.
+  beacon(body, batch) {
     const url = `${this.base}/events`;
     try {
       if (navigator.sendBeacon(url, body)) return true;
@@ -243,7 +245,11 @@ export class Aisle {
     }
     try {
       fetch(url, { method: "POST", body, credentials: "omit", keepalive: true, headers: { "Content-Type": "text/plain" } })
-        .catch(() => {});
+        .catch(() => {
+          this.queue.unshift(...batch);
+          this.save();
+          this.schedule(TICK);
+        });
       return true;
     } catch {
       return false;

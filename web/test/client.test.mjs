@@ -57,6 +57,7 @@ function network(answer = () => ({ status: 202 })) {
     record("beacon", body, "text/plain;charset=UTF-8");
     return true; // in flight until the next page: this one is going
   };
+  net.arrive = () => (net.inflight = 0); // the beacons in flight have arrived
   net.ids = () => net.sent.flatMap((s) => s.events.map((e) => e.objectID));
   // short names the objectIDs sent, for readable failures
   net.short = () => net.ids().map((id) => id.slice(-5));
@@ -81,6 +82,10 @@ function page(net, storage, options = {}) {
     close() {
       win.dispatchEvent(new Event("pagehide"));
       this.hide();
+    },
+    show() {
+      globalThis.document.visibilityState = "visible";
+      win.dispatchEvent(new Event("visibilitychange"));
     },
   };
 }
@@ -228,6 +233,22 @@ describe("closing a page", () => {
     await run(5000);
     assert.deepEqual([...net.short()].sort(), range(200, id).map((x) => x.slice(-5)).sort());
     assert.equal(second.aisle.pending, 0);
+  });
+
+  test("a page hidden again while its beacons are in flight takes back what the browser refuses", async () => {
+    const net = network();
+    const p = page(net, memoryStorage());
+    const id = (i) => `${"z".repeat(600)}-${i}`;
+    views(p.aisle, 100, id);
+    p.hide(); // about 61 KiB of beacons, still in flight
+    p.show();
+    views(p.aisle, 20, (i) => id(100 + i));
+    p.hide(); // the browser refuses the beacon, and the keepalive fetch after it
+    await settle();
+    net.arrive();
+    p.show();
+    await run(3000);
+    assert.deepEqual(net.short(), range(120, id).map((x) => x.slice(-5)));
   });
 
   test("during a 429 wait sends nothing, and the next page keeps waiting Retry-After", async () => {
