@@ -134,10 +134,13 @@ run: build k8s-binaries ## Start the whole system locally (aisle dev); writes de
 ##@ Dependencies
 
 .PHONY: browser-deps
-browser-deps: ## Install Debian's chromium, test/browser's playwright-core and web's esbuild when missing (test/browser needs them).
+browser-deps: test/browser/node_modules/.package-lock.json web/node_modules/.package-lock.json ## Install Debian's chromium, test/browser's playwright-core and axe-core, and web's esbuild when missing or stale (test/browser needs them).
 	@[ -x /usr/bin/chromium ] || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
-	@[ -d test/browser/node_modules/playwright-core ] || npm ci --prefix test/browser --no-audit --no-fund
-	@[ -d web/node_modules/esbuild ] || npm ci --prefix web --no-audit --no-fund
+# npm ci again whenever a lockfile is newer than what it installed.
+test/browser/node_modules/.package-lock.json: test/browser/package-lock.json
+	npm ci --prefix test/browser --no-audit --no-fund
+web/node_modules/.package-lock.json: web/package-lock.json
+	npm ci --prefix web --no-audit --no-fund
 
 .PHONY: k8s-binaries
 k8s-binaries: ## Build etcd, kube-apiserver and kubectl into bin/k8s/<version>/ (reused when present).
