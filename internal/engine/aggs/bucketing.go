@@ -58,15 +58,31 @@ func (t *termsAgg) into(k ordKey, terms int, d doc) error {
 func (t *termsAgg) result(owner int) *partial {
 	p := newPartial()
 	for _, b := range t.ords.of(owner) {
-		v, ok := t.value(t.ords.keys[b])
-		if !ok {
+		pb := t.bucketOf(p, t.ords.keys[b])
+		if pb == nil {
 			continue
 		}
-		pb := p.bucket(t.a.keyOf(v), v)
 		pb.count += t.counts[b]
 		pb.subs = mergeLists(pb.subs, resultsOf(t.subs, int(b)))
 	}
 	return p
+}
+
+// bucketOf is p's bucket for the value of key k, nil when the term cannot be read. A
+// keyword term seen before is found without copying it: most terms of a field recur in
+// every segment.
+func (t *termsAgg) bucketOf(p *partial, k ordKey) *pbucket {
+	if k.seg >= 0 && t.a.Leaf.Type == "keyword" {
+		term := t.cols[k.seg].Terms[k.k]
+		if pb := p.buckets[string(term)]; pb != nil {
+			return pb
+		}
+	}
+	v, ok := t.value(k)
+	if !ok {
+		return nil
+	}
+	return p.bucket(t.a.keyOf(v), v)
 }
 
 // value is the bucket value of a key: the segment's term, or the `missing` value.

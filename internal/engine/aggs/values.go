@@ -53,12 +53,13 @@ func decodeTerm(a *Agg, term []byte) (value, bool) {
 }
 
 // keyOf is the identity of a value of a's field: the same term read in two segments or
-// two indices has the same key, and so has the `missing` value equal to a term.
+// two indices has the same key, and so has the `missing` value equal to a term. A
+// keyword's key is its term.
 func (a *Agg) keyOf(v value) string {
 	if a.Leaf == nil || a.Leaf.Type == "keyword" {
-		return "s" + v.str
+		return v.str
 	}
-	return "n" + strconv.FormatFloat(v.num, 'g', -1, 64)
+	return strconv.FormatFloat(v.num, 'g', -1, 64)
 }
 
 var jsonMarshal = json.Marshal
