@@ -1,5 +1,5 @@
 # The aisle image for machines with Docker; `make image` builds the same image without it.
-# Build: docker build -t aisle:dev .
+# Build: docker build -t aisle:dev --build-arg VERSION=dev --build-arg REVISION="$(git rev-parse HEAD)" .
 FROM golang:1.26 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
@@ -17,9 +17,11 @@ RUN CGO_ENABLED=0 go build -trimpath \
 # Distroless-style: the static binary, the users, the CA bundle and /tmp, nothing else.
 FROM scratch
 ARG VERSION=dev
+ARG REVISION=""
 LABEL org.opencontainers.image.title="aisle" \
       org.opencontainers.image.description="Aisle: catalog search for online shops (operator, API server, engine)" \
       org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.source="https://github.com/aislehq/aisle"
 COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
 COPY --from=build /out/etc/ /etc/

@@ -24,6 +24,7 @@ HELM_DOCS ?= $(LOCALBIN)/helm-docs-$(HELM_DOCS_VERSION)
 
 # The image: version and revision become its OCI labels.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
 IMAGE ?= aisle:$(VERSION)
 IMAGE_TAR ?= dist/aisle-$(VERSION).oci.tar
 
@@ -44,18 +45,21 @@ help: ## Show the targets.
 
 ##@ Development
 
+# The leader election rules are a role of their own (markers in cmd/aisle), which the chart
+# grants in the release's namespace only, not over every namespace's leases.
 .PHONY: manifests
 manifests: controller-gen helm-docs ## Generate CRDs and RBAC into config/, and the chart's CRDs, RBAC rules and README.
 	rm -f config/crd/bases/*.yaml
 	$(CONTROLLER_GEN) crd paths="./api/..." output:crd:artifacts:config=config/crd/bases
 	$(CONTROLLER_GEN) rbac:roleName=aisle-operator paths="./controllers/..." output:rbac:artifacts:config=config/rbac/operator
 	$(CONTROLLER_GEN) rbac:roleName=aisle-apiserver paths="./internal/tenancy/...;./apiserver/..." output:rbac:artifacts:config=config/rbac/apiserver
+	$(CONTROLLER_GEN) rbac:roleName=aisle-leader-election paths="./cmd/aisle" output:rbac:artifacts:config=config/rbac/leader-election
 	mkdir -p charts/aisle/crds
 	rm -f charts/aisle/crds/*.yaml
 	cp config/crd/bases/*.yaml charts/aisle/crds/
 	mkdir -p charts/aisle/files/rbac
-	cp config/rbac/operator/role.yaml charts/aisle/files/rbac/operator.yaml
-	cp config/rbac/apiserver/role.yaml charts/aisle/files/rbac/apiserver.yaml
+	rm -f charts/aisle/files/rbac/*.yaml
+	for role in operator apiserver leader-election; do cp config/rbac/$$role/role.yaml charts/aisle/files/rbac/$$role.yaml; done
 	$(HELM_DOCS) --chart-search-root charts --log-level warning
 
 .PHONY: generate
@@ -104,7 +108,7 @@ bench: k8s-binaries browser-deps ## Run the benchmarks (figures go to docs/bench
 	AISLE_BENCH=1 KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -count=1 -v -timeout=20m ./test/browser/ -run TestBrowser -args -ginkgo.focus=Benchmark -ginkgo.v
 
 .PHONY: bench-million
-bench-million: ## Index and search one million catalog documents in the engine with GOMEMLIMIT=2GiB (several minutes; not part of make bench).
+bench-million: ## Index and search one million catalog documents in the engine in a 2 GiB budget (1,536 MiB heap) (several minutes; not part of make bench).
 	AISLE_BENCH_MILLION=1 go test -run='^$$' -bench=BenchmarkCatalogMillion -benchtime=1x -timeout=90m ./internal/engine/
 
 .PHONY: lint
@@ -121,7 +125,7 @@ build: $(LOCALBIN) ## Build bin/aisle.
 image: $(LOCALBIN) ## Build the image as an OCI archive (dist/aisle-<version>.oci.tar) without Docker.
 	CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags='-s -w -X github.com/aislehq/aisle/internal/version.Version=$(VERSION)' -o $(LOCALBIN)/linux/aisle ./cmd/aisle
 	go run ./hack/image --binary $(LOCALBIN)/linux/aisle --tag $(IMAGE) --version $(VERSION) \
-		--revision "$$(git rev-parse HEAD 2>/dev/null)" --out $(IMAGE_TAR)
+		--revision "$(REVISION)" --out $(IMAGE_TAR)
 
 .PHONY: run
 run: build k8s-binaries ## Start the whole system locally (aisle dev); writes dev-env.json.
@@ -130,10 +134,13 @@ run: build k8s-binaries ## Start the whole system locally (aisle dev); writes de
 ##@ Dependencies
 
 .PHONY: browser-deps
-browser-deps: ## Install Debian's chromium, test/browser's playwright-core and web's esbuild when missing (test/browser needs them).
+browser-deps: test/browser/node_modules/.package-lock.json web/node_modules/.package-lock.json ## Install Debian's chromium, test/browser's playwright-core and axe-core, and web's esbuild when missing or stale (test/browser needs them).
 	@[ -x /usr/bin/chromium ] || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
-	@[ -d test/browser/node_modules/playwright-core ] || npm ci --prefix test/browser --no-audit --no-fund
-	@[ -d web/node_modules/esbuild ] || npm ci --prefix web --no-audit --no-fund
+# npm ci again whenever a lockfile is newer than what it installed.
+test/browser/node_modules/.package-lock.json: test/browser/package-lock.json
+	npm ci --prefix test/browser --no-audit --no-fund
+web/node_modules/.package-lock.json: web/package-lock.json
+	npm ci --prefix web --no-audit --no-fund
 
 .PHONY: k8s-binaries
 k8s-binaries: ## Build etcd, kube-apiserver and kubectl into bin/k8s/<version>/ (reused when present).

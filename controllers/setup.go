@@ -73,8 +73,6 @@ func (o Options) controllerOptions() controller.Options {
 	}
 }
 
-// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;create;update
-
 // Setup registers the three reconcilers with mgr. The manager should be built with
 // CacheOptions so that only the operator's own Secrets are cached.
 func Setup(mgr ctrl.Manager, opts Options) error {

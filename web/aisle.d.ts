@@ -12,7 +12,10 @@ export interface AisleOptions {
    * consent(false) drops them.
    */
   events?: "on" | "off" | "hold";
-  /** Where unsent events wait for the next page; default sessionStorage, null for none. */
+  /**
+   * Where unsent events wait for the next page (one hour at most): a per-tab storage,
+   * default sessionStorage, or null for none. Not localStorage: tabs would share events.
+   */
   storage?: Storage | null;
 }
 
@@ -79,7 +82,7 @@ export interface ListClick {
   from: string;
 }
 
-/** An answer the client could not use: its status (0 for none) and Retry-After. */
+/** An answer the client could not use: its status (0 when none could be read) and Retry-After. */
 export interface AisleError extends Error {
   status: number;
   retryAfter: string | null;
@@ -107,8 +110,8 @@ export class Aisle {
 export { Aisle as AisleSearch };
 
 /** How many events from the head of the queue fit in one request (internal). */
-export function take(queue: { b: number }[]): number;
+export function take(queue: { b: number }[], limit?: number): number;
 /** The wait before retry number attempt, in ms (internal). */
 export function backoff(attempt: number, random?: () => number): number;
 /** The wait before a resend after an answer, in ms, or -1 when done (internal). */
-export function retryWait(status: number, retryAfter: string | null, attempt: number): number;
+export function retryWait(status: number, retryAfter: string | null, attempt: number, now?: number): number;

@@ -4,26 +4,32 @@
 const MAX_EVENTS = 100; // per request, the contract's browser limit
 // Under the 64 KiB that a browser lets keepalive requests and beacons carry at once.
 const MAX_BYTES = 60 * 1024 - 1;
+// What a page may have in flight by beacon and keepalive fetch together (the Fetch
+// standard's 64 KiB): the browser refuses a request past it, when the page closing can no
+// longer learn so.
+const KEEPALIVE_BYTES = 64 * 1024;
 const TICK = 1000; // the background queue sends about once a second
 const MAX_BACKOFF = 60000;
-// Stored events older than this are dropped: the server dates an event when it arrives,
-// so a later send would put it on the wrong day.
+// Events older than this are dropped: the server dates an event when it arrives, so a
+// later send would put it on the wrong day.
 const EXPIRY = 3600000;
 const MAX_STORED = 1000;
 const BODY_BYTES = 13; // {"events":[]}
 
 const encoder = new TextEncoder();
 const bytes = (s) => encoder.encode(s).length;
+const expired = (x, now) => !(now - x.t < EXPIRY);
 
-// take returns how many events from the head of queue fit in one request.
-export function take(queue) {
+// take returns how many events from the head of queue fit in one request of at most limit
+// bytes. Without a limit, an event larger than a request goes alone: the server decides.
+export function take(queue, limit) {
   let size = BODY_BYTES;
   let n = 0;
   for (; n < queue.length && n < MAX_EVENTS; n++) {
     size += queue[n].b + (n ? 1 : 0);
-    if (size > MAX_BYTES) break;
+    if (size > (limit || MAX_BYTES)) break;
   }
-  return n || Math.min(queue.length, 1);
+  return n || (limit ? 0 : Math.min(queue.length, 1));
 }
 
 // backoff is the wait before retry number attempt (1, 2, ...): doubling from a second, up
@@ -35,12 +41,20 @@ export function backoff(attempt, random = Math.random) {
 
 // retryWait is how long to wait before resending after an answer with status (0 for a
 // network error), or -1 when the batch is done: sent, or refused for good.
-export function retryWait(status, retryAfter, attempt) {
+export function retryWait(status, retryAfter, attempt, now = Date.now()) {
   if (status === 429) {
-    const s = Number(retryAfter);
-    return s >= 0 ? Math.min(s * 1000, MAX_BACKOFF * 10) : backoff(attempt);
+    const wait = waitOf(retryAfter, now);
+    return wait >= 0 ? Math.min(wait, MAX_BACKOFF * 10) : backoff(attempt);
   }
   return status === 0 || status >= 500 ? backoff(attempt) : -1;
+}
+
+// waitOf reads Retry-After, seconds or an HTTP date, in ms; -1 when absent or unreadable.
+function waitOf(retryAfter, now) {
+  const v = (retryAfter || "").trim();
+  if (/^\d+$/.test(v)) return v * 1000;
+  const at = Date.parse(v);
+  return at ? Math.max(0, at - now) : -1;
 }
 
 export class Aisle {
@@ -51,6 +65,7 @@ export class Aisle {
     this.mode = events;
     this.queue = []; // {e: event, b: JSON bytes, t: queued at}
     this.inflight = null;
+    this.inflightBytes = 0; // of the request in flight, when it is a keepalive one
     this.attempt = 0;
     this.notBefore = 0;
     this.timer = 0;
@@ -118,14 +133,11 @@ export class Aisle {
   }
 
   async call(path, init) {
-    const res = await fetch(this.base + path, { ...init, credentials: "omit" });
+    const res = await fetch(this.base + path, { ...init, credentials: "omit" }).catch((e) => {
+      throw failure(e.message, 0, null); // no answer, or one the browser would not show
+    });
     const body = await res.json().catch(() => ({}));
-    if (!res.ok) {
-      const err = new Error(body.error || `request failed with status ${res.status}`);
-      err.status = res.status;
-      err.retryAfter = res.headers.get("Retry-After");
-      throw err;
-    }
+    if (!res.ok) throw failure(body.error || `request failed with status ${res.status}`, res.status, res.headers.get("Retry-After"));
     return body;
   }
 
@@ -147,17 +159,23 @@ export class Aisle {
 
   tick() {
     if (this.inflight || this.mode !== "on") return;
-    if (Date.now() < this.notBefore) return this.schedule(0);
+    const now = Date.now();
+    if (now < this.notBefore) return this.schedule(0);
+    this.queue = this.queue.filter((x) => !expired(x, now));
     const batch = this.queue.splice(0, take(this.queue));
-    if (!batch.length) return;
+    if (!batch.length) return this.save();
     this.inflight = batch;
     this.save();
     const body = this.body(batch);
+    const size = bytes(body);
+    // keepalive lets the request finish if the page closes meanwhile, within what the
+    // browser lets a page have in flight.
+    this.inflightBytes = size <= MAX_BYTES ? size : 0;
     fetch(`${this.base}/events`, {
       method: "POST",
       body,
       credentials: "omit",
-      keepalive: bytes(body) <= MAX_BYTES,
+      keepalive: this.inflightBytes > 0,
       headers: { "Content-Type": "text/plain" },
     }).then(
       (res) => this.settle(res.status, res.headers.get("Retry-After")),
@@ -170,6 +188,7 @@ export class Aisle {
   settle(status, retryAfter) {
     const batch = this.inflight;
     this.inflight = null;
+    this.inflightBytes = 0;
     const wait = retryWait(status, retryAfter, ++this.attempt);
     if (wait < 0) this.attempt = 0;
     else {
@@ -190,13 +209,7 @@ export class Aisle {
   // storage, so none is sent twice.
   leave(closing) {
     if (this.gone) return;
-    if (this.mode === "on" && Date.now() >= this.notBefore) {
-      while (this.queue.length) {
-        const n = take(this.queue);
-        if (!this.beacon(this.body(this.queue.slice(0, n)))) break;
-        this.queue.splice(0, n);
-      }
-    }
+    if (this.mode === "on" && Date.now() >= this.notBefore) this.flush();
     this.save();
     if (closing) {
       clearTimeout(this.timer);
@@ -207,13 +220,36 @@ export class Aisle {
     }
   }
 
-  beacon(body) {
+  // flush sends the queue by beacon up to what the browser lets a page have in flight,
+  // the request in flight included; the rest stays queued, to be stored.
+  flush() {
+    let room = KEEPALIVE_BYTES - this.inflightBytes;
+    for (let n; (n = take(this.queue, Math.min(room, MAX_BYTES))); ) {
+      const batch = this.queue.slice(0, n);
+      const body = this.body(batch);
+      if (!this.beacon(body, batch)) break;
+      room -= bytes(body);
+      this.queue.splice(0, n);
+    }
+  }
+
+  // beacon hands body to the browser by sendBeacon, or by fetch with keepalive where there
+  // is no beacon or it was refused; false when neither takes it. A fetch refused after all
+  // (beacons of an earlier hiding still in flight) gives batch back, if the page lives.
+  beacon(body, batch) {
     const url = `${this.base}/events`;
-    if (bytes(body) > MAX_BYTES) return false;
     try {
-      if (navigator.sendBeacon && navigator.sendBeacon(url, body)) return true;
+      if (navigator.sendBeacon(url, body)) return true;
+    } catch {
+      // No beacon in this browser.
+    }
+    try {
       fetch(url, { method: "POST", body, credentials: "omit", keepalive: true, headers: { "Content-Type": "text/plain" } })
-        .catch(() => {});
+        .catch(() => {
+          this.queue.unshift(...batch);
+          this.save();
+          this.schedule(TICK);
+        });
       return true;
     } catch {
       return false;
@@ -226,26 +262,44 @@ export class Aisle {
   save() {
     if (!this.store || this.gone) return;
     const orders = (this.inflight || []).filter((x) => x.e.type === "purchase");
-    const items = this.mode === "off" ? [] : orders.concat(this.queue);
+    this.write(this.mode === "off" ? [] : orders.concat(this.queue));
+  }
+
+  // write stores items with the time before which nothing may be sent (a 429's wait). The
+  // list stored before goes first, so that a full storage never keeps one the next page
+  // would resend; then as many of the newest items as fit.
+  write(items) {
     try {
-      if (items.length) this.store.setItem(this.key, JSON.stringify(items));
-      else this.store.removeItem(this.key);
+      this.store.removeItem(this.key);
+      while (items.length) {
+        try {
+          return this.store.setItem(this.key, JSON.stringify({ w: this.notBefore, q: items }));
+        } catch {
+          items = items.slice((items.length + 1) >> 1);
+        }
+      }
     } catch {
-      // A full or disabled storage keeps events in memory only.
+      // A disabled storage keeps events in memory only.
     }
   }
 
   load() {
-    let items = [];
+    let stored = {};
     try {
-      items = JSON.parse(this.store.getItem(this.key)) || [];
+      stored = JSON.parse(this.store.getItem(this.key)) || {};
     } catch {
       // Nothing stored, or not readable: start empty.
     }
     const now = Date.now();
-    for (const x of items) if (x && x.e && now - x.t < EXPIRY) this.queue.push(x);
+    for (const x of stored.q || []) if (x && x.e && !expired(x, now)) this.queue.push(x);
+    this.notBefore = Math.max(this.notBefore, Number(stored.w) || 0);
     this.schedule(TICK);
   }
+}
+
+// failure is the error of an answer the client could not use: its status (0 for none).
+function failure(message, status, retryAfter) {
+  return Object.assign(new Error(message), { status, retryAfter });
 }
 
 // AisleSearch is the name of the search-only client this one replaces.

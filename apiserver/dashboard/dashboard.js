@@ -7,6 +7,7 @@ const INDEX = "aisle.dashboard.index";
 const params = new URLSearchParams(location.search);
 // Refresh about every minute: the figures are computed at most once a minute.
 const REFRESH = Math.max(5, Number(params.get("refresh")) || 60) * 1000;
+// Colours with at least 4.5:1 contrast on white, told apart by hue and lightness.
 const TYPES = [
   ["view", "Views", "#0b57d0"],
   ["click", "Clicks", "#b3261e"],
@@ -15,10 +16,13 @@ const TYPES = [
   ["cancel", "Cancels", "#5c2d91"],
 ];
 const $ = (id) => document.getElementById(id);
+const number = new Intl.NumberFormat();
+const shortDay = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
 let workspace = "";
 let timer = 0;
-let chart = null;
+let loads = 0; // the latest load; an earlier one answering late is not shown
 let refreshes = 0;
+const charts = new Map();
 
 // el builds an element with text content and attributes.
 function el(tag, text, attrs = {}) {
@@ -28,7 +32,6 @@ function el(tag, text, attrs = {}) {
   return e;
 }
 
-const number = new Intl.NumberFormat();
 function money(amount, currency) {
   try {
     return new Intl.NumberFormat(undefined, { style: "currency", currency }).format(amount);
@@ -37,10 +40,29 @@ function money(amount, currency) {
   }
 }
 
+const regions = (() => {
+  try {
+    return new Intl.DisplayNames(undefined, { type: "region" });
+  } catch {
+    return null;
+  }
+})();
+
+// country names a two-letter code, keeping the code beside it.
+function country(code) {
+  if (!code) return "Unknown";
+  try {
+    const name = regions && regions.of(code);
+    return name && name !== code ? `${name} (${code})` : code;
+  } catch {
+    return code;
+  }
+}
+
 async function api(path) {
   const res = await fetch(path, { headers: { Authorization: `Bearer ${sessionStorage.getItem(KEY)}` }, cache: "no-store" });
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(body.error || `the server answered ${res.status}`);
+  if (!res.ok) throw Object.assign(new Error(body.error || `the server answered ${res.status}`), { status: res.status });
   return body;
 }
 
@@ -54,42 +76,63 @@ function isoDay(d) {
   return d.toISOString().slice(0, 10);
 }
 
-async function open() {
+// signedIn shows the key form, or the workspace of the key in use and the period form.
+function signedIn(on) {
+  $("key-form").hidden = on;
+  $("session").hidden = !on;
+  $("view-form").hidden = !on;
+  if (!on) $("main").hidden = true;
+}
+
+// open reads the key's indexes and shows the figures; entered says the user just typed
+// the key, so the focus moves on to the index (a reload leaves the focus alone).
+async function open(entered) {
   showError("");
   $("status").textContent = "Reading the key's indexes…";
   let info;
   try {
     info = await api("/dashboard/api/key");
   } catch (e) {
-    $("view-form").hidden = true;
+    // A refused key is forgotten; one the server could not check is kept for a retry.
+    if (e.status === 401 || e.status === 403) sessionStorage.removeItem(KEY);
+    signedIn(false);
+    $("status").textContent = "";
     return showError(`This key cannot open the Events page: ${e.message}`);
   }
   workspace = info.workspace;
+  $("workspace").textContent = workspace;
   const select = $("index");
   select.replaceChildren(...info.indexes.map((name) => el("option", name, { value: name })));
+  signedIn(true);
   if (!info.indexes.length) return showError("This key has no index.");
   const stored = sessionStorage.getItem(INDEX);
   if (info.indexes.includes(stored)) select.value = stored;
-  $("view-form").hidden = false;
-  await load();
+  await load(true);
+  if (entered) $("index").focus();
 }
 
-async function load() {
+// load reads and shows the figures; asked says the user asked for them, so the result is
+// announced (the refresh every minute is not, to keep screen readers quiet).
+async function load(asked) {
   clearTimeout(timer);
+  const me = ++loads;
   const index = $("index").value;
   sessionStorage.setItem(INDEX, index);
   const q = new URLSearchParams({ from: $("from").value, to: $("to").value });
   const path = `/api/teams/${encodeURIComponent(workspace)}/indexes/${encodeURIComponent(index)}/events/stats?${q}`;
   try {
     const stats = await api(path);
+    if (me !== loads) return;
     showError("");
     render(stats);
     refreshes++;
     document.body.dataset.state = "ready";
     document.body.dataset.refreshes = String(refreshes);
     document.body.dataset.generated = stats.generatedAt;
-    $("status").textContent = `Figures of ${stats.from} to ${stats.to}, computed at ${new Date(stats.generatedAt).toLocaleTimeString()}; they refresh every minute.`;
+    $("updated").textContent = `Computed at ${new Date(stats.generatedAt).toLocaleTimeString()}; refreshed every minute.`;
+    if (asked === true) $("status").textContent = `Showing ${index}, ${stats.from} to ${stats.to}.`;
   } catch (e) {
+    if (me !== loads) return;
     showError(`Could not read the figures: ${e.message}`);
   }
   timer = setTimeout(load, REFRESH);
@@ -112,10 +155,11 @@ function render(s) {
   renderDaily(s.daily);
   renderProducts(s.topProducts);
   renderLists(s);
+  scrollable();
 }
 
-// table fills t with a header row and one row per item; a cell is text, or [text, value]
-// for a number (right-aligned, its raw value in data-value).
+// table fills t with a header row and one row per item; a cell is text, a Node, or
+// [text, value] for a number (right-aligned, its raw value in data-value).
 function table(t, heads, items, cells, name, caption) {
   const rows = [];
   if (caption) rows.push(el("caption", caption));
@@ -126,14 +170,7 @@ function table(t, heads, items, cells, name, caption) {
   const body = el("tbody");
   for (const item of items || []) {
     const tr = el("tr", null, { "data-row": name });
-    for (const c of cells(item)) {
-      if (Array.isArray(c)) tr.append(el("td", c[0], { class: "n", "data-value": String(c[1]) }));
-      else if (c instanceof Node) {
-        const td = el("td");
-        td.append(c);
-        tr.append(td);
-      } else tr.append(el("td", c));
-    }
+    for (const c of cells(item)) tr.append(cell(c));
     body.append(tr);
   }
   if (!body.children.length) {
@@ -145,31 +182,58 @@ function table(t, heads, items, cells, name, caption) {
   t.replaceChildren(...rows);
 }
 
+function cell(c) {
+  if (Array.isArray(c)) return el("td", c[0], { class: "n", "data-value": String(c[1]) });
+  const td = el("td", c instanceof Node ? null : c);
+  if (c instanceof Node) td.append(c);
+  return td;
+}
+
+// renderDaily draws one chart per event type, each on its own scale so that purchases
+// are not flattened by views, and the same figures as a table.
 function renderDaily(days) {
-  const cols = TYPES.map(([, label]) => label);
-  table($("daily"), ["Day", ...cols], days, (d) => [d.date, ...TYPES.map(([k]) => [number.format(d[k]), d[k]])], "daily");
+  table($("daily"), ["Day", ...TYPES.map(([, label]) => label)], days,
+    (d) => [d.date, ...TYPES.map(([k]) => [number.format(d[k]), d[k]])], "daily");
   if (typeof Chart === "undefined") return showError("The chart library did not load.");
-  const data = {
-    labels: days.map((d) => d.date),
-    datasets: TYPES.map(([k, label, color], i) => ({
-      label, data: days.map((d) => d[k]), borderColor: color, backgroundColor: color,
-      pointStyle: ["circle", "rect", "triangle", "rectRot", "crossRot"][i], tension: 0.2,
-    })),
-  };
-  if (chart) {
-    chart.data = data;
-    chart.update("none");
-    return;
+  if (!charts.size) $("charts").replaceChildren(...TYPES.map(chartFigure));
+  const labels = days.map((d) => shortDay.format(new Date(`${d.date}T00:00:00Z`)));
+  for (const [k, label, color] of TYPES) {
+    const data = days.map((d) => d[k]);
+    const total = data.reduce((a, b) => a + b, 0);
+    $(`chart-${k}-total`).textContent = number.format(total);
+    const canvas = $(`chart-${k}`);
+    canvas.setAttribute("aria-label", `${label} per day, ${days[0] ? days[0].date : ""} to ${days.length ? days[days.length - 1].date : ""}: ${number.format(total)} in all; the table below holds each day's figure`);
+    const chart = charts.get(k);
+    if (chart) {
+      chart.data.labels = labels;
+      chart.data.datasets[0].data = data;
+      chart.update("none");
+    } else charts.set(k, newChart(canvas, label, color, labels, data));
   }
-  chart = new Chart($("chart"), {
-    type: "line",
-    data,
+}
+
+function chartFigure([k, label]) {
+  const fig = el("figure", null, { class: "chart" });
+  const cap = el("figcaption", label);
+  cap.append(" ", el("span", "", { id: `chart-${k}-total`, class: "total" }));
+  const box = el("div", null, { class: "canvas" });
+  box.append(el("canvas", null, { id: `chart-${k}`, role: "img" }));
+  fig.append(cap, box);
+  return fig;
+}
+
+function newChart(canvas, label, color, labels, data) {
+  return new Chart(canvas, {
+    type: "bar",
+    data: { labels, datasets: [{ label, data, backgroundColor: color, borderColor: color, maxBarThickness: 24 }] },
     options: {
       maintainAspectRatio: false,
       animation: false,
-      interaction: { mode: "index", intersect: false },
-      scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
-      plugins: { legend: { labels: { usePointStyle: true } } },
+      plugins: { legend: { display: false } },
+      scales: {
+        x: { grid: { display: false }, ticks: { color: "#4a4a55", maxRotation: 0, autoSkipPadding: 12 } },
+        y: { beginAtZero: true, ticks: { precision: 0, color: "#4a4a55", maxTicksLimit: 5 } },
+      },
     },
   });
 }
@@ -188,7 +252,7 @@ function renderProducts(top) {
   $("products").replaceChildren(...TYPES.filter(([k]) => k !== "cancel").map(([k, label]) => {
     const t = el("table");
     table(t, ["Product", label], top[k], (p) => [productCell(p), [number.format(p.count), p.count]], `product-${k}`, label);
-    const wrap = el("div", null, { class: "scroll", tabindex: "0", role: "region", "aria-label": `Top products: ${label}` });
+    const wrap = el("div", null, { class: "scroll", "data-label": `Top products: ${label}` });
     wrap.append(t);
     return wrap;
   }));
@@ -202,7 +266,7 @@ function renderLists(s) {
     ["Top clicked queries", (t) => table(t, ["Query", "Clicks"], s.topQueries, (x) => [x.query, [number.format(x.clicks), x.clicks]], "query")],
     ["Clicks by list", (t) => table(t, ["List", "Clicks"], s.clicksByList, (x) => [x.key, [number.format(x.count), x.count]], "list")],
     ["Clicks by position", (t) => table(t, ["Position", "Clicks"], s.clicksByPosition, (x) => [String(x.position), [number.format(x.clicks), x.clicks]], "position")],
-    keyed("Countries", s.countries, "Country", "country", (k) => k || "Unknown"),
+    keyed("Countries", s.countries, "Country", "country", country),
     keyed("Devices", s.devices, "Device", "device"),
     keyed("Sites", s.sites, "Site", "site"),
     keyed("Not recorded, by reason", reasons, "Reason", "reason"),
@@ -211,11 +275,23 @@ function renderLists(s) {
     const sec = el("section", null, { "aria-labelledby": `list-h${i}` });
     const t = el("table");
     fill(t);
-    const wrap = el("div", null, { class: "scroll", tabindex: "0", role: "region", "aria-labelledby": `list-h${i}` });
+    const wrap = el("div", null, { class: "scroll", "data-label": title });
     wrap.append(t);
     sec.append(el("h2", title, { id: `list-h${i}` }), wrap);
     return sec;
   }));
+}
+
+// scrollable makes a table that is wider than its box (on a phone) a named stop of the
+// keyboard, so that it can be scrolled without a mouse; the others are no stop at all.
+function scrollable() {
+  for (const box of document.querySelectorAll(".scroll")) {
+    const wide = box.scrollWidth > box.clientWidth;
+    for (const [k, v] of [["tabindex", "0"], ["role", "region"], ["aria-label", `${box.dataset.label}, scrolls sideways`]]) {
+      if (wide) box.setAttribute(k, v);
+      else box.removeAttribute(k);
+    }
+  }
 }
 
 function start() {
@@ -226,20 +302,22 @@ function start() {
     e.preventDefault();
     sessionStorage.setItem(KEY, $("key").value.trim());
     $("key").value = "";
-    open();
+    open(true);
   });
   $("forget").addEventListener("click", () => {
     sessionStorage.removeItem(KEY);
     clearTimeout(timer);
-    $("view-form").hidden = true;
-    $("main").hidden = true;
+    loads++;
+    signedIn(false);
     $("status").textContent = "The key is forgotten.";
+    $("key").focus();
   });
   $("view-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    load();
+    load(true);
   });
-  $("index").addEventListener("change", load);
+  $("index").addEventListener("change", () => load(true));
+  addEventListener("resize", scrollable);
   if (sessionStorage.getItem(KEY)) open();
 }
 

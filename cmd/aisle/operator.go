@@ -19,6 +19,13 @@ import (
 // LeaderElectionID names the lease the operator replicas compete for.
 const LeaderElectionID = "aisle-operator.search.aisle.dev"
 
+// The leader election's rules are the role aisle-leader-election (make manifests), apart
+// from the operator's ClusterRole: the chart grants them in the lease's namespace only, so
+// the operator cannot take over other controllers' leases. The events are the election's.
+// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;create;update
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
+
 func init() {
 	commands["operator"] = command{summary: "run the Kubernetes operator", run: runOperator}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"archive/tar"
 	"bytes"
+	"debug/elf"
 	"fmt"
 	"io"
 	"os"
@@ -81,6 +82,9 @@ func rootFS(o Options) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the binary: %w", err)
 	}
+	if err := checkStatic(binary); err != nil {
+		return nil, err
+	}
 	certs, err := os.ReadFile(o.CACerts)
 	if err != nil {
 		return nil, fmt.Errorf("reading the CA bundle (install the ca-certificates package): %w", err)
@@ -113,6 +117,21 @@ func rootFS(o Options) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// checkStatic refuses a binary that needs a dynamic loader: the image holds no libc, so it
+// would fail to start with a bare "no such file or directory".
+func checkStatic(binary []byte) error {
+	f, err := elf.NewFile(bytes.NewReader(binary))
+	if err != nil {
+		return fmt.Errorf("the binary is not an ELF executable: %w", err)
+	}
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			return fmt.Errorf("the binary is dynamically linked: build it with CGO_ENABLED=0")
+		}
+	}
+	return nil
 }
 
 func writeEntry(tw *tar.Writer, name string, mode int64, uid int, body []byte) error {

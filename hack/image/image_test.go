@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"testing"
 
@@ -25,27 +26,24 @@ func TestImage(t *testing.T) {
 }
 
 var _ = Describe("The image make image builds", Ordered, func() {
+	const version, revision = "v9.8.7-test", "abc123"
 	var img v1.Image
-	var tag string
+	var root string
 
 	BeforeAll(func() {
 		dir := GinkgoT().TempDir()
-		root, err := repo.Root()
+		var err error
+		root, err = repo.Root()
 		Expect(err).NotTo(HaveOccurred())
-		binary := filepath.Join(dir, "aisle")
-		// The packages are built as the other suites build them (cached); make image adds
-		// CGO_ENABLED=0 and -trimpath, which would rebuild every package here.
-		build := exec.Command("go", "build", "-o", binary,
-			"-ldflags=-X github.com/aislehq/aisle/internal/version.Version=v9.8.7-test", "./cmd/aisle")
+		// The target itself, so that its build flags (a static binary) are under test too; its
+		// binary goes to LOCALBIN, kept out of the repository's bin/.
+		archive := filepath.Join(dir, "aisle.oci.tar")
+		build := exec.Command("make", "--no-print-directory", "image", "VERSION="+version, "REVISION="+revision,
+			"IMAGE_TAR="+archive, "LOCALBIN="+filepath.Join(dir, "bin"))
 		build.Dir = root
 		out, err := build.CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), string(out))
-
-		tag = "aisle:v9.8.7-test"
-		archive := filepath.Join(dir, "aisle.oci.tar")
-		Expect(WriteArchive(Options{Binary: binary, Tag: tag, Version: "v9.8.7-test", Revision: "abc123",
-			CACerts: "/etc/ssl/certs/ca-certificates.crt", Arch: runtime.GOARCH}, archive)).To(Succeed())
-		img = readArchive(archive, filepath.Join(dir, "layout"), tag)
+		img = readArchive(archive, filepath.Join(dir, "layout"), "aisle:"+version)
 	})
 
 	It("runs the aisle binary as the non-root user 65532 from /", func() {
@@ -55,25 +53,61 @@ var _ = Describe("The image make image builds", Ordered, func() {
 		Expect(cfg.Architecture).To(Equal(runtime.GOARCH))
 		Expect(cfg.Config.Entrypoint).To(Equal([]string{"/aisle"}))
 		Expect(cfg.Config.User).To(Equal("65532:65532"))
+		Expect(cfg.Config.WorkingDir).To(Equal("/"))
 	})
 
 	It("carries the OCI labels of its version and revision", func() {
 		cfg, err := img.ConfigFile()
 		Expect(err).NotTo(HaveOccurred())
 		Expect(cfg.Config.Labels).To(HaveKeyWithValue("org.opencontainers.image.title", "aisle"))
-		Expect(cfg.Config.Labels).To(HaveKeyWithValue("org.opencontainers.image.version", "v9.8.7-test"))
-		Expect(cfg.Config.Labels).To(HaveKeyWithValue("org.opencontainers.image.revision", "abc123"))
+		Expect(cfg.Config.Labels).To(HaveKeyWithValue("org.opencontainers.image.version", version))
+		Expect(cfg.Config.Labels).To(HaveKeyWithValue("org.opencontainers.image.revision", revision))
 	})
 
-	It("holds a binary that runs `aisle version`, the users file and the CA bundle", func() {
+	It("holds a static binary that runs `aisle version`, the users file and the CA bundle", func() {
 		files := extract(img, GinkgoT().TempDir())
 		Expect(files).To(HaveKey("etc/passwd"))
 		Expect(os.ReadFile(files["etc/passwd"])).To(ContainSubstring("nonroot:x:65532:65532:"))
 		Expect(files).To(HaveKey("etc/ssl/certs/ca-certificates.crt"))
 		Expect(files).To(HaveKey("aisle"))
+		binary, err := os.ReadFile(files["aisle"])
+		Expect(err).NotTo(HaveOccurred())
+		Expect(checkStatic(binary)).To(Succeed(), "the image has no libc to load")
 		out, err := exec.Command(files["aisle"], "version").CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), string(out))
-		Expect(string(out)).To(Equal("v9.8.7-test\n"))
+		Expect(string(out)).To(Equal(version + "\n"))
+	})
+
+	It("is what the Dockerfile builds for those with Docker: static, on nothing, the same user, entrypoint and labels", func() {
+		dockerfile, err := os.ReadFile(filepath.Join(root, "Dockerfile"))
+		Expect(err).NotTo(HaveOccurred())
+		stages := regexp.MustCompile(`(?m)^FROM (\S+)`).FindAllStringSubmatch(string(dockerfile), -1)
+		Expect(stages).To(HaveLen(2), "a build stage and the image")
+		Expect(stages[1][1]).To(Equal("scratch"))
+		Expect(string(dockerfile)).To(And(
+			ContainSubstring("CGO_ENABLED=0 go build"),
+			MatchRegexp(`(?m)^USER %d:%d$`, NonRoot, NonRoot),
+			MatchRegexp(`(?m)^ENTRYPOINT \["%s"\]$`, Entrypoint),
+		))
+		cfg, err := img.ConfigFile()
+		Expect(err).NotTo(HaveOccurred())
+		for label := range cfg.Config.Labels {
+			Expect(string(dockerfile)).To(ContainSubstring(label+"="), "the Dockerfile's labels")
+		}
+	})
+
+	It("refuses a binary that needs a dynamic loader", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module dynamic\n"), 0o644)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nimport \"C\"\n\nfunc main() {}\n"), 0o644)).To(Succeed())
+		build := exec.Command("go", "build", "-o", "dynamic", ".")
+		build.Dir = dir
+		build.Env = append(os.Environ(), "CGO_ENABLED=1")
+		out, err := build.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		err = WriteArchive(Options{Binary: filepath.Join(dir, "dynamic"), Tag: "aisle:dynamic", CACerts: "/etc/ssl/certs/ca-certificates.crt",
+			Arch: runtime.GOARCH}, filepath.Join(dir, "aisle.oci.tar"))
+		Expect(err).To(MatchError(ContainSubstring("dynamically linked")))
 	})
 })
 

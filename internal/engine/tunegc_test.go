@@ -25,7 +25,7 @@ var _ = Describe("TuneGC, which `aisle engine` runs before it serves", Serial, f
 		}
 	})
 
-	It("sets GOGC to 400 and a heap limit of 90% of the memory when the environment sets neither", func() {
+	It("sets GOGC to 400 and a heap limit of 75% of the memory when the environment sets neither", func() {
 		limit, err := engine.TuneGC()
 		Expect(err).NotTo(HaveOccurred())
 		Expect(debug.SetGCPercent(before)).To(Equal(400))
@@ -33,8 +33,8 @@ var _ = Describe("TuneGC, which `aisle engine` runs before it serves", Serial, f
 		Expect(limit).To(BeNumerically(">", 0))
 		Expect(limit).To(BeNumerically("<", int64(math.MaxInt64)))
 		// The memory found (the cgroup's limit, else the machine's) is the library's to
-		// read; the share taken of it is ours: twice what AUTOMEMLIMIT=0.45 takes.
-		GinkgoT().Setenv("AUTOMEMLIMIT", "0.45")
+		// read; the share taken of it is ours: twice what AUTOMEMLIMIT=0.375 takes.
+		GinkgoT().Setenv("AUTOMEMLIMIT", "0.375")
 		half, err := engine.TuneGC()
 		Expect(err).NotTo(HaveOccurred())
 		Expect(float64(limit) / float64(half)).To(BeNumerically("~", 2, 0.001))

@@ -22,7 +22,8 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
 
-// checkTools fails with the commands to run when Chromium, playwright-core or esbuild is missing.
+// checkTools fails with the commands to run when Chromium, playwright-core, axe-core or
+// esbuild is missing.
 func checkTools() {
 	chromium := os.Getenv("CHROMIUM")
 	if chromium == "" {
@@ -30,8 +31,10 @@ func checkTools() {
 	}
 	_, err := os.Stat(chromium)
 	Expect(err).NotTo(HaveOccurred(), "Chromium is missing: apt-get install -y chromium")
-	_, err = os.Stat(filepath.Join(root, "test", "browser", "node_modules", "playwright-core"))
-	Expect(err).NotTo(HaveOccurred(), "playwright-core is missing: npm ci --prefix test/browser")
+	for _, pkg := range []string{"playwright-core", "axe-core"} {
+		_, err = os.Stat(filepath.Join(root, "test", "browser", "node_modules", pkg))
+		Expect(err).NotTo(HaveOccurred(), "%s is missing: npm ci --prefix test/browser", pkg)
+	}
 	_, err = os.Stat(filepath.Join(root, "web", "node_modules", "esbuild"))
 	Expect(err).NotTo(HaveOccurred(), "esbuild (the client's size check) is missing: npm ci --prefix web")
 }

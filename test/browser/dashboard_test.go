@@ -131,7 +131,14 @@ var _ = Describe("The Events page", func() {
 		for _, r := range want.Revenue {
 			Expect(res.First.Revenue).To(ContainElement([2]string{r.Currency, strconv.FormatFloat(r.Amount, 'f', -1, 64)}))
 		}
-		Expect(res.First.ChartDrawn).To(BeNumerically("==", 5), "one line per event type")
+		By("drawing a chart of each event type with the daily figures of /events/stats")
+		daily := map[string][]float64{}
+		for _, d := range want.Daily {
+			for k, v := range map[string]int64{"view": d.View, "click": d.Click, "addToCart": d.AddToCart, "purchase": d.Purchase, "cancel": d.Cancel} {
+				daily[k] = append(daily[k], float64(v))
+			}
+		}
+		Expect(res.First.Charts).To(Equal(daily))
 
 		By("showing the script as text, without running it")
 		Expect(res.First.Names).To(ContainElement(scriptName))
@@ -143,8 +150,12 @@ var _ = Describe("The Events page", func() {
 		Expect(res.Second.Figures["totals.view"]).To(Equal(strconv.FormatInt(want.Totals.View+2, 10)))
 		Expect(res.Second.Refreshes).To(BeNumerically(">", res.First.Refreshes))
 
-		By("labelling every control, keeping the key in this tab only, and fitting a phone")
+		By("labelling every control, working from the keyboard, keeping the key in this tab only, and fitting a phone")
 		Expect(res.Unlabelled).To(BeEmpty())
+		Expect(res.TabsToKey).To(Equal(2), "the skip link, then the key")
+		Expect(res.TabOrder).To(ContainElements("forget", "index", "from", "to", "show"))
+		Expect(res.Axe).To(BeEmpty(), "axe-core: labels, names, contrast, landmarks")
+		Expect(res.PhoneAxe).To(BeEmpty(), "axe-core on a phone")
 		Expect(res.Stored.Session).To(ContainElement("aisle.dashboard.key"))
 		Expect(res.Stored.Local).To(BeEmpty())
 		Expect(res.PhoneOverflow).To(BeNumerically("<=", 0))

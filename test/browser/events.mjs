@@ -1,7 +1,8 @@
 // Drives Debian's Chromium with playwright-core through one scenario of the browser
 // client or the Events page, and prints, as JSON, what the page saw. argv[2] is
 // {scenario, ...its arguments}; the Go specs check what reached the server.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -20,6 +21,7 @@ const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir()
     `--user-agent=${args.userAgent || SHOPPER}`],
 });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const pending = (page) => page.evaluate(() => window.aisle.pending);
 const settled = (page) => page.waitForFunction(() => window.aisle.pending === 0, null, { timeout: 30000 });
 
@@ -62,6 +64,40 @@ const scenarios = {
     out.navigatedWith = await pending(page);
     await page.goto(away);
     await sleep(1500); // the beacons leave while the browser still runs
+  },
+
+  // More events queued at the close than a page may hand to beacons (64 KiB): what does
+  // not fit waits in sessionStorage for the next page. Multibyte text checks that requests
+  // are measured in bytes.
+  async overflow({ shop }, out) {
+    const page = await open(shop, out);
+    await page.evaluate(() => {
+      for (let i = 0; i < 300; i++) aisle.view(`${"商品".repeat(100)}-${i}`);
+    });
+    out.closedWith = await pending(page);
+    await page.goto(shop);
+    await page.waitForSelector("body[data-state]", { state: "attached" });
+    await settled(page);
+  },
+
+  // Two tabs of the shop at once: each sends its own events, once.
+  async tabs({ shop }, out) {
+    const [a, b] = [await open(shop, out), await open(shop, out)];
+    await a.evaluate(() => ["ta1", "ta2", "ta3"].forEach((id) => aisle.view(id)));
+    await b.evaluate(() => ["tb1", "tb2", "tb3"].forEach((id) => aisle.view(id)));
+    await a.goto(shop);
+    await a.waitForSelector("body[data-state]", { state: "attached" });
+    await b.evaluate(() => aisle.view("tb4"));
+    await b.close({ runBeforeUnload: true });
+    await a.evaluate(() => aisle.view("ta4"));
+    await settled(a);
+    await sleep(1500);
+  },
+
+  // Bought together through the public lists endpoint.
+  async together({ shop, objectID }, out) {
+    const page = await open(shop, out);
+    out.together = await page.evaluate((id) => aisle.boughtTogether(id, { limit: 3 }).then((l) => JSON.stringify(l), (e) => `error ${e.status}: ${e.message}`), objectID);
   },
 
   // Events held until consent, across a navigation; consent(false) drops them.
@@ -111,6 +147,8 @@ const scenarios = {
       return res.then((r) => `status ${r.status}`, (e) => String(e));
     }, { api, publicId });
     out.search = await page.evaluate(() => aisle.search({ q: "shoe" }).then(() => "answered", (e) => String(e)));
+    await page.evaluate(() => aisle.view("refused-1"));
+    await sleep(2500);
   },
 
   // The time the page spends in the client per 100 events: queueing them, storing the
@@ -139,11 +177,17 @@ const scenarios = {
       d.dismiss();
     });
     await page.goto(url);
-    await page.focus("#key");
+    out.tabsToKey = await tabTo(page, "key");
     await page.keyboard.type(key);
     await page.keyboard.press("Enter");
     await page.waitForSelector("body[data-state=ready]", { timeout: 30000 });
     out.unlabelled = await page.$$eval("input, select", (els) => els.filter((e) => !e.labels.length).map((e) => e.id));
+    // The key stays for this tab: a reload opens the figures again, and Tab walks them.
+    await page.reload();
+    await page.waitForSelector("body[data-state=ready]", { timeout: 30000 });
+    out.tabOrder = await tabOrder(page, 14); // a date field takes a Tab per part
+    await page.evaluate(axeSource);
+    out.axe = await page.evaluate(async () => (await axe.run()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`));
     out.first = await figures(page);
     await page.screenshot({ path: screenshot, fullPage: true });
     out.stored = await page.evaluate(() => ({ session: Object.keys(sessionStorage), local: Object.keys(localStorage) }));
@@ -156,21 +200,43 @@ const scenarios = {
     await page.setViewportSize({ width: 390, height: 844 });
     await sleep(300);
     out.phoneOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    out.phoneAxe = await page.evaluate(async () => (await axe.run()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`));
     await page.screenshot({ path: phoneShot, fullPage: true });
   },
 };
 
+// tabTo presses Tab from the top of the page until the element id has the focus, and
+// returns how many presses it took (-1: never).
+async function tabTo(page, id) {
+  for (let i = 1; i <= 10; i++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate((id) => document.activeElement && document.activeElement.id === id, id)) return i;
+  }
+  return -1;
+}
+
+// tabOrder returns the ids of the next n elements Tab gives the focus to.
+async function tabOrder(page, n) {
+  const ids = [];
+  for (let i = 0; i < n; i++) {
+    await page.keyboard.press("Tab");
+    ids.push(await page.evaluate(() => document.activeElement.id || document.activeElement.tagName.toLowerCase()));
+  }
+  return ids;
+}
+
 // figures reads what the Events page shows: each figure's raw value, the product names,
-// whether the chart drew, and how often the page refreshed.
+// the data each drawn chart holds, and how often the page refreshed.
 function figures(page) {
   return page.evaluate(() => ({
     figures: Object.fromEntries([...document.querySelectorAll("[data-figure]")].map((e) => [e.dataset.figure, e.dataset.value])),
     names: [...document.querySelectorAll("[data-name]")].map((e) => e.textContent),
     revenue: [...document.querySelectorAll('tr[data-row="revenue"]')].map((tr) => [tr.cells[0].textContent, tr.cells[1].dataset.value]),
-    chartDrawn: (() => {
-      const c = document.getElementById("chart");
-      return c.width > 0 && !!window.Chart && !!Chart.getChart(c) && Chart.getChart(c).data.datasets.length;
-    })(),
+    charts: Object.fromEntries(["view", "click", "addToCart", "purchase", "cancel"].map((k) => {
+      const c = document.getElementById(`chart-${k}`);
+      const chart = c && c.width > 0 && window.Chart && Chart.getChart(c);
+      return [k, chart ? chart.data.datasets[0].data : null];
+    })),
     refreshes: Number(document.body.dataset.refreshes),
   }));
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os/exec"
@@ -34,10 +35,13 @@ type drove struct {
 	HeldAfterConsent, HeldBeforeRefusal                int
 	HeldAfterRefusal, HeldOnNextPage                   int
 
-	Events, Search string
-	PerHundred     []float64
+	Events, Search, Together string
+	PerHundred               []float64
 
 	Unlabelled    []string
+	TabsToKey     int
+	TabOrder      []string
+	Axe, PhoneAxe []string
 	First, Second shown
 	Stored        struct{ Session, Local []string }
 	XSS           string
@@ -48,11 +52,11 @@ type drove struct {
 
 // shown is what the Events page showed.
 type shown struct {
-	Figures    map[string]string `json:"figures"`
-	Names      []string          `json:"names"`
-	Revenue    [][2]string       `json:"revenue"`
-	ChartDrawn any               `json:"chartDrawn"`
-	Refreshes  int               `json:"refreshes"`
+	Figures   map[string]string    `json:"figures"`
+	Names     []string             `json:"names"`
+	Revenue   [][2]string          `json:"revenue"`
+	Charts    map[string][]float64 `json:"charts"`
+	Refreshes int                  `json:"refreshes"`
 }
 
 // drive runs one scenario of events.mjs in a fresh Chromium.
@@ -69,7 +73,12 @@ func shop(origin string, p *proxy, publicID, mode string) string {
 
 // stored returns the event documents the engine holds for the products ids.
 func stored(ids ...string) []events.EventDoc {
-	body, err := json.Marshal(map[string]any{"size": 1000, "query": map[string]any{"terms": map[string]any{"objectID": ids}}})
+	return storedBy("objectID", ids...)
+}
+
+// storedBy returns the event documents the engine holds whose field is one of values.
+func storedBy(field string, values ...string) []events.EventDoc {
+	body, err := json.Marshal(map[string]any{"size": 1000, "query": map[string]any{"terms": map[string]any{field: values}}})
 	Expect(err).NotTo(HaveOccurred())
 	resp, err := http.Post(env.EngineURL+"/"+esnames.For(env.Workspace, "products").EventsPattern()+"/_search", "application/json", bytes.NewReader(body))
 	Expect(err).NotTo(HaveOccurred())
@@ -91,6 +100,19 @@ func stored(ids ...string) []events.EventDoc {
 		docs = append(docs, h.Source)
 	}
 	return docs
+}
+
+// keyedTogether reads GET /lists/together/{objectID} with the search key.
+func keyedTogether(objectID string) string {
+	req, err := http.NewRequest(http.MethodGet, env.BaseURL+indexPath()+"/lists/together/"+objectID, nil)
+	Expect(err).NotTo(HaveOccurred())
+	req.Header.Set("Authorization", "Bearer "+env.Keys["search"])
+	resp, err := http.DefaultClient.Do(req)
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	Expect(err).NotTo(HaveOccurred())
+	return string(body)
 }
 
 func objectIDs(docs []events.EventDoc) []string {
@@ -126,9 +148,11 @@ var _ = Describe("Shopper events from a web page", Ordered, func() {
 		for _, s := range posts {
 			Expect(s.ContentType).To(HavePrefix("text/plain"))
 			Expect(s.Status).To(Equal(http.StatusAccepted))
+			Expect(s.Accepted).To(Equal(len(s.Events)))
 			sent += len(s.Events)
 		}
 		Expect(sent).To(Equal(6))
+		Expect(res.Requests).NotTo(BeEmpty(), "the browser's network log")
 		for _, r := range res.Requests {
 			Expect(r.Method).To(Equal(http.MethodPost))
 			Expect(r.ContentType).To(HavePrefix("text/plain"))
@@ -142,6 +166,14 @@ var _ = Describe("Shopper events from a web page", Ordered, func() {
 			HaveField("Site", strings.TrimPrefix(origin, "http://")), HaveField("Device", "desktop"))))
 		Expect(docs).To(ContainElement(And(HaveField("Type", events.Click), HaveField("List", events.Together), HaveField("From", "a"))))
 		Expect(docs).To(ContainElement(And(HaveField("Type", events.View), HaveField("ObjectID", "b"))))
+		var carts []events.EventDoc
+		Eventually(func() []events.EventDoc { carts = storedBy("items.objectID", "a"); return carts }).Should(HaveLen(2))
+		ten, five := 10.0, 5.0
+		Expect(carts).To(ContainElement(And(HaveField("Type", events.AddToCart), HaveField("Currency", "EUR"),
+			HaveField("Items", []events.Item{{ObjectID: "a", Quantity: 2, Price: &ten}}))))
+		Expect(carts).To(ContainElement(And(HaveField("Type", events.Purchase), HaveField("Currency", "EUR"),
+			HaveField("Revenue", 25.0), HaveField("Units", int64(3)), HaveField("Source", events.FromBrowser),
+			HaveField("Items", []events.Item{{ObjectID: "a", Quantity: 2, Price: &ten}, {ObjectID: "b", Price: &five}}))))
 
 		By("reading them back through /events/stats")
 		Eventually(func(g Gomega) {
@@ -151,6 +183,8 @@ var _ = Describe("Shopper events from a web page", Ordered, func() {
 			g.Expect(s.Sites).To(ContainElement(HaveField("Key", strings.TrimPrefix(origin, "http://"))))
 			g.Expect(s.Revenue).To(ContainElement(And(HaveField("Currency", "EUR"), HaveField("Amount", BeNumerically(">=", 25)))))
 			g.Expect(s.Totals.AddToCart).To(BeNumerically(">=", 1))
+			g.Expect(s.Totals.Purchase).To(BeNumerically(">=", 1))
+			g.Expect(s.Orders).To(BeNumerically(">=", 1))
 		}).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).Should(Succeed())
 	})
 
@@ -162,11 +196,59 @@ var _ = Describe("Shopper events from a web page", Ordered, func() {
 
 		all := []string{"c1", "c2", "c3", "c4", "c5", "n1", "n2", "n3"}
 		Eventually(p.sentViews).WithTimeout(10*time.Second).Should(ConsistOf(all), "requests: %+v", p.requests(http.MethodPost, "/events"))
+		Expect(p.beaconViews()).To(ConsistOf(all), "sent by sendBeacon")
 		for _, s := range p.requests(http.MethodPost, "/events") {
 			Expect(s.ContentType).To(HavePrefix("text/plain"))
 			Expect(s.Status).To(Equal(http.StatusAccepted))
 		}
 		Eventually(func() []string { return objectIDs(stored(all...)) }).Should(ConsistOf(all))
+	})
+
+	It("keeps for the next page what a closing page cannot hand to beacons, in requests under 60 KiB of UTF-8", func() {
+		p := startProxy(env.BaseURL)
+		res := drive(map[string]any{"scenario": "overflow", "shop": shop(origin, p, publicID, "on")})
+		Expect(res.ClosedWith).To(Equal(300))
+		want := make([]string, 300)
+		for i := range want {
+			want[i] = fmt.Sprintf("%s-%d", strings.Repeat("商品", 100), i)
+		}
+		Expect(p.sentViews()).To(ConsistOf(want), "each once")
+		beacons := p.beaconViews()
+		Expect(beacons).NotTo(BeEmpty())
+		Expect(len(beacons)).To(BeNumerically("<", 300), "64 KiB of beacons cannot carry them all")
+		for _, s := range p.requests(http.MethodPost, "/events") {
+			Expect(s.Bytes).To(BeNumerically("<", 60*1024))
+			Expect(len(s.Events)).To(BeNumerically("<=", 100))
+			Expect(s.Status).To(Equal(http.StatusAccepted))
+			Expect(s.Accepted).To(Equal(len(s.Events)))
+		}
+	})
+
+	It("sends the events of two tabs open at once, each once", func() {
+		p := startProxy(env.BaseURL)
+		drive(map[string]any{"scenario": "tabs", "shop": shop(origin, p, publicID, "on")})
+		Expect(p.sentViews()).To(ConsistOf("ta1", "ta2", "ta3", "ta4", "tb1", "tb2", "tb3", "tb4"))
+	})
+
+	It("reads Bought together through the public lists endpoint", func() {
+		By("seeding two products bought together in two orders")
+		Expect(call(http.MethodPost, indexPath()+"/records", env.Keys["write"],
+			`{"records": [{"objectID": "tg-a", "name": "Tent", "inStock": true}, {"objectID": "tg-b", "name": "Tent pegs", "inStock": true}]}`, nil)).
+			To(Equal(http.StatusAccepted))
+		yesterday := time.Now().Add(-24 * time.Hour).UnixMilli()
+		Expect(call(http.MethodPost, indexPath()+"/past-orders", env.Keys["write"], fmt.Sprintf(`{"orders": [
+			{"orderID": "tg-o1", "timestamp": %d, "items": [{"objectID": "tg-a"}, {"objectID": "tg-b"}]},
+			{"orderID": "tg-o2", "timestamp": %d, "items": [{"objectID": "tg-a"}, {"objectID": "tg-b"}]}]}`, yesterday, yesterday), nil)).
+			To(Equal(http.StatusAccepted))
+		Eventually(func() string { return keyedTogether("tg-a") }).WithTimeout(2 * time.Minute).WithPolling(2 * time.Second).Should(ContainSubstring(`"tg-b"`))
+
+		p := startProxy(env.BaseURL)
+		res := drive(map[string]any{"scenario": "together", "shop": shop(origin, p, publicID, "on"), "objectID": "tg-a"})
+		var list events.TogetherList
+		Expect(json.Unmarshal([]byte(res.Together), &list)).To(Succeed(), res.Together)
+		Expect(list.ObjectID).To(Equal("tg-a"))
+		Expect(list.Hits).To(ConsistOf(And(HaveField("ObjectID", "tg-b"), HaveField("SharedOrders", int64(2)))))
+		Expect(p.requests(http.MethodGet, "/lists/together/tg-a")).To(HaveLen(1))
 	})
 
 	It("holds events until consent, across a navigation; consent(false) drops them", func() {
@@ -196,7 +278,7 @@ var _ = Describe("Shopper events from a web page", Ordered, func() {
 		Expect([]int{posts[0].Status, posts[1].Status, posts[2].Status}).To(Equal([]int{429, 503, 202}))
 		Expect(posts[1].Events).To(Equal(posts[0].Events))
 		Expect(posts[2].Events).To(Equal(posts[0].Events))
-		Expect(posts[1].At.Sub(posts[0].At)).To(BeNumerically(">=", time.Second), "Retry-After: 1")
+		Expect(posts[1].At.Sub(posts[0].At)).To(BeNumerically(">=", 2*time.Second), "Retry-After: 2")
 		Expect(posts[2].At.Sub(posts[1].At)).To(BeNumerically(">=", 500*time.Millisecond), "the first backoff")
 		Eventually(func() []string { return objectIDs(stored("r1", "r2", "r3")) }).Should(ConsistOf("r1", "r2", "r3"))
 	})
@@ -206,9 +288,13 @@ var _ = Describe("Shopper events from a web page", Ordered, func() {
 		res := drive(map[string]any{"scenario": "other", "shop": shop(other, p, publicID, "on"), "api": p.URL, "publicId": publicID})
 		Expect(res.Events).To(ContainSubstring("Failed to fetch"))
 		Expect(res.Search).To(ContainSubstring("Failed to fetch"))
-		for _, s := range p.requests(http.MethodPost, "/events") {
+		posts := p.requests(http.MethodPost, "/events")
+		Expect(posts).NotTo(BeEmpty())
+		for _, s := range posts {
 			Expect(s.Status).To(Equal(http.StatusForbidden))
 		}
+		Expect(p.sentViews()).To(ContainElement("refused-1"), "the client's own events reach the server, which refuses them")
+		Expect(stored("refused-1")).To(BeEmpty())
 	})
 })
 

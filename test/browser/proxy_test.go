@@ -22,12 +22,14 @@ type seen struct {
 	Path        string
 	ContentType string
 	Events      []map[string]any
+	Bytes       int // of the body
 	Status      int
+	Accepted    int // the server's count of events taken, from its answer
 	At          time.Time
 }
 
 // proxy stands between Chromium and the API server: it records every request, and
-// answers the next event posts with the statuses queued in faults (429 with Retry-After: 1,
+// answers the next event posts with the statuses queued in faults (429 with Retry-After: 2,
 // or 503) the way the server does, CORS headers included; the rest goes to the server.
 type proxy struct {
 	URL    string
@@ -52,7 +54,7 @@ func startProxy(upstream string, faults ...int) *proxy {
 
 func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	s := seen{Method: r.Method, Path: r.URL.Path, ContentType: r.Header.Get("Content-Type"), At: time.Now()}
+	s := seen{Method: r.Method, Path: r.URL.Path, ContentType: r.Header.Get("Content-Type"), Bytes: len(body), At: time.Now()}
 	var batch struct {
 		Events []map[string]any `json:"events"`
 	}
@@ -64,7 +66,7 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
 		w.Header().Set("Access-Control-Expose-Headers", "Retry-After")
 		if fault == http.StatusTooManyRequests {
-			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Retry-After", "2")
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(fault)
@@ -77,6 +79,10 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 	p.rp.ServeHTTP(sw, r)
 	s.Status = sw.status
+	var answer struct{ Accepted int }
+	if json.Unmarshal(sw.body.Bytes(), &answer) == nil {
+		s.Accepted = answer.Accepted
+	}
 	p.record(s)
 }
 
@@ -113,8 +119,21 @@ func (p *proxy) requests(method, suffix string) []seen {
 
 // sentViews returns the objectIDs of the view events posted, in order.
 func (p *proxy) sentViews() []string {
+	return p.views(func(seen) bool { return true })
+}
+
+// beaconViews returns the objectIDs of the view events posted by sendBeacon, which, given a
+// string, sends it as text/plain;charset=UTF-8 where the client's fetch says text/plain.
+func (p *proxy) beaconViews() []string {
+	return p.views(func(s seen) bool { return s.ContentType == "text/plain;charset=UTF-8" })
+}
+
+func (p *proxy) views(match func(seen) bool) []string {
 	var ids []string
 	for _, s := range p.requests(http.MethodPost, "/events") {
+		if !match(s) {
+			continue
+		}
 		for _, e := range s.Events {
 			if e["type"] == "view" {
 				ids = append(ids, e["objectID"].(string))
@@ -124,12 +143,19 @@ func (p *proxy) sentViews() []string {
 	return ids
 }
 
+// statusWriter keeps the status and the body of an answer as it passes.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	body   bytes.Buffer
 }
 
 func (w *statusWriter) WriteHeader(code int) {
 	w.status = code
 	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	w.body.Write(b)
+	return w.ResponseWriter.Write(b)
 }

@@ -52,9 +52,10 @@ func helmArgs(values map[string]string) []string {
 	return args
 }
 
-func template(namespace string, values map[string]string) string {
-	args := append([]string{"template", "aisle", tools.chart, "--namespace", namespace}, helmArgs(values)...)
-	return run("", tools.helm, args...)
+// template renders the chart as release aisle; flags go to helm template.
+func template(namespace string, values map[string]string, flags ...string) string {
+	args := append([]string{"template", "aisle", tools.chart, "--namespace", namespace}, flags...)
+	return run("", tools.helm, append(args, helmArgs(values)...)...)
 }
 
 // objects splits a rendered manifest into its objects.

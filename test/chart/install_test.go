@@ -3,8 +3,11 @@ package chart
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -42,6 +45,14 @@ var _ = Describe("A release of the chart", Ordered, func() {
 		}
 	})
 
+	It("refuses a misspelt value before it creates anything", func() {
+		out, err := tryRun("", tools.helm, "install", "aisle", tools.chart, "--namespace", namespace, "--create-namespace",
+			"--set", "apiserver.replica=3")
+		Expect(err).To(HaveOccurred())
+		Expect(out).To(ContainSubstring("replica"))
+		Expect(run("", tools.helm, "list", "--all", "--namespace", namespace, "--short")).To(BeEmpty())
+	})
+
 	It("installs: the CRDs, the workloads, their ServiceAccounts and RBAC exist", func() {
 		run("", tools.helm, append([]string{"install", "aisle", tools.chart, "--namespace", namespace, "--create-namespace"},
 			helmArgs(values)...)...)
@@ -65,29 +76,64 @@ var _ = Describe("A release of the chart", Ordered, func() {
 		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "want Forbidden, got %v", err)
 	})
 
-	It("runs what it renders, as its ServiceAccounts, until the operator and API server are ready", func() {
-		for _, p := range podsOf(manifest, dir) {
+	It("runs what it renders, as its ServiceAccounts, until every rendered probe passes", func() {
+		pods := podsOf(manifest, dir)
+		Expect(pods).To(HaveLen(3), "the operator, the API server and the engine")
+		for _, p := range pods {
 			sessions = append(sessions, p.start(manifest, dir))
 		}
-		for _, url := range []string{
-			"http://127.0.0.1:" + values["operator.healthPort"] + "/readyz",
-			"http://127.0.0.1:" + values["apiserver.port"] + "/readyz",
-		} {
-			Eventually(httpStatus).WithArguments(url).WithTimeout(defaultTimeout).Should(Equal(http.StatusOK), url)
+		for _, p := range pods {
+			for _, url := range p.probes() {
+				Eventually(httpStatus).WithArguments(url).WithTimeout(defaultTimeout).Should(Equal(http.StatusOK), p.name+": "+url)
+			}
 		}
+	})
+
+	It("runs the operator as the leader: it holds the election's Lease in the release's namespace", func() {
+		// The lease is named by aisle operator's LeaderElectionID.
+		Eventually(func() string {
+			lease, err := tools.kube.CoordinationV1().Leases(namespace).Get(ctx, "aisle-operator.search.aisle.dev", metav1.GetOptions{})
+			if err != nil || lease.Spec.HolderIdentity == nil {
+				return ""
+			}
+			return *lease.Spec.HolderIdentity
+		}).WithTimeout(defaultTimeout).ShouldNot(BeEmpty())
 	})
 
 	It("serves the quickstart of its notes: workspace, index, keys, a record written and found", func() {
 		notes := run("", tools.helm, "get", "notes", "aisle", "--namespace", namespace)
-		script, search := quickstart(notes, "http://127.0.0.1:"+values["apiserver.port"])
-		// The write is applied asynchronously: the search is repeated until it finds it.
-		out := shell(script + `
-for attempt in $(seq 120); do
-  if out=$(` + search + `) && [[ $out == *'"sku-1"'* ]]; then echo "$out"; exit 0; fi
-  sleep 1
-done
-echo "the search never found the record: $out"; exit 1`)
-		Expect(out).To(ContainSubstring(`"sku-1"`))
+		// Run once, as a user would: a write's 202 means it is searchable, so the search
+		// right after it must find the record.
+		out := shell(quickstart(notes, "http://127.0.0.1:"+values["apiserver.port"]))
+		Expect(out).To(ContainSubstring(`"objectID":"sku-1"`))
+	})
+
+	It("changes an index's settings through the API server, which patches the SearchIndex as its ServiceAccount", func() {
+		secret, err := tools.kube.CoreV1().Secrets("demo").Get(ctx, "write-apikey", metav1.GetOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		settings := `{"language":"en","searchableFields":[{"path":"name","weight":3},{"path":"brand"}],` +
+			`"filterableFields":["brand","price"],"facetFields":["brand"]}`
+		req, err := http.NewRequest(http.MethodPut,
+			"http://127.0.0.1:"+values["apiserver.port"]+"/api/teams/demo/indexes/products/config", strings.NewReader(settings))
+		Expect(err).NotTo(HaveOccurred())
+		req.Header.Set("Authorization", "Bearer "+string(secret.Data["apiKey"]))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		Expect(err).NotTo(HaveOccurred())
+		body, err := io.ReadAll(resp.Body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Body.Close()).To(Succeed())
+		Expect(resp.StatusCode).To(Equal(http.StatusOK), string(body))
+		Expect(run("", tools.kubectl, "get", "searchindex", "products", "-n", "demo", "-o", "jsonpath={.spec.settings.facetFields}")).
+			To(Equal(`["brand"]`))
+	})
+
+	It("upgrades the CRDs Helm installed with the command of docs/install.md", func() {
+		doc, err := os.ReadFile(filepath.Join(tools.root, "docs", "install.md"))
+		Expect(err).NotTo(HaveOccurred())
+		command := regexp.MustCompile(`(?m)^kubectl apply .*charts/aisle/crds/$`).FindString(string(doc))
+		Expect(command).NotTo(BeEmpty(), "docs/install.md gives no command that upgrades the CRDs")
+		Expect(shell("cd " + tools.root + "\n" + command)).To(ContainSubstring("searchindexes.search.aisle.dev serverside-applied"))
 	})
 
 	It("upgrades with a changed value: the API server gets 3 replicas and each a third of the limits", func() {
@@ -111,22 +157,16 @@ echo "the search never found the record: $out"; exit 1`)
 	})
 })
 
-// quickstart takes the commands of the notes (the lines indented by four spaces) and
-// returns them without the last, the search, which is returned apart to be repeated
-// until the write is searchable. Reaching the API server is the one change: the notes
-// port-forward to the Service, this test calls the API server process directly.
-func quickstart(notes, apiURL string) (script, search string) {
-	var lines []string
-	for _, l := range strings.Split(notes, "\n") {
-		if strings.HasPrefix(l, "    ") {
-			lines = append(lines, strings.TrimPrefix(l, "    "))
-		}
-	}
-	Expect(len(lines)).To(BeNumerically(">", 5), "the notes hold no quickstart:\n%s", notes)
+// quickstart takes the commands of the notes (the lines indented by four spaces).
+// Reaching the API server is the one change: the notes port-forward to the Service, this
+// test calls the API server process directly.
+func quickstart(notes, apiURL string) string {
 	var kept []string
 	replaced := 0
-	for _, l := range lines {
+	for _, l := range strings.Split(notes, "\n") {
+		l, ok := strings.CutPrefix(l, "    ")
 		switch {
+		case !ok: // prose around the commands
 		case strings.Contains(l, " port-forward "):
 			replaced++
 		case strings.HasPrefix(l, "AISLE_URL="):
@@ -136,8 +176,9 @@ func quickstart(notes, apiURL string) (script, search string) {
 			kept = append(kept, l)
 		}
 	}
+	Expect(len(kept)).To(BeNumerically(">", 5), "the notes hold no quickstart:\n%s", notes)
 	Expect(replaced).To(Equal(2), "the notes reach the API server with a port-forward and AISLE_URL")
-	return strings.Join(kept[:len(kept)-1], "\n"), kept[len(kept)-1]
+	return strings.Join(kept, "\n")
 }
 
 // shell runs a script in bash with the admin kubeconfig and kubectl on the PATH, as a

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/rest"
 
 	"github.com/aislehq/aisle/test/envtestenv"
@@ -42,10 +42,7 @@ type pod struct {
 // folders under dir.
 func podsOf(objs []*unstructured.Unstructured, dir string) []pod {
 	var pods []pod
-	for _, o := range objs {
-		if o.GetKind() != "Deployment" && o.GetKind() != "StatefulSet" {
-			continue
-		}
+	for _, o := range workloads(objs) {
 		var spec corev1.PodSpec
 		Expect(runtime.DefaultUnstructuredConverter.FromUnstructured(podSpec(o), &spec)).To(Succeed())
 		Expect(spec.Containers).To(HaveLen(1))
@@ -142,24 +139,46 @@ func serviceToLoopback(value string, objs []*unstructured.Unstructured) string {
 
 // containerPort finds the named port of the container the selector picks.
 func containerPort(objs []*unstructured.Unstructured, selector map[string]string, name string) int32 {
-	for _, o := range objs {
-		if o.GetKind() != "Deployment" && o.GetKind() != "StatefulSet" {
-			continue
-		}
+	for _, o := range workloads(objs) {
 		labels, _, _ := unstructured.NestedStringMap(o.Object, "spec", "template", "metadata", "labels")
 		if !matches(selector, labels) {
 			continue
 		}
 		var spec corev1.PodSpec
 		Expect(runtime.DefaultUnstructuredConverter.FromUnstructured(podSpec(o), &spec)).To(Succeed())
-		for _, p := range spec.Containers[0].Ports {
-			if p.Name == name {
-				return p.ContainerPort
-			}
+		if port, ok := portNamed(spec.Containers[0], name); ok {
+			return port
 		}
 	}
 	Fail(fmt.Sprintf("no container port %q behind the selector %v", name, selector))
 	return 0
+}
+
+func portNamed(c corev1.Container, name string) (int32, bool) {
+	for _, p := range c.Ports {
+		if p.Name == name {
+			return p.ContainerPort, true
+		}
+	}
+	return 0, false
+}
+
+// probes returns the URLs the kubelet would call for the container's liveness and
+// readiness probes, on the loopback address that stands in for the pod's.
+func (p pod) probes() []string {
+	var urls []string
+	for _, probe := range []*corev1.Probe{p.container.LivenessProbe, p.container.ReadinessProbe} {
+		Expect(probe).NotTo(BeNil(), "%s has no liveness or no readiness probe", p.name)
+		Expect(probe.HTTPGet).NotTo(BeNil(), "%s: the probes are HTTP", p.name)
+		port := int32(probe.HTTPGet.Port.IntValue())
+		if probe.HTTPGet.Port.Type == intstr.String {
+			var ok bool
+			port, ok = portNamed(p.container, probe.HTTPGet.Port.StrVal)
+			Expect(ok).To(BeTrue(), "%s: a probe names the port %s, which the container lacks", p.name, probe.HTTPGet.Port.StrVal)
+		}
+		urls = append(urls, fmt.Sprintf("http://127.0.0.1:%d%s", port, probe.HTTPGet.Path))
+	}
+	return urls
 }
 
 func matches(selector, labels map[string]string) bool {

@@ -38,10 +38,10 @@ var _ = Describe("What the chart renders", func() {
 	for name, values := range valueSets {
 		entries = append(entries, Entry(name, values))
 	}
-	DescribeTable("passes helm lint --strict and the kube-apiserver's validation of every object",
+	DescribeTable("passes helm lint --strict and the kube-apiserver's validation of every object, the CRDs included",
 		func(values map[string]string) {
 			run("", tools.helm, append([]string{"lint", "--strict", tools.chart}, helmArgs(values)...)...)
-			manifest := template(namespace, values)
+			manifest := template(namespace, values, "--include-crds")
 			Expect(objects(manifest)).NotTo(BeEmpty())
 			out := run(manifest, tools.kubectl, "apply", "--dry-run=server", "--namespace", namespace, "-f", "-")
 			Expect(out).To(ContainSubstring("(server dry run)"))
@@ -84,29 +84,96 @@ var _ = Describe("What the chart renders", func() {
 			"apiserver.replicas": "7", "apiserver.publicSearch.perVisitorPerMinute": "5"}, "1", "857"),
 	)
 
-	It("grants the ServiceAccounts exactly the rules make manifests generates from the code", func() {
-		objs := objects(template(namespace, nil))
-		for _, component := range []string{"operator", "apiserver"} {
-			generated, err := os.ReadFile(filepath.Join(tools.root, "config", "rbac", component, "role.yaml"))
+	DescribeTable("grants the ServiceAccounts exactly the rules make manifests generates from the code",
+		func(kind, name, role string) {
+			generated, err := os.ReadFile(filepath.Join(tools.root, "config", "rbac", role, "role.yaml"))
 			Expect(err).NotTo(HaveOccurred())
 			var want map[string]any
 			Expect(yaml.Unmarshal(generated, &want)).To(Succeed())
-			Expect(find(objs, "ClusterRole", "aisle-"+component).Object["rules"]).To(Equal(want["rules"]))
+			Expect(find(objects(template(namespace, nil)), kind, name).Object["rules"]).To(Equal(want["rules"]))
+		},
+		Entry("the operator, over the cluster", "ClusterRole", "aisle-operator", "operator"),
+		Entry("the API server, over the cluster", "ClusterRole", "aisle-apiserver", "apiserver"),
+		Entry("the operator's leader election, in the release's namespace", "Role", "aisle-leader-election", "leader-election"),
+	)
+
+	It("grants leases only in the release's namespace, not other controllers' leases across the cluster", func() {
+		for _, o := range objects(template(namespace, nil)) {
+			if o.GetKind() == "ClusterRole" {
+				Expect(yamlOf(o.Object["rules"])).NotTo(ContainSubstring("leases"), o.GetName())
+			}
 		}
 	})
 
-	It("runs every container non-root with a read-only root filesystem and probes", func() {
-		for _, o := range objects(template(namespace, nil)) {
-			if o.GetKind() != "Deployment" && o.GetKind() != "StatefulSet" {
-				continue
-			}
-			Expect(podSpec(o)["securityContext"]).To(HaveKeyWithValue("runAsNonRoot", true))
-			c := container(o)
-			Expect(c["securityContext"]).To(And(HaveKeyWithValue("readOnlyRootFilesystem", true),
-				HaveKeyWithValue("allowPrivilegeEscalation", false)))
-			Expect(c).To(HaveKey("readinessProbe"))
-			Expect(c).To(HaveKey("livenessProbe"))
+	It("runs every container non-root, with a read-only root filesystem, no privilege escalation and seccomp RuntimeDefault", func() {
+		for _, o := range workloads(objects(template(namespace, nil))) {
+			Expect(podSpec(o)["securityContext"]).To(And(HaveKeyWithValue("runAsNonRoot", true),
+				HaveKeyWithValue("runAsUser", BeEquivalentTo(65532)),
+				HaveKeyWithValue("seccompProfile", HaveKeyWithValue("type", "RuntimeDefault"))), o.GetName())
+			Expect(container(o)["securityContext"]).To(And(HaveKeyWithValue("readOnlyRootFilesystem", true),
+				HaveKeyWithValue("allowPrivilegeEscalation", false),
+				HaveKeyWithValue("capabilities", HaveKeyWithValue("drop", ConsistOf("ALL")))), o.GetName())
 		}
+	})
+
+	DescribeTable("probes the operator and the API server on /healthz and /readyz",
+		func(name string) {
+			c := container(find(objects(template(namespace, nil)), "Deployment", name))
+			Expect(c["livenessProbe"]).To(HaveKeyWithValue("httpGet", HaveKeyWithValue("path", "/healthz")))
+			Expect(c["readinessProbe"]).To(HaveKeyWithValue("httpGet", HaveKeyWithValue("path", "/readyz")))
+		},
+		Entry("the operator", "aisle-operator"),
+		Entry("the API server", "aisle-apiserver"),
+	)
+
+	DescribeTable("places each component's pods by its own nodeSelector, tolerations and affinity",
+		func(component, kind string) {
+			affinity := `{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":` +
+				`[{"matchExpressions":[{"key":"pool","operator":"In","values":["` + component + `"]}]}]}}}`
+			manifest := run("", tools.helm, "template", "aisle", tools.chart, "--namespace", namespace,
+				"--set", component+".nodeSelector.pool="+component,
+				"--set-json", component+`.tolerations=[{"key":"dedicated","operator":"Equal","value":"`+component+`","effect":"NoSchedule"}]`,
+				"--set-json", component+".affinity="+affinity)
+			for _, o := range workloads(objects(manifest)) {
+				pod := podSpec(o)
+				if o.GetName() != "aisle-"+component {
+					Expect(pod).NotTo(HaveKey("nodeSelector"), o.GetName())
+					continue
+				}
+				Expect(o.GetKind()).To(Equal(kind))
+				Expect(pod).To(HaveKeyWithValue("nodeSelector", HaveKeyWithValue("pool", component)))
+				Expect(pod).To(HaveKeyWithValue("tolerations", ConsistOf(HaveKeyWithValue("value", component))))
+				Expect(yamlOf(pod["affinity"])).To(ContainSubstring("- " + component))
+			}
+		},
+		Entry("the operator", "operator", "Deployment"),
+		Entry("the API server", "apiserver", "Deployment"),
+		Entry("the engine", "engine", "StatefulSet"),
+	)
+
+	DescribeTable("renders the optional objects only when asked",
+		func(values map[string]string, want map[string]int) {
+			got := kinds(objects(template(namespace, values)))
+			for kind, n := range want {
+				Expect(got[kind]).To(Equal(n), kind)
+			}
+		},
+		Entry("by default: a PodDisruptionBudget and no Ingress, autoscaler, NetworkPolicy or ServiceMonitor", map[string]string{},
+			map[string]int{"PodDisruptionBudget": 1, "Ingress": 0, "HorizontalPodAutoscaler": 0, "NetworkPolicy": 0, "ServiceMonitor": 0}),
+		Entry("HA: an Ingress and an autoscaler", valueSets["HA with an Ingress and an autoscaler"],
+			map[string]int{"PodDisruptionBudget": 1, "Ingress": 1, "HorizontalPodAutoscaler": 1}),
+		Entry("NetworkPolicies for the three components and ServiceMonitors for the two with metrics",
+			valueSets["NetworkPolicy and ServiceMonitor on"], map[string]int{"NetworkPolicy": 3, "ServiceMonitor": 2}),
+		Entry("no engine NetworkPolicy without the engine", map[string]string{"networkPolicy.enabled": "true",
+			"elasticsearch.url": "http://elasticsearch:9200"}, map[string]int{"NetworkPolicy": 2, "StatefulSet": 0}),
+		Entry("no PodDisruptionBudget when turned off", map[string]string{"apiserver.podDisruptionBudget.enabled": "false"},
+			map[string]int{"PodDisruptionBudget": 0}),
+	)
+
+	It("leaves the API server's replicas to the autoscaler, and runs two operators for HA", func() {
+		objs := objects(template(namespace, valueSets["HA with an Ingress and an autoscaler"]))
+		Expect(find(objs, "Deployment", "aisle-apiserver").Object["spec"]).NotTo(HaveKey("replicas"))
+		Expect(find(objs, "Deployment", "aisle-operator").Object["spec"]).To(HaveKeyWithValue("replicas", BeEquivalentTo(2)))
 	})
 
 	DescribeTable("refuses values the schema does not know, naming them",
@@ -120,12 +187,29 @@ var _ = Describe("What the chart renders", func() {
 		Entry("an unknown log level", "operator.logLevel", "verbose", "logLevel"),
 	)
 
-	It("refuses to install without a search backend", func() {
-		out, err := tryRun("", tools.helm, "template", "aisle", tools.chart, "--set", "engine.enabled=false")
-		Expect(err).To(HaveOccurred())
-		Expect(out).To(ContainSubstring("set elasticsearch.url, or leave engine.enabled on"))
-	})
+	DescribeTable("refuses installations that cannot work, saying why",
+		func(values map[string]string, message string) {
+			out, err := tryRun("", tools.helm, append([]string{"template", "aisle", tools.chart}, helmArgs(values)...)...)
+			Expect(err).To(HaveOccurred())
+			Expect(out).To(ContainSubstring(message))
+		},
+		Entry("no search backend", map[string]string{"engine.enabled": "false"},
+			"set elasticsearch.url, or leave engine.enabled on"),
+		Entry("operator replicas without leader election", map[string]string{"operator.replicas": "2", "operator.leaderElection": "false"},
+			"operator.replicas above 1 needs operator.leaderElection"),
+	)
 })
+
+// workloads are the rendered Deployments and StatefulSets.
+func workloads(objs []*unstructured.Unstructured) []*unstructured.Unstructured {
+	var found []*unstructured.Unstructured
+	for _, o := range objs {
+		if o.GetKind() == "Deployment" || o.GetKind() == "StatefulSet" {
+			found = append(found, o)
+		}
+	}
+	return found
+}
 
 func podSpec(o *unstructured.Unstructured) map[string]any {
 	spec, found, err := unstructured.NestedMap(o.Object, "spec", "template", "spec")

@@ -23,6 +23,11 @@ test("an event larger than a request goes alone", () => {
   assert.equal(take([{ b: 70000 }, { b: 10 }]), 1);
 });
 
+test("a smaller limit takes fewer events, and none when the first does not fit", () => {
+  assert.equal(take(events(10, 1000), 3000), 2);
+  assert.equal(take(events(10, 1000), 500), 0);
+});
+
 test("backoff doubles from a second up to a minute, with jitter", () => {
   assert.equal(backoff(1, () => 0), 500);
   assert.equal(backoff(1, () => 1), 1000);
@@ -36,8 +41,16 @@ test("429 waits Retry-After seconds", () => {
 });
 
 test("429 without a usable Retry-After backs off", () => {
-  const w = retryWait(429, "soon", 2);
-  assert.ok(w >= 1000 && w <= 2000, String(w));
+  for (const header of ["soon", null, "", " "]) {
+    const w = retryWait(429, header, 3);
+    assert.ok(w >= 2000 && w <= 4000, `${JSON.stringify(header)}: ${w}`);
+  }
+});
+
+test("429 with an HTTP date waits until then", () => {
+  const now = Date.UTC(2026, 10, 24, 12);
+  assert.equal(retryWait(429, new Date(now + 7000).toUTCString(), 1, now), 7000);
+  assert.equal(retryWait(429, new Date(now - 7000).toUTCString(), 1, now), 0);
 });
 
 test("503, other 5xx and network errors retry; success and refusals end the batch", () => {

@@ -156,3 +156,12 @@ tolerations:
   {{- toYaml . | nindent 2 }}
 {{- end }}
 {{- end }}
+
+{{/* The rules make manifests generated for a role; call with (dict "ctx" $ "role" "operator"). */}}
+{{- define "aisle.generatedRules" -}}
+{{- $generated := .ctx.Files.Get (printf "files/rbac/%s.yaml" .role) | fromYaml }}
+{{- if not $generated.rules }}
+{{- fail (printf "files/rbac/%s.yaml has no rules: run make manifests" .role) }}
+{{- end }}
+{{- toYaml $generated.rules }}
+{{- end }}

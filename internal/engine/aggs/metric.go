@@ -2,11 +2,11 @@ package aggs
 
 import (
 	"fmt"
+	"time"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/search"
-	bq "github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/numeric"
 
+	"github.com/aislehq/aisle/internal/engine/columns"
 	"github.com/aislehq/aisle/internal/engine/mapping"
 )
 
@@ -16,52 +16,148 @@ func isNumericMetric(typ string) bool {
 	return typ == "min" || typ == "max" || typ == "sum"
 }
 
-// metricAgg renders min, max, sum and cardinality. With `missing`, documents without the
-// field count as having that value, as in ES; on an unmapped field that is every document.
-func (r *Runner) metricAgg(fr *search.FacetResult, base bq.Query, a *Agg) (map[string]any, error) {
-	var vals []value
-	if a.Leaf != nil {
-		vals = values(fr, a)
+// metricAgg collects min, max, sum and cardinality per owner. A document's values are
+// its distinct terms (the columns keep distinct values per document), so a document
+// whose array holds one number twice adds it once to a sum, where ES adds it twice.
+type metricAgg struct {
+	a     *Agg
+	cols  []*columns.Column // nil on an unmapped field: every document lacks it
+	parts []*partial        // per owner
+	// seen is cardinality's distinct terms per owner, by segment and ordinal.
+	seen []map[[2]int64]struct{}
+	one  [1]uint32
+}
+
+func (sh *shard) newMetric(a *Agg) (aggregator, error) {
+	cols, err := sh.columns(a)
+	if err != nil {
+		return nil, err
 	}
-	if a.Type == "sum" {
-		return r.sumAgg(fr, base, a, vals)
+	return &metricAgg{a: a, cols: cols}, nil
+}
+
+func (m *metricAgg) collect(d doc, owner int) error {
+	m.parts = grow(m.parts, owner)
+	p := m.parts[owner]
+	if p == nil {
+		p = newPartial()
+		m.parts[owner] = p
 	}
-	if a.Missing != nil {
-		n, err := r.missingCount(fr, base, a)
+	var ords []uint32
+	if m.cols != nil {
+		ords = m.cols[d.seg].Ords(d.local, &m.one)
+	}
+	if len(ords) == 0 {
+		p.missing++
+		return nil
+	}
+	if m.a.Type == "cardinality" {
+		m.distinct(owner, d.seg, ords)
+		return nil
+	}
+	col := m.cols[d.seg]
+	for _, o := range ords {
+		p.observe(m.number(col, o))
+	}
+	return nil
+}
+
+func (m *metricAgg) distinct(owner, seg int, ords []uint32) {
+	m.seen = grow(m.seen, owner)
+	if m.seen[owner] == nil {
+		m.seen[owner] = map[[2]int64]struct{}{}
+	}
+	for _, o := range ords {
+		m.seen[owner][[2]int64{int64(seg), int64(o)}] = struct{}{}
+	}
+}
+
+// number is the numeric value of a term: dates as epoch milliseconds, booleans as 1/0.
+func (m *metricAgg) number(col *columns.Column, ord uint32) float64 {
+	switch m.a.Leaf.Type {
+	case "boolean":
+		if string(col.Terms[ord]) == "T" {
+			return 1
+		}
+		return 0
+	case "date":
+		return float64(dateMillis(col.Int64s()[ord]))
+	}
+	return numeric.Int64ToFloat64(col.Int64s()[ord])
+}
+
+func (m *metricAgg) result(owner int) *partial {
+	p := newPartial()
+	if owner < len(m.parts) && m.parts[owner] != nil {
+		p.merge(m.parts[owner])
+	}
+	if owner < len(m.seen) && m.seen[owner] != nil {
+		p.distinct = make(map[string]struct{}, len(m.seen[owner]))
+		for k := range m.seen[owner] {
+			if v, ok := decodeTerm(m.a, m.cols[k[0]].Terms[k[1]]); ok {
+				p.distinct[m.a.keyOf(v)] = struct{}{}
+			}
+		}
+	}
+	return p
+}
+
+func (m *metricAgg) close() error { return nil }
+
+// renderMetric renders min, max, sum and cardinality. With `missing`, documents without
+// the field count as having that value, as in ES; on an unmapped field that is every
+// document. ES sums an empty scope to 0.
+func renderMetric(p *partial, a *Agg) (map[string]any, error) {
+	var mv *value
+	if a.Missing != nil && p.missing > 0 {
+		v, err := a.missingValue()
 		if err != nil {
 			return nil, err
 		}
-		if n > 0 {
-			mv, err := a.missingValue()
-			if err != nil {
-				return nil, err
-			}
-			vals = appendDistinct(vals, mv)
+		mv = &v
+	}
+	switch a.Type {
+	case "sum":
+		total := p.sum
+		if mv != nil {
+			total += mv.num * float64(p.missing)
 		}
+		return map[string]any{"value": total}, nil
+	case "cardinality":
+		n := len(p.distinct)
+		if mv != nil {
+			if _, seen := p.distinct[a.keyOf(*mv)]; !seen {
+				n++
+			}
+		}
+		return map[string]any{"value": n}, nil
 	}
-	if a.Type == "cardinality" {
-		return map[string]any{"value": len(vals)}, nil
-	}
-	return minMaxOf(vals, a), nil
+	return minMaxOf(p, a, mv), nil
 }
 
-// missingCount is how many documents in scope lack the field.
-func (r *Runner) missingCount(fr *search.FacetResult, base bq.Query, a *Agg) (int, error) {
-	if a.Leaf != nil {
-		if fr == nil {
-			return 0, nil
+func minMaxOf(p *partial, a *Agg, mv *value) map[string]any {
+	best, has := p.max, p.has
+	if a.Type == "min" {
+		best = p.min
+	}
+	if mv != nil {
+		if !has || (a.Type == "min" && mv.num < best) || (a.Type == "max" && mv.num > best) {
+			best = mv.num
 		}
-		return fr.Missing, nil
+		has = true
 	}
-	res, err := r.Index.SearchInContext(r.Ctx, bleve.NewSearchRequestOptions(base, 0, 0, false))
-	if err != nil {
-		return 0, err
+	if !has {
+		return map[string]any{"value": nil}
 	}
-	return int(res.Total), nil
+	out := map[string]any{"value": best}
+	if a.Leaf != nil && a.Leaf.Type == "date" {
+		out["value_as_string"] = mapping.FormatDate(time.UnixMilli(int64(best)))
+	}
+	return out
 }
 
 func (a *Agg) missingValue() (value, error) {
-	v := value{raw: "\x00missing", str: toStr(a.Missing)}
+	v := value{str: toStr(a.Missing)}
 	if a.Leaf == nil || a.Leaf.Type == "keyword" {
 		if a.Type != "cardinality" {
 			n, err := mapping.ToNumber(a.Missing, "double")
@@ -80,34 +176,5 @@ func (a *Agg) missingValue() (value, error) {
 	return v, nil
 }
 
-func appendDistinct(vals []value, mv value) []value {
-	for _, v := range vals {
-		if (v.str != "" && v.str == mv.str) || (v.str == "" && v.num == mv.num) {
-			return vals
-		}
-	}
-	return append(vals, mv)
-}
-
-// sumAgg adds every value of every document in scope: each distinct value times the
-// documents holding it, plus `missing` once per document without the field. ES sums an
-// empty scope to 0. A document holding the same number twice in one array counts it once
-// (the columns keep distinct values per document); ES would count it twice.
-func (r *Runner) sumAgg(fr *search.FacetResult, base bq.Query, a *Agg, vals []value) (map[string]any, error) {
-	var total float64
-	for _, v := range vals {
-		total += v.num * float64(v.count)
-	}
-	if a.Missing != nil {
-		n, err := r.missingCount(fr, base, a)
-		if err != nil {
-			return nil, err
-		}
-		mv, err := a.missingValue()
-		if err != nil {
-			return nil, err
-		}
-		total += mv.num * float64(n)
-	}
-	return map[string]any{"value": total}, nil
-}
+// dateMillis turns a date column value (epoch nanoseconds) into epoch milliseconds.
+func dateMillis(ns int64) int64 { return ns / int64(time.Millisecond) }

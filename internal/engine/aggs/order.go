@@ -6,8 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	bq "github.com/blevesearch/bleve/v2/search/query"
-
 	"github.com/aislehq/aisle/internal/engine/eserr"
 )
 
@@ -116,19 +114,19 @@ func (so *subOrder) value(bucket map[string]any) float64 {
 
 // sortBySubAggs renders every bucket (its sub-aggregations decide its rank), sorts them and
 // keeps the first size; ES likewise computes the sub-aggregations of all candidate buckets.
-func (r *Runner) sortBySubAggs(base bq.Query, a *Agg, vals []value) ([]any, int, error) {
+func (r renderer) sortBySubAggs(a *Agg, cands []candidate) ([]any, int, error) {
 	type ranked struct {
 		v      value
 		bucket map[string]any
 		keys   []float64
 	}
-	all := make([]ranked, len(vals))
-	for i, v := range vals {
-		b, err := r.termBucket(base, a, v)
+	all := make([]ranked, len(cands))
+	for i, c := range cands {
+		b, err := r.termBucket(a, c)
 		if err != nil {
 			return nil, 0, err
 		}
-		all[i] = ranked{v: v, bucket: b, keys: make([]float64, len(a.Order))}
+		all[i] = ranked{v: c.v, bucket: b, keys: make([]float64, len(a.Order))}
 		for j, o := range a.Order {
 			if o.sub != nil {
 				all[i].keys[j] = o.sub.value(b)

@@ -30,6 +30,7 @@ type Agg struct {
 	MinDocCount int
 	Missing     any
 	Filter      bq.Query
+	Pred        *query.Pred // Filter as a column predicate, when it is one
 	Calendar    string
 	Fixed       time.Duration
 	Format      string
@@ -115,7 +116,7 @@ func (a *Agg) parseBody(typ string, val any, c *query.Context) error {
 		if err != nil {
 			return err
 		}
-		a.Filter = q
+		a.Filter, a.Pred = q, query.PredicateOf(q, c)
 		return nil
 	}
 	body, ok := val.(map[string]any)

@@ -2,7 +2,9 @@ package columns
 
 import (
 	"bytes"
+	"sync"
 
+	"github.com/blevesearch/bleve/v2/numeric"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 )
 
@@ -18,45 +20,37 @@ type Column struct {
 	// docs[o] is how many (document, term) pairs have an ordinal below o: an estimate of
 	// how many documents a run of ordinals matches.
 	docs []uint32
+
+	intsOnce sync.Once
+	ints     []int64
 }
 
-// Visit calls fn with each ordinal of doc and returns how many there were.
-func (c *Column) Visit(doc uint64, fn func(ord uint32)) int {
+// Ords returns doc's ordinals without allocating: in one when the column is
+// single-valued, otherwise a view of the column's rows, which the caller must not change.
+func (c *Column) Ords(doc uint64, one *[1]uint32) []uint32 {
 	if c.single != nil {
 		if doc >= uint64(len(c.single)) || c.single[doc] == 0 {
-			return 0
+			return nil
 		}
-		fn(c.single[doc] - 1)
-		return 1
+		one[0] = c.single[doc] - 1
+		return one[:]
 	}
 	if doc+1 >= uint64(len(c.starts)) {
-		return 0
+		return nil
 	}
-	lo, hi := c.starts[doc], c.starts[doc+1]
-	for _, o := range c.ords[lo:hi] {
-		fn(o)
-	}
-	return int(hi - lo)
+	return c.ords[c.starts[doc]:c.starts[doc+1]]
 }
 
-// Count adds one to counts[ord] for each ordinal of doc and returns how many there were
-// (a closure-free Visit for the aggregation hot loop).
-func (c *Column) Count(doc uint64, counts []int) int {
-	if c.single != nil {
-		if doc >= uint64(len(c.single)) || c.single[doc] == 0 {
-			return 0
+// Int64s is the value of each term of a numeric or date column (bleve's prefix-coded
+// full-precision terms), decoded on first use: aggregations read a value per document.
+func (c *Column) Int64s() []int64 {
+	c.intsOnce.Do(func() {
+		c.ints = make([]int64, len(c.Terms))
+		for i, t := range c.Terms {
+			c.ints[i], _ = numeric.PrefixCoded(t).Int64()
 		}
-		counts[c.single[doc]-1]++
-		return 1
-	}
-	if doc+1 >= uint64(len(c.starts)) {
-		return 0
-	}
-	lo, hi := c.starts[doc], c.starts[doc+1]
-	for _, o := range c.ords[lo:hi] {
-		counts[o]++
-	}
-	return int(hi - lo)
+	})
+	return c.ints
 }
 
 // AnyIn reports whether doc has an ordinal in [from, to).

@@ -31,8 +31,10 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 	if err != nil {
 		return nil, err
 	}
-	idx := Searchable(indices)
-	res, err := idx.SearchInContext(ctx, p.req)
+	if p.coll != nil {
+		defer p.coll.Close() //nolint:errcheck // closing searchers of a finished search
+	}
+	res, err := p.search(ctx, indices)
 	if err != nil {
 		return nil, eserr.SearchPhase(eserr.New(400, "query_shard_exception", "failed to execute query: %s", err.Error()).With("index", indices[0].Name))
 	}
@@ -46,8 +48,7 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 		"hits":    hitsObject(res, hits, r, o, p.sorted()),
 	}
 	if p.aggs != nil {
-		runner := &aggs.Runner{Index: idx, Ctx: ctx, TypedKeys: o.TypedKeys, IndexName: indices[0].Name, Columnar: len(indices) == 1}
-		out, err := runner.Render(p.level.Facets(res), p.query, p.aggs)
+		out, err := p.aggregations(o.TypedKeys)
 		if err != nil {
 			return nil, err
 		}
@@ -74,10 +75,10 @@ func validate(indices []*store.Index, r *Request, o Options) error {
 // plan is a search request translated for bleve over some indices.
 type plan struct {
 	req       *bleve.SearchRequest
-	query     bq.Query // as parsed: aggs.Attach may wrap req.Query to collect matches
+	query     bq.Query // as parsed: req.Query may wrap it to collect aggregations
 	aggs      []*aggs.Agg
-	level     *aggs.Level
-	sortTypes []string // of each value of the request's sort; nil when it has none
+	coll      *aggs.Collector // nil without aggregations
+	sortTypes []string        // of each value of the request's sort; nil when it has none
 }
 
 // sorted reports whether hits follow the request's sort rather than the score alone.
@@ -96,7 +97,15 @@ func newPlan(indices []*store.Index, r *Request) (*plan, error) {
 	if err := p.sort(r, qc, indices[0].Name); err != nil {
 		return nil, err
 	}
-	p.level = aggs.Attach(p.req, parsed, len(indices) == 1)
+	if parsed != nil {
+		p.coll = aggs.NewCollector(parsed)
+		if len(indices) == 1 {
+			p.req.Query = p.coll.Wrap(q)
+		}
+	}
+	if r.Size == 0 {
+		p.req.Score = bleve.ScoreNone // no hit is returned: scores are never read
+	}
 	return p, nil
 }
 

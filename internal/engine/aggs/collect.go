@@ -1,0 +1,226 @@
+package aggs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/aislehq/aisle/internal/engine/columns"
+)
+
+// Collector computes a search's aggregations in the pass that finds its hits, as
+// Lucene's aggregation framework does: each index searched (a shard) feeds its matching
+// documents, in document order, to a tree of aggregators, one per aggregation, which
+// count from per-segment columns. A bucket's sub-aggregations are collected in the same
+// pass, keyed by the bucket's number, instead of searching again per bucket. The
+// shards' results are reduced by key and rendered with ES's rules (render.go).
+type Collector struct {
+	aggs   []*Agg
+	mu     sync.Mutex
+	shards []*shard
+}
+
+// NewCollector returns a collector of aggs.
+func NewCollector(aggs []*Agg) *Collector { return &Collector{aggs: aggs} }
+
+// Wrap returns q with its searcher feeding the collector. A search over several indices
+// calls the wrapped query's Searcher once per index, possibly concurrently: each call
+// is a shard of its own.
+func (c *Collector) Wrap(q bq.Query) bq.Query { return &collectQuery{Query: q, c: c} }
+
+// doc is one matching document of a shard.
+type doc struct {
+	seg   int    // its segment in the shard's view
+	local uint64 // its number in the segment
+	id    uint64 // its number in the shard's reader
+}
+
+// aggregator collects one aggregation of one shard. owner is the number of the parent's
+// bucket the document fell in (0 at the top level and under single-bucket parents).
+type aggregator interface {
+	collect(d doc, owner int) error
+	// result is what owner's bucket collected, keyed by value for the reduce.
+	result(owner int) *partial
+	close() error
+}
+
+// shard is the collection state of one index reader.
+type shard struct {
+	ctx   context.Context
+	view  *columns.View
+	r     index.IndexReader
+	m     mapping.IndexMapping
+	o     search.SearcherOptions
+	roots []aggregator
+	hint  int // segment of the last document: matches come in order
+}
+
+func (c *Collector) newShard(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (*shard, error) {
+	v, ok := columns.ViewOf(r)
+	if !ok {
+		return nil, fmt.Errorf("aggregations need a scorch index, got %T", r)
+	}
+	sh := &shard{ctx: ctx, view: v, r: r, m: m, o: o}
+	roots, err := sh.build(c.aggs)
+	if err != nil {
+		_ = closeAll(roots)
+		return nil, err
+	}
+	sh.roots = roots
+	c.mu.Lock()
+	c.shards = append(c.shards, sh)
+	c.mu.Unlock()
+	return sh, nil
+}
+
+// build creates the aggregators of aggs for the shard, their sub-aggregators first.
+func (sh *shard) build(aggs []*Agg) ([]aggregator, error) {
+	out := make([]aggregator, 0, len(aggs))
+	for _, a := range aggs {
+		subs, err := sh.build(a.Subs)
+		if err != nil {
+			return out, err
+		}
+		ag, err := sh.newAggregator(a, subs)
+		if err != nil {
+			return out, errors.Join(err, closeAll(subs))
+		}
+		out = append(out, ag)
+	}
+	return out, nil
+}
+
+func (sh *shard) newAggregator(a *Agg, subs []aggregator) (aggregator, error) {
+	switch a.Type {
+	case "filter":
+		return sh.newFilter(a, subs)
+	case "terms":
+		return sh.newTerms(a, subs)
+	case "date_histogram":
+		return sh.newHistogram(a, subs)
+	}
+	return sh.newMetric(a)
+}
+
+// columns returns the field's column per segment, or nil on an unmapped field.
+func (sh *shard) columns(a *Agg) ([]*columns.Column, error) {
+	if a.Leaf == nil {
+		return nil, nil
+	}
+	prefix := ""
+	if a.Leaf.Type != "keyword" && a.Leaf.Type != "boolean" {
+		prefix = shiftZero
+	}
+	return sh.view.Field(a.Field, prefix)
+}
+
+func (sh *shard) collect(id index.IndexInternalID) error {
+	seg, local := sh.view.Locate(id, sh.hint)
+	sh.hint = seg
+	d := doc{seg: seg, local: local, id: id.Value()}
+	for _, a := range sh.roots {
+		if err := a.collect(d, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func collectAll(subs []aggregator, d doc, owner int) error {
+	for _, s := range subs {
+		if err := s.collect(d, owner); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func resultsOf(subs []aggregator, owner int) []*partial {
+	if len(subs) == 0 {
+		return nil
+	}
+	out := make([]*partial, len(subs))
+	for i, s := range subs {
+		out[i] = s.result(owner)
+	}
+	return out
+}
+
+func closeAll(aggs []aggregator) error {
+	var errs []error
+	for _, a := range aggs {
+		errs = append(errs, a.close())
+	}
+	return errors.Join(errs...)
+}
+
+// Reduce merges the shards' top-level results; a search that matched nothing on any
+// shard reduces to empty results.
+func (c *Collector) Reduce() []*partial {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]*partial, len(c.aggs))
+	for _, sh := range c.shards {
+		out = mergeLists(out, resultsOf(sh.roots, 0))
+	}
+	return out
+}
+
+// Close releases the shards' resources (the filters' searchers), once the search is done.
+func (c *Collector) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var errs []error
+	for _, sh := range c.shards {
+		errs = append(errs, closeAll(sh.roots))
+	}
+	c.shards = nil
+	return errors.Join(errs...)
+}
+
+// collectQuery wraps the search's query so that its searcher feeds the collector.
+type collectQuery struct {
+	bq.Query
+	c *Collector
+}
+
+func (q *collectQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (search.Searcher, error) {
+	sh, err := q.c.newShard(ctx, r, m, o)
+	if err != nil {
+		return nil, err
+	}
+	inner, err := q.Query.Searcher(ctx, r, m, o)
+	if err != nil {
+		return nil, err
+	}
+	return &collectSearcher{Searcher: inner, sh: sh}, nil
+}
+
+// collectSearcher sees every document the collector receives: the top-level searcher's
+// matches are exactly the search's hits.
+type collectSearcher struct {
+	search.Searcher
+	sh *shard
+}
+
+func (s *collectSearcher) Next(ctx *search.SearchContext) (*search.DocumentMatch, error) {
+	d, err := s.Searcher.Next(ctx)
+	if d != nil && err == nil {
+		err = s.sh.collect(d.IndexInternalID)
+	}
+	return d, err
+}
+
+func (s *collectSearcher) Advance(ctx *search.SearchContext, id index.IndexInternalID) (*search.DocumentMatch, error) {
+	d, err := s.Searcher.Advance(ctx, id)
+	if d != nil && err == nil {
+		err = s.sh.collect(d.IndexInternalID)
+	}
+	return d, err
+}
