@@ -117,8 +117,9 @@ var _ = Describe("Identifiers in the path (issue 15 audit)", func() {
 })
 
 var _ = Describe("Unauthenticated bodies (issue 15, item 6)", func() {
-	It("answers a public request that declares a body larger than the endpoint takes with 413, without waiting for it", func() {
-		for _, path := range []string{"POST " + publicPath, "POST /api/public/indexes/pub-acme-catalog/events", "GET /api/public/indexes/pub-acme-catalog/lists/together/p1"} {
+	It("answers an unauthenticated request that declares a body larger than the endpoint takes with 413, without waiting for it", func() {
+		for _, path := range []string{"POST " + publicPath, "POST /api/public/indexes/pub-acme-catalog/events",
+			"GET /api/public/indexes/pub-acme-catalog/lists/together/p1", "GET /dashboard/api/key", "GET /healthz", "POST /no/such/path"} {
 			conn, err := net.Dial("tcp", strings.TrimPrefix(replicas[0], "http://"))
 			Expect(err).NotTo(HaveOccurred())
 			_, err = fmt.Fprintf(conn, "%s HTTP/1.1\r\nHost: x\r\nOrigin: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{",

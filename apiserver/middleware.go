@@ -59,14 +59,18 @@ func requireJSON(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-// publicPrefix starts the paths of the unauthenticated endpoints.
-const publicPrefix = "/api/public/"
+// Path prefixes: keyed endpoints, and the browsers' unauthenticated ones.
+const (
+	keyedPrefix  = "/api/teams/"
+	publicPrefix = "/api/public/"
+)
 
 // bodyLimitFor sizes a request's body limit from its header, before the body is read:
-// fasthttp reads a whole body before any handler runs, so a browser endpoint refusing a
-// body in its handler would have let anyone make the server buffer the app's limit
-// (sized for PUT /records) first. The path is normalized as the router sees it. Zero
-// keeps the app's limit.
+// fasthttp reads a whole body before any handler runs, so an endpoint refusing a body in
+// its handler would have let anyone make the server buffer the app's limit (sized for
+// PUT /records) first. Only keyed endpoints keep the app's limit; browser events take
+// theirs, and every other path (public search and lists, the Events page, health and
+// metrics) a search request's. The path is normalized as the router sees it.
 func bodyLimitFor(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 	uri := fasthttp.AcquireURI()
 	defer fasthttp.ReleaseURI(uri)
@@ -75,9 +79,9 @@ func bodyLimitFor(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 	}
 	path := string(uri.Path())
 	switch {
-	case !strings.HasPrefix(path, publicPrefix):
+	case strings.HasPrefix(path, keyedPrefix):
 		return fasthttp.RequestConfig{}
-	case strings.HasSuffix(path, "/events"):
+	case strings.HasPrefix(path, publicPrefix) && strings.HasSuffix(path, "/events"):
 		return fasthttp.RequestConfig{MaxRequestBodySize: PublicEventsBodyLimit}
 	}
 	return fasthttp.RequestConfig{MaxRequestBodySize: PublicBodyLimit}

@@ -157,7 +157,7 @@ func orDefault[T int | time.Duration](v, def T) T {
 
 // routes declares the contract's endpoints under the index prefix.
 func (s *Server) routes() {
-	idx := s.app.Group("/api/teams/:workspaceId/indexes/:index", requireJSON)
+	idx := s.app.Group(keyedPrefix+":workspaceId/indexes/:index", requireJSON)
 	idx.Get("/config", s.authorize(tenancy.Either), s.getConfig)
 	write := s.authorize(tenancy.Need(searchv1alpha1.ScopeWrite))
 	idx.Get("/public-access", write, s.getPublicAccess)
