@@ -100,12 +100,16 @@ var _ = Describe("Filter aggregations", Ordered, func() {
 			Expect(json.Unmarshal([]byte(raw), &want)).To(Succeed())
 			aggs := searchAggs(idx, `{"size":0,"query":`+scope+`,"aggs":{"f":{"filter":`+filter+`},
 				"brands":{"terms":{"field":"brand"},"aggs":{"f":{"filter":`+filter+`}}}}}`)
-			var top struct{ DocCount int `json:"doc_count"` }
+			var top struct {
+				DocCount int `json:"doc_count"`
+			}
 			Expect(json.Unmarshal(aggs["f"], &top)).To(Succeed())
 			Expect(top.DocCount).To(Equal(want.Count))
 			var brands struct {
 				Buckets []struct {
-					F struct{ DocCount int `json:"doc_count"` } `json:"f"`
+					F struct {
+						DocCount int `json:"doc_count"`
+					} `json:"f"`
 				}
 			}
 			Expect(json.Unmarshal(aggs["brands"], &brands)).To(Succeed())
@@ -129,4 +133,55 @@ var _ = Describe("Filter aggregations", Ordered, func() {
 		Entry("exists, stepped by its searcher", `{"exists":{"field":"tags"}}`),
 		Entry("bool mixing a predicate and a text match", `{"bool":{"must":[{"match":{"description":"trail"}}],"filter":[{"term":{"brand":"zoom"}}]}}`),
 	)
+})
+
+// ES's shard request cache keeps the aggregations of searches that ask for no hits, per
+// index and refresh: a repeated search is a lookup, and anything a refresh makes visible
+// (a write, a delete, a delete by query) shows in the next answer, on every index of a
+// search over several.
+var _ = Describe("The request cache", Ordered, func() {
+	const body = `{"size":0,"aggs":{"brands":{"terms":{"field":"brand"}},"total":{"sum":{"field":"price"}}}}`
+	var a, b string
+	brands := func(indices string) string {
+		aggs := searchAggs(indices, body)
+		return string(aggs["brands"]) + string(aggs["total"])
+	}
+	write := func(index, path, doc string) {
+		code, raw, _ := rawDo("PUT", "/"+index+path+"?refresh=wait_for", "application/json", doc)
+		Expect(code).To(BeNumerically("<", 300), raw)
+	}
+
+	BeforeAll(func() {
+		a, b = uniqueIndex("rca"), uniqueIndex("rcb")
+		mapping := `{"mappings":{"properties":{"brand":{"type":"keyword"},"price":{"type":"double"}}}}`
+		loadIndex(a, mapping, []string{`{"brand":"acme","price":1}`, `{"brand":"zoom","price":2}`})
+		loadIndex(b, mapping, []string{`{"brand":"acme","price":4}`})
+	})
+
+	It("answers a repeated search as the first time", func() {
+		first := brands(a + "," + b)
+		Expect(brands(a + "," + b)).To(Equal(first))
+		Expect(first).To(ContainSubstring(`{"doc_count":2,"key":"acme"}`))
+	})
+
+	It("shows a refreshed write, delete and delete by query in the next answer", func() {
+		write(b, "/_doc/9", `{"brand":"zoom","price":8}`)
+		Expect(brands(a + "," + b)).To(And(ContainSubstring(`{"doc_count":2,"key":"zoom"}`), ContainSubstring(`"value":15`)))
+		code, raw, _ := rawDo("DELETE", "/"+b+"/_doc/9?refresh=wait_for", "", "")
+		Expect(code).To(Equal(200), raw)
+		Expect(brands(a + "," + b)).To(And(ContainSubstring(`{"doc_count":1,"key":"zoom"}`), ContainSubstring(`"value":7`)))
+		code, raw, _ = rawDo("POST", "/"+a+"/_delete_by_query?refresh=true", "application/json", `{"query":{"term":{"brand":"acme"}}}`)
+		Expect(code).To(Equal(200), raw)
+		Expect(brands(a)).To(Equal(`{"buckets":[{"doc_count":1,"key":"zoom"}],"doc_count_error_upper_bound":0,"sum_other_doc_count":0}{"value":2}`))
+	})
+
+	It("does not show a write before the refresh that makes it visible", func() {
+		before := brands(a)
+		code, raw, _ := rawDo("PUT", "/"+a+"/_doc/10", "application/json", `{"brand":"new","price":1}`)
+		Expect(code).To(Equal(201), raw)
+		Expect(brands(a)).To(Equal(before))
+		code, raw, _ = rawDo("POST", "/"+a+"/_refresh", "", "")
+		Expect(code).To(Equal(200), raw)
+		Expect(brands(a)).To(ContainSubstring(`"key":"new"`))
+	})
 })

@@ -160,16 +160,46 @@ func closeAll(aggs []aggregator) error {
 	return errors.Join(errs...)
 }
 
+// Result is the results of some shards' aggregations, merged by value. A Result is not
+// changed once made: merging copies, so caches may hold it.
+type Result struct{ parts []*partial }
+
 // Reduce merges the shards' top-level results; a search that matched nothing on any
 // shard reduces to empty results.
-func (c *Collector) Reduce() []*partial {
+func (c *Collector) Reduce() Result {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := make([]*partial, len(c.aggs))
 	for _, sh := range c.shards {
 		out = mergeLists(out, resultsOf(sh.roots, 0))
 	}
-	return out
+	return Result{parts: out}
+}
+
+// Merge reduces the results of several searches of the same aggregations.
+func Merge(rs ...Result) Result {
+	var out []*partial
+	for _, r := range rs {
+		out = mergeLists(out, r.parts)
+	}
+	return Result{parts: out}
+}
+
+// Buckets counts the result's buckets, at every level: the size of what a cache keeps.
+func (r Result) Buckets() int { return countBuckets(r.parts) }
+
+func countBuckets(parts []*partial) int {
+	n := 0
+	for _, p := range parts {
+		if p == nil {
+			continue
+		}
+		n += len(p.buckets) + len(p.distinct)
+		for _, b := range p.buckets {
+			n += countBuckets(b.subs)
+		}
+	}
+	return n
 }
 
 // Close releases the shards' resources (the filters' searchers), once the search is done.

@@ -45,9 +45,14 @@ func (a *Agg) validateField(index string) error {
 
 // Render builds the "aggregations" object of a search from its reduced results (see
 // Collector.Reduce), aligned with aggs. typedKeys prefixes each name with its type.
-func Render(parts []*partial, aggs []*Agg, typedKeys bool) (map[string]any, error) {
+func Render(res Result, aggs []*Agg, typedKeys bool) (map[string]any, error) {
 	r := renderer{typedKeys: typedKeys}
-	return r.level(aggs, func(i int) *partial { return parts[i] })
+	return r.level(aggs, func(i int) *partial {
+		if i < len(res.parts) {
+			return res.parts[i]
+		}
+		return nil
+	})
 }
 
 type renderer struct{ typedKeys bool }

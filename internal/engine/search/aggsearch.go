@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
 	"golang.org/x/sync/errgroup"
@@ -11,30 +10,32 @@ import (
 	"github.com/aislehq/aisle/internal/engine/store"
 )
 
-// search finds the plan's hits and collects its aggregations. On a single index one
-// search does both (the query feeds the collector as it matches).
-func (p *plan) search(ctx context.Context, indices []*store.Index) (*bleve.SearchResult, error) {
-	if p.coll == nil || len(indices) == 1 {
-		return Searchable(indices).SearchInContext(ctx, p.req)
+// search finds the plan's hits and collects its aggregations. When hits are asked of a
+// single index, one search does both (the query feeds the collector as it matches);
+// otherwise each index's aggregations come from a search of their own (see
+// searchShards).
+func (p *plan) search(ctx context.Context, indices []*store.Index, r *Request) (*bleve.SearchResult, aggs.Result, error) {
+	switch {
+	case p.aggs == nil:
+		res, err := Searchable(indices).SearchInContext(ctx, p.req)
+		return res, aggs.Result{}, err
+	case p.coll != nil:
+		res, err := Searchable(indices).SearchInContext(ctx, p.req)
+		return res, p.coll.Reduce(), err
 	}
-	return p.searchShards(ctx, indices)
+	return p.searchShards(ctx, indices, r)
 }
 
 // searchShards collects the aggregations with one search per index, run in parallel as
-// ES runs them per shard, and the hits with one search over all the indices, which is
-// skipped when no hit is asked for: the total is then the sum of the indices' matches.
-func (p *plan) searchShards(ctx context.Context, indices []*store.Index) (*bleve.SearchResult, error) {
+// ES runs them per shard, or takes them from the request cache, and the hits with one
+// search over all the indices, which is skipped when no hit is asked for: the total is
+// then the sum of the indices' matches.
+func (p *plan) searchShards(ctx context.Context, indices []*store.Index, r *Request) (*bleve.SearchResult, aggs.Result, error) {
 	g, gctx := errgroup.WithContext(ctx)
-	var total atomic.Uint64
-	wrapped := p.coll.Wrap(p.query)
-	for _, ix := range indices {
-		g.Go(func() error {
-			req := bleve.NewSearchRequestOptions(wrapped, 0, 0, false)
-			req.Score = bleve.ScoreNone
-			res, err := ix.Bleve().SearchInContext(gctx, req)
-			if err == nil {
-				total.Add(res.Total)
-			}
+	shards := make([]shardResult, len(indices))
+	for i, ix := range indices {
+		g.Go(func() (err error) {
+			shards[i], err = p.searchShard(gctx, ix, indices, r)
 			return err
 		})
 	}
@@ -46,15 +47,38 @@ func (p *plan) searchShards(ctx context.Context, indices []*store.Index) (*bleve
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, err
+		return nil, aggs.Result{}, err
+	}
+	results := make([]aggs.Result, len(shards))
+	var total uint64
+	for i, s := range shards {
+		results[i], total = s.aggs, total+s.total
 	}
 	if hits == nil {
-		hits = &bleve.SearchResult{Total: total.Load()}
+		hits = &bleve.SearchResult{Total: total}
 	}
-	return hits, nil
+	return hits, aggs.Merge(results...), nil
 }
 
-// aggregations reduces what the plan's searches collected and renders it.
-func (p *plan) aggregations(typedKeys bool) (map[string]any, error) {
-	return aggs.Render(p.coll.Reduce(), p.aggs, typedKeys)
+// searchShard collects the aggregations of one index of indices; a request that asks for no hits
+// goes through the request cache.
+func (p *plan) searchShard(ctx context.Context, ix *store.Index, indices []*store.Index, r *Request) (shardResult, error) {
+	key, cacheable := cacheKey(ix, indices, r)
+	cacheable = cacheable && r.Size == 0
+	if cached, ok := requestCache.Get(key); cacheable && ok {
+		return cached, nil
+	}
+	c := aggs.NewCollector(p.aggs)
+	defer c.Close() //nolint:errcheck // closing searchers of a finished search
+	req := bleve.NewSearchRequestOptions(c.Wrap(p.query), 0, 0, false)
+	req.Score = bleve.ScoreNone
+	res, err := ix.Bleve().SearchInContext(ctx, req)
+	if err != nil {
+		return shardResult{}, err
+	}
+	out := shardResult{total: res.Total, aggs: c.Reduce()}
+	if cacheable {
+		cacheResult(key, out)
+	}
+	return out, nil
 }

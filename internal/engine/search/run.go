@@ -34,7 +34,7 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 	if p.coll != nil {
 		defer p.coll.Close() //nolint:errcheck // closing searchers of a finished search
 	}
-	res, err := p.search(ctx, indices)
+	res, aggResult, err := p.search(ctx, indices, r)
 	if err != nil {
 		return nil, eserr.SearchPhase(eserr.New(400, "query_shard_exception", "failed to execute query: %s", err.Error()).With("index", indices[0].Name))
 	}
@@ -48,7 +48,7 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 		"hits":    hitsObject(res, hits, r, o, p.sorted()),
 	}
 	if p.aggs != nil {
-		out, err := p.aggregations(o.TypedKeys)
+		out, err := aggs.Render(aggResult, p.aggs, o.TypedKeys)
 		if err != nil {
 			return nil, err
 		}
@@ -74,11 +74,13 @@ func validate(indices []*store.Index, r *Request, o Options) error {
 
 // plan is a search request translated for bleve over some indices.
 type plan struct {
-	req       *bleve.SearchRequest
-	query     bq.Query // as parsed: req.Query may wrap it to collect aggregations
-	aggs      []*aggs.Agg
-	coll      *aggs.Collector // nil without aggregations
-	sortTypes []string        // of each value of the request's sort; nil when it has none
+	req   *bleve.SearchRequest
+	query bq.Query // as parsed: req.Query may wrap it to collect aggregations
+	aggs  []*aggs.Agg
+	// coll collects the aggregations in the hits search: set when hits are asked of a
+	// single index (see search).
+	coll      *aggs.Collector
+	sortTypes []string // of each value of the request's sort; nil when it has none
 }
 
 // sorted reports whether hits follow the request's sort rather than the score alone.
@@ -97,11 +99,9 @@ func newPlan(indices []*store.Index, r *Request) (*plan, error) {
 	if err := p.sort(r, qc, indices[0].Name); err != nil {
 		return nil, err
 	}
-	if parsed != nil {
+	if parsed != nil && len(indices) == 1 && r.Size > 0 {
 		p.coll = aggs.NewCollector(parsed)
-		if len(indices) == 1 {
-			p.req.Query = p.coll.Wrap(q)
-		}
+		p.req.Query = p.coll.Wrap(q)
 	}
 	if r.Size == 0 {
 		p.req.Score = bleve.ScoreNone // no hit is returned: scores are never read

@@ -106,6 +106,10 @@ func (ix *Index) SearchableCount() uint64 {
 	return n
 }
 
+// SearchedSeq identifies what searches of the index see: the seq_no of the last write a
+// refresh made visible. Merges leave it; every change searches can see moves it.
+func (ix *Index) SearchedSeq() int64 { return ix.refreshedSeq.Load() }
+
 // Refresh makes every write so far visible to search.
 func (ix *Index) Refresh() error {
 	ix.refreshMu.Lock()
