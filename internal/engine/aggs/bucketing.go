@@ -17,6 +17,10 @@ type termsAgg struct {
 	counts []int64 // per bucket
 	subs   []aggregator
 	one    [1]uint32
+	// leaf counts the top level of a terms aggregation without sub-aggregations, by
+	// segment and ordinal: no bucket numbers are needed, and most terms aggregations
+	// are such leaves.
+	leaf [][]int64
 }
 
 func (sh *shard) newTerms(a *Agg, subs []aggregator) (aggregator, error) {
@@ -39,6 +43,10 @@ func (t *termsAgg) collect(d doc, owner int) error {
 		}
 		return t.into(ordKey{owner: owner, seg: -1}, 0, d)
 	}
+	if owner == 0 && len(t.subs) == 0 {
+		t.countLeaf(d.seg, len(col.Terms), ords)
+		return nil
+	}
 	for _, o := range ords {
 		if err := t.into(ordKey{owner: owner, seg: d.seg, k: int64(o)}, len(col.Terms), d); err != nil {
 			return err
@@ -55,8 +63,31 @@ func (t *termsAgg) into(k ordKey, terms int, d doc) error {
 	return collectAll(t.subs, d, b)
 }
 
+func (t *termsAgg) countLeaf(seg, terms int, ords []uint32) {
+	t.leaf = grow(t.leaf, seg)
+	row := t.leaf[seg]
+	if row == nil {
+		row = make([]int64, terms)
+		t.leaf[seg] = row
+	}
+	for _, o := range ords {
+		row[o]++
+	}
+}
+
 func (t *termsAgg) result(owner int) *partial {
 	p := newPartial()
+	if owner == 0 {
+		for seg, row := range t.leaf {
+			for o, n := range row {
+				if n > 0 {
+					if pb := t.bucketOf(p, ordKey{seg: seg, k: int64(o)}); pb != nil {
+						pb.count += n
+					}
+				}
+			}
+		}
+	}
 	for _, b := range t.ords.of(owner) {
 		pb := t.bucketOf(p, t.ords.keys[b])
 		if pb == nil {
