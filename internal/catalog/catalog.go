@@ -15,7 +15,9 @@
 //   - A write allocates revision r by compare-and-set (r joins State.Pending with a
 //     lease), writes its documents with refresh=wait_for and a timeout inside the lease,
 //     then removes r from Pending. indexedRevision is the revision below the lowest
-//     pending one, so it never covers a write that is not yet searchable.
+//     pending one, so it never covers a write that is not yet searchable. A replica
+//     groups the revision changes of its concurrent writers into one compare-and-set,
+//     made against the document as it last saw it (group.go).
 //   - A replacement fills a new physical index, sets the fence (no new revisions),
 //     waits for pending writes to finish, allocates its revision, moves the alias with
 //     one POST /_aliases (remove + add), clears the fence and deletes the old index.
@@ -117,10 +119,11 @@ func (c Config) withDefaults() Config {
 
 // Service runs the write path against one Elasticsearch cluster.
 type Service struct {
-	es   *elasticsearch.TypedClient
-	cfg  Config
-	ctl  *control
-	maps mappings
+	es     *elasticsearch.TypedClient
+	cfg    Config
+	ctl    *control
+	maps   mappings
+	groups stateGroups
 }
 
 // New returns a service on client.
