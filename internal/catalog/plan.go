@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/aislehq/aisle/internal/es"
 )
@@ -19,18 +20,30 @@ func PlanAllows(maxRecords, others, thisIndex int64) error {
 		ErrPlanLimit, maxRecords, others+thisIndex)
 }
 
-// others counts the records of the workspace's other indexes.
-func (s *Service) others(ctx context.Context, t Target) (int64, error) {
-	var n int64
-	for _, alias := range t.OtherAliases {
-		c, err := s.count(ctx, alias)
-		if err != nil {
-			return 0, err
-		}
-		n += c
+// planCounts counts the records of this index and, together, of the workspace's other
+// indexes, all at once.
+func (s *Service) planCounts(ctx context.Context, t Target) (current, others int64, err error) {
+	aliases := append([]string{t.Names.Alias()}, t.OtherAliases...)
+	n := make([]int64, len(aliases))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(planCountWorkers)
+	for i, alias := range aliases {
+		g.Go(func() (err error) {
+			n[i], err = s.count(gctx, alias)
+			return err
+		})
 	}
-	return n, nil
+	if err := g.Wait(); err != nil {
+		return 0, 0, err
+	}
+	for _, c := range n[1:] {
+		others += c
+	}
+	return n[0], others, nil
 }
+
+// planCountWorkers bounds the counts a plan check runs at once.
+const planCountWorkers = 8
 
 // checkPlanUpsert refuses an upsert whose new records would exceed the plan. Existing
 // records are replaced in place and do not count twice.
@@ -38,11 +51,7 @@ func (s *Service) checkPlanUpsert(ctx context.Context, t Target, records []Recor
 	if t.MaxRecords <= 0 {
 		return nil
 	}
-	others, err := s.others(ctx, t)
-	if err != nil {
-		return err
-	}
-	current, err := s.count(ctx, t.Names.Alias())
+	current, others, err := s.planCounts(ctx, t)
 	if err != nil {
 		return err
 	}
@@ -62,7 +71,7 @@ func (s *Service) checkPlanTotal(ctx context.Context, t Target, n int64) error {
 	if t.MaxRecords <= 0 {
 		return nil
 	}
-	others, err := s.others(ctx, t)
+	_, others, err := s.planCounts(ctx, t)
 	if err != nil {
 		return err
 	}
@@ -74,11 +83,11 @@ func (s *Service) checkPlanCreate(ctx context.Context, t Target) error {
 	if t.MaxRecords <= 0 {
 		return nil
 	}
-	current, err := s.count(ctx, t.Names.Alias())
+	current, others, err := s.planCounts(ctx, t)
 	if err != nil {
 		return err
 	}
-	return s.checkPlanTotal(ctx, t, current+1)
+	return PlanAllows(t.MaxRecords, others, current+1)
 }
 
 func uniqueIDs(records []Record) []string {

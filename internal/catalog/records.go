@@ -68,14 +68,33 @@ func (s *Service) write(ctx context.Context, names esnames.Index, apply func(con
 		_, _ = s.finish(context.WithoutCancel(ctx), names, lease.Rev, false)
 		return Receipt{}, err
 	}
-	st, err := s.finish(ctx, names, lease.Rev, applied)
+	if !applied {
+		if _, err := s.finish(ctx, names, lease.Rev, false); err != nil {
+			return Receipt{}, err
+		}
+		return Receipt{}, ErrVersionConflict
+	}
+	return s.conclude(ctx, names, lease.Rev)
+}
+
+// conclude completes an applied write and returns its receipt. The write is searchable
+// already, so the receipt's count runs beside the completion instead of after it.
+func (s *Service) conclude(ctx context.Context, names esnames.Index, rev int64) (Receipt, error) {
+	var n int64
+	counted := make(chan error, 1)
+	go func() {
+		var err error
+		n, err = s.count(ctx, names.Alias())
+		counted <- err
+	}()
+	st, err := s.finish(ctx, names, rev, true)
+	if cerr := <-counted; err == nil {
+		err = cerr
+	}
 	if err != nil {
 		return Receipt{}, err
 	}
-	if !applied {
-		return Receipt{}, ErrVersionConflict
-	}
-	return s.receipt(ctx, names, lease.Rev, st)
+	return Receipt{AcceptedRevision: rev, IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
 }
 
 // begin allocates a revision, waiting (bounded) while a swap holds the fence.

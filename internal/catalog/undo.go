@@ -22,6 +22,10 @@ import (
 // upsertOrUndo writes records at version rev; when the backend refuses one, it restores
 // what the others changed and returns the refusal, so the request has no effect.
 func (s *Service) upsertOrUndo(ctx context.Context, alias string, records []Record, rev int64) error {
+	if len(records) == 1 {
+		// A _bulk of one item that is refused wrote nothing: there is nothing to undo.
+		return s.bulkWrite(ctx, alias, true, upsertOps(records, rev))
+	}
 	prior, err := s.priorDocs(ctx, alias, uniqueIDs(records))
 	if err != nil {
 		return err
