@@ -91,6 +91,9 @@ func (s *Service) bulk(ctx context.Context, index string, live bool, ops []bulkO
 	if err != nil {
 		return fmt.Errorf("writing %d records to %s: %w", len(ops), index, es.Classify(err))
 	}
+	if live {
+		s.learnTarget(index, res.Items)
+	}
 	if !res.Errors {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/refresh"
 
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/esnames"
 )
 
 // Operations of a conditional write.
@@ -111,26 +112,36 @@ func (s *Service) ConditionalWrite(ctx context.Context, t Target, c Conditional,
 }
 
 func (s *Service) conditional(ctx context.Context, t Target, c Conditional) (Receipt, error) {
-	alias := t.Names.Alias()
 	return s.write(ctx, t.Names, func(ctx context.Context, rev int64) (bool, error) {
-		// Under this revision's lease no swap can move the alias, so the read and the
-		// conditional write below see the same physical index.
-		doc, err := s.getDoc(ctx, t.Names, c.ObjectID)
-		if err != nil {
-			return false, err
-		}
-		current := int64(0)
-		if doc.found {
-			current = doc.version
-		}
-		if current != c.ExpectedVersion {
-			return false, nil
-		}
-		if c.Operation == OpDelete {
-			return s.deleteIf(ctx, alias, c.ObjectID, doc)
-		}
-		return s.indexIf(ctx, alias, c.ObjectID, withVersion(c.Record.Raw, rev), doc)
+		return s.compareAndWrite(ctx, t.Names, c, rev)
 	})
+}
+
+// compareAndWrite applies c at revision rev if the record's version is the expected one,
+// and reports whether it did.
+func (s *Service) compareAndWrite(ctx context.Context, names esnames.Index, c Conditional, rev int64) (bool, error) {
+	alias := names.Alias()
+	if c.Operation == OpUpsert && c.ExpectedVersion == 0 {
+		// Expecting no record is what op_type=create checks: no read is needed.
+		return s.indexIf(ctx, alias, c.ObjectID, withVersion(c.Record.Raw, rev), storedDoc{})
+	}
+	// Under this revision's lease no swap can move the alias, so the read and the
+	// conditional write below see the same physical index.
+	doc, err := s.getDoc(ctx, names, c.ObjectID)
+	if err != nil {
+		return false, err
+	}
+	current := int64(0)
+	if doc.found {
+		current = doc.version
+	}
+	if current != c.ExpectedVersion {
+		return false, nil
+	}
+	if c.Operation == OpDelete {
+		return s.deleteIf(ctx, alias, c.ObjectID, doc)
+	}
+	return s.indexIf(ctx, alias, c.ObjectID, withVersion(c.Record.Raw, rev), doc)
 }
 
 // indexIf writes doc only if the stored document is still the one read (or still absent).
@@ -141,7 +152,10 @@ func (s *Service) indexIf(ctx context.Context, alias, id string, body []byte, pr
 	} else {
 		req = req.OpType(optype.Create)
 	}
-	_, err := req.Do(ctx)
+	res, err := req.Do(ctx)
+	if err == nil {
+		s.maps.setTarget(alias, res.Index_)
+	}
 	return casResult(err, id)
 }
 
