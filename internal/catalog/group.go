@@ -127,15 +127,27 @@ func (s *Service) update(ctx context.Context, names esnames.Index, fn func(State
 	g := s.groups.of(names.Control())
 	c := &stateChange{fn: fn, ctx: ctx, done: make(chan struct{})}
 	if g.add(c) {
-		go s.drain(names, g)
+		s.lead(names, g)
 	}
 	<-c.done
 	return c.st, c.err
 }
 
-// drain flushes the group until its queue is empty.
-func (s *Service) drain(names esnames.Index, g *stateGroup) {
-	for batch := g.take(); batch != nil; batch = g.take() {
+// lead flushes the group as the writer that found it idle: the first batch, which holds
+// the leader's own change, in the leader's goroutine (no hand-off to wait for), the
+// batches queued meanwhile in another, so that the leader never waits for them.
+func (s *Service) lead(names esnames.Index, g *stateGroup) {
+	if batch := g.take(); batch != nil {
+		s.flush(names, g, batch)
+	}
+	if next := g.take(); next != nil {
+		go s.drain(names, g, next)
+	}
+}
+
+// drain flushes batch and the batches queued after it until the queue is empty.
+func (s *Service) drain(names esnames.Index, g *stateGroup, batch []*stateChange) {
+	for ; batch != nil; batch = g.take() {
 		s.flush(names, g, batch)
 	}
 }
