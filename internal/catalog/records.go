@@ -87,7 +87,7 @@ func (s *Service) conclude(ctx context.Context, names esnames.Index, rev int64) 
 		n, err = s.count(ctx, names.Alias())
 		counted <- err
 	}()
-	st, err := s.finish(ctx, names, rev, true)
+	st, err := s.completeReserving(ctx, names, rev)
 	if cerr := <-counted; err == nil {
 		err = cerr
 	}
@@ -95,34 +95,6 @@ func (s *Service) conclude(ctx context.Context, names esnames.Index, rev int64) 
 		return Receipt{}, err
 	}
 	return Receipt{AcceptedRevision: rev, IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
-}
-
-// begin allocates a revision, waiting (bounded) while a swap holds the fence.
-func (s *Service) begin(ctx context.Context, names esnames.Index) (Lease, error) {
-	var lease Lease
-	err := waitFor(ctx, s.cfg.FenceLease, func() error {
-		_, err := s.update(ctx, names, func(st State) (State, error) {
-			next, l, err := st.Allocate(s.cfg.Now(), s.cfg.WriteLease)
-			lease = l
-			return next, err
-		})
-		return err
-	}, ErrFenced)
-	if err != nil {
-		return Lease{}, fmt.Errorf("allocating a revision for %s: %w", names.Alias(), err)
-	}
-	return lease, nil
-}
-
-// finish removes rev from the pending revisions.
-func (s *Service) finish(ctx context.Context, names esnames.Index, rev int64, applied bool) (State, error) {
-	st, err := s.update(ctx, names, func(st State) (State, error) {
-		return st.Complete(s.cfg.Now(), rev, applied)
-	})
-	if err != nil {
-		return State{}, fmt.Errorf("completing revision %d of %s: %w", rev, names.Alias(), err)
-	}
-	return st, nil
 }
 
 func (s *Service) receipt(ctx context.Context, names esnames.Index, rev int64, st State) (Receipt, error) {
@@ -143,7 +115,7 @@ func (s *Service) Indexing(ctx context.Context, t Target) (Receipt, error) {
 	if err != nil {
 		return Receipt{}, err
 	}
-	return Receipt{AcceptedRevision: st.Revision, IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
+	return Receipt{AcceptedRevision: st.Accepted(), IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
 }
 
 // Get reads one record in real time (GET /records/{objectID}).

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"testing"
+	"time"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
@@ -18,7 +19,7 @@ func TestWriteRoundTrips(t *testing.T) {
 	tg := newTarget(t, client, "rt", "a", searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}})
 	other := newTarget(t, client, "rt", "b", searchv1alpha1.IndexSettings{})
 	tg.MaxRecords, tg.OtherAliases = 1000, []string{other.Names.Alias()}
-	svc := New(client, Config{})
+	svc := New(client, Config{ReserveIdle: time.Minute}) // no release in the background
 	if _, err := svc.Upsert(ctx, tg, crashRecords("seen", 1)); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestWriteRoundTrips(t *testing.T) {
 			return err
 		}, []string{
 			"POST records/_count", "POST /aisle.rt.b.records/_count", // the plan, at once
-			"PUT control/_doc/revision?if_primary_term=1&if_seq_no=N",
+			"GET control/_doc/revision?realtime=true", // the reservation still holds
 			"POST records/_bulk?refresh=wait_for&require_alias=true",
 			"PUT control/_doc/revision?if_primary_term=1&if_seq_no=N", "POST records/_count", // at once
 		}},
@@ -44,7 +45,7 @@ func TestWriteRoundTrips(t *testing.T) {
 			return err
 		}, []string{
 			"POST records/_count", "POST /aisle.rt.b.records/_count",
-			"PUT control/_doc/revision?if_primary_term=1&if_seq_no=N",
+			"GET control/_doc/revision?realtime=true",
 			"PUT records/_doc/c?op_type=create&refresh=wait_for&require_alias=true",
 			"PUT control/_doc/revision?if_primary_term=1&if_seq_no=N", "POST records/_count",
 		}},
@@ -53,7 +54,7 @@ func TestWriteRoundTrips(t *testing.T) {
 			return err
 		}, []string{
 			"PUT control/_doc/idem.k?op_type=create",
-			"PUT control/_doc/revision?if_primary_term=1&if_seq_no=N",
+			"GET control/_doc/revision?realtime=true",
 			"GET records/_doc/c?realtime=true",
 			"PUT records/_doc/c?if_primary_term=1&if_seq_no=N&refresh=wait_for&require_alias=true",
 			"PUT control/_doc/revision?if_primary_term=1&if_seq_no=N", "POST records/_count",
