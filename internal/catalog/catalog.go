@@ -133,6 +133,7 @@ type Service struct {
 	maps   mappings
 	groups stateGroups
 	held   reservations
+	counts knownCounts
 	// owner names this replica's reservations.
 	owner string
 }

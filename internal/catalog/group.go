@@ -34,11 +34,17 @@ func (c *stateChange) finish(st State, err error) {
 	close(c.done)
 }
 
-// knownState is the revision document as this replica last wrote or read it.
+// knownState is the revision document as this replica last wrote or read it, at.
 type knownState struct {
 	st State
 	v  versioned
+	at time.Time
 }
+
+// rememberFor bounds how long a remembered document is compared against. A SearchIndex
+// deleted and created again under the same name starts a new document whose sequence
+// numbers start over: a compare-and-set against an old one could succeed by chance.
+const rememberFor = time.Second
 
 // stateGroup queues the changes of one index's revision document; at most one flush
 // runs at a time.
@@ -83,13 +89,23 @@ func (g *stateGroup) take() []*stateChange {
 func (g *stateGroup) remembered() *knownState {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.known == nil || time.Since(g.known.at) > rememberFor {
+		return nil
+	}
 	return g.known
 }
 
-func (g *stateGroup) remember(k *knownState) {
+// remember notes the document st, at version v.
+func (g *stateGroup) remember(st State, v versioned) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.known = k
+	g.known = &knownState{st: st, v: v, at: time.Now()}
+}
+
+func (g *stateGroup) forget() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.known = nil
 }
 
 // stateGroups holds a stateGroup per control index.
@@ -166,11 +182,11 @@ func (s *Service) flush(names esnames.Index, g *stateGroup, batch []*stateChange
 				return
 			}
 			known, fresh = &knownState{st: st, v: v}, true
-			g.remember(known)
+			g.remember(st, v)
 		}
 		next, errs, ok := applyChanges(known.st, batch)
 		if !ok && !fresh {
-			g.remember(nil)
+			g.forget()
 			continue
 		}
 		if !ok {
@@ -179,11 +195,11 @@ func (s *Service) flush(names esnames.Index, g *stateGroup, batch []*stateChange
 		}
 		v, err := s.ctl.put(ctx, names.Control(), revisionID, known.v, next)
 		if err == nil {
-			g.remember(&knownState{st: next, v: v})
+			g.remember(next, v)
 			finishEach(batch, next, errs)
 			return
 		}
-		g.remember(nil)
+		g.forget()
 		if !errors.Is(err, es.ErrConflict) {
 			finishAll(batch, State{}, err)
 			return

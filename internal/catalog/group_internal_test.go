@@ -98,16 +98,16 @@ func TestARememberedFenceDoesNotRefuseAWriter(t *testing.T) {
 	}
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
-	if _, err := a.begin(short, tg.Names); !errors.Is(err, ErrFenced) && !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := a.begin(short, tg.Names, ticket{}); !errors.Is(err, ErrFenced) && !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("allocating under a live fence: %v", err)
 	}
 	if _, err := b.update(ctx, tg.Names, func(st State) (State, error) { return st.ClearFence("b"), nil }); err != nil {
 		t.Fatal(err)
 	}
 	started := time.Now()
-	lease, err := a.begin(ctx, tg.Names)
-	if err != nil || lease.Rev != 1 || time.Since(started) > time.Second {
-		t.Fatalf("allocating after the fence was cleared: %+v %v after %v", lease, err, time.Since(started))
+	g, err := a.begin(ctx, tg.Names, ticket{})
+	if err != nil || g.lease.Rev != 1 || time.Since(started) > time.Second {
+		t.Fatalf("allocating after the fence was cleared: %+v %v after %v", g, err, time.Since(started))
 	}
 }
 

@@ -20,10 +20,30 @@ func PlanAllows(maxRecords, others, thisIndex int64) error {
 		ErrPlanLimit, maxRecords, others+thisIndex)
 }
 
-// planCounts counts the records of this index and, together, of the workspace's other
-// indexes, all at once.
-func (s *Service) planCounts(ctx context.Context, t Target) (current, others int64, err error) {
-	aliases := append([]string{t.Names.Alias()}, t.OtherAliases...)
+// planCounts counts the records of this index and of the workspace's other indexes, all
+// at once. This index's count is not counted when the ticket's write will run alone
+// after a write of this replica whose count is known (counts.go).
+func (s *Service) planCounts(ctx context.Context, t Target, tk ticket) (current, others int64, err error) {
+	current, known := s.countBefore(t.Names.Alias(), grant{lease: tk.lease, reserved: tk.usable, alone: tk.alone})
+	aliases := t.OtherAliases
+	if !known {
+		aliases = append([]string{t.Names.Alias()}, aliases...)
+	}
+	n, err := s.countAll(ctx, aliases)
+	if err != nil {
+		return 0, 0, err
+	}
+	if !known {
+		current, n = n[0], n[1:]
+	}
+	for _, c := range n {
+		others += c
+	}
+	return current, others, nil
+}
+
+// countAll counts the records behind each alias, a few at once.
+func (s *Service) countAll(ctx context.Context, aliases []string) ([]int64, error) {
 	n := make([]int64, len(aliases))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(planCountWorkers)
@@ -33,13 +53,7 @@ func (s *Service) planCounts(ctx context.Context, t Target) (current, others int
 			return err
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return 0, 0, err
-	}
-	for _, c := range n[1:] {
-		others += c
-	}
-	return n[0], others, nil
+	return n, g.Wait()
 }
 
 // planCountWorkers bounds the counts a plan check runs at once.
@@ -47,11 +61,11 @@ const planCountWorkers = 8
 
 // checkPlanUpsert refuses an upsert whose new records would exceed the plan. Existing
 // records are replaced in place and do not count twice.
-func (s *Service) checkPlanUpsert(ctx context.Context, t Target, records []Record) error {
+func (s *Service) checkPlanUpsert(ctx context.Context, t Target, tk ticket, records []Record) error {
 	if t.MaxRecords <= 0 {
 		return nil
 	}
-	current, others, err := s.planCounts(ctx, t)
+	current, others, err := s.planCounts(ctx, t, tk)
 	if err != nil {
 		return err
 	}
@@ -71,19 +85,23 @@ func (s *Service) checkPlanTotal(ctx context.Context, t Target, n int64) error {
 	if t.MaxRecords <= 0 {
 		return nil
 	}
-	_, others, err := s.planCounts(ctx, t)
+	counts, err := s.countAll(ctx, t.OtherAliases)
 	if err != nil {
 		return err
+	}
+	var others int64
+	for _, c := range counts {
+		others += c
 	}
 	return PlanAllows(t.MaxRecords, others, n)
 }
 
 // checkPlanCreate refuses a conditional create of one new record over the plan.
-func (s *Service) checkPlanCreate(ctx context.Context, t Target) error {
+func (s *Service) checkPlanCreate(ctx context.Context, t Target, tk ticket) error {
 	if t.MaxRecords <= 0 {
 		return nil
 	}
-	current, others, err := s.planCounts(ctx, t)
+	current, others, err := s.planCounts(ctx, t, tk)
 	if err != nil {
 		return err
 	}

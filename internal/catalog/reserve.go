@@ -81,19 +81,40 @@ func (r *reservations) keep(control string, l Lease, idle time.Duration, release
 	return true
 }
 
-// reserved hands this replica's reservation for names to a write when it can still be
-// used; one that cannot is returned as stale, for the allocation to release.
-func (s *Service) reserved(ctx context.Context, names esnames.Index) (l Lease, usable bool) {
+// ticket is this replica's reservation for an index, checked against the revision
+// document: usable, and alone when no other write of the index is running.
+type ticket struct {
+	lease  Lease
+	usable bool
+	alone  bool
+}
+
+// ticket takes this replica's reservation for names, if it holds one, for a write, and
+// reads the revision document to check it.
+func (s *Service) ticket(ctx context.Context, names esnames.Index) ticket {
 	l, ok := s.held.take(names.Control())
 	if !ok {
-		return Lease{}, false
+		return ticket{}
 	}
 	st, v, err := s.loadState(ctx, names)
 	if err != nil {
-		return l, false
+		return ticket{lease: l}
 	}
-	s.groups.of(names.Control()).remember(&knownState{st: st, v: v})
-	return l, st.Holds(s.cfg.Now(), l)
+	s.groups.of(names.Control()).remember(st, v)
+	now := s.cfg.Now()
+	usable := st.Holds(now, l)
+	return ticket{lease: l, usable: usable, alone: usable && len(st.Prune(now).Pending) == 1}
+}
+
+// giveBack takes back the ticket of a request refused before its write: a usable
+// reservation is held again, a stale one released.
+func (s *Service) giveBack(names esnames.Index, tk ticket) {
+	switch {
+	case tk.usable:
+		s.keepReserved(names, tk.lease)
+	case tk.lease.Rev != 0:
+		go s.release(names, tk.lease)
+	}
 }
 
 // keepReserved holds a reservation made by this replica's completion of a write, or

@@ -60,3 +60,54 @@ func TestASwapDrainsAnIdleReservation(t *testing.T) {
 		t.Fatalf("write after the replacement %+v: %+v %v", replaced, after, err)
 	}
 }
+
+// TestReceiptCountsAreExact: whether a receipt's count comes from the write's own answer
+// (a replica writing alone) or from a _count (after another replica's write, or beside
+// a concurrent one), it is the number of records right after the write.
+func TestReceiptCountsAreExact(t *testing.T) {
+	url := startEngine(t)
+	cfg := Config{ReserveIdle: time.Minute}
+	a, b := New(tracedClient(t, url, &tracer{}), cfg), New(tracedClient(t, url, &tracer{}), cfg)
+	tg := newTarget(t, a.es, "reserve", "counts", searchv1alpha1.IndexSettings{})
+	ctx := context.Background()
+	version := func(id string) int64 {
+		r, err := a.Get(ctx, tg, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Version
+	}
+	writes := []struct {
+		name  string
+		write func() (Receipt, error)
+	}{
+		{"three new records", func() (Receipt, error) { return a.Upsert(ctx, tg, crashRecords("x", 3)) }},
+		{"two of them again, one new", func() (Receipt, error) { return a.Upsert(ctx, tg, crashRecords("x", 4)[1:]) }},
+		{"a delete", func() (Receipt, error) { return a.Delete(ctx, tg, "x-0") }},
+		{"a delete of nothing", func() (Receipt, error) { return a.Delete(ctx, tg, "x-0") }},
+		{"a conditional create", func() (Receipt, error) { return a.ConditionalWrite(ctx, tg, conditional(t, "c", 0, ""), "h") }},
+		{"another replica's write", func() (Receipt, error) { return b.Upsert(ctx, tg, crashRecords("y", 2)) }},
+		{"a write after it", func() (Receipt, error) { return a.Upsert(ctx, tg, crashRecords("z", 1)) }},
+		{"a conditional update", func() (Receipt, error) {
+			return a.ConditionalWrite(ctx, tg, conditional(t, "c", version("c"), ""), "h2")
+		}},
+		{"a conditional delete", func() (Receipt, error) {
+			return a.ConditionalWrite(ctx, tg, Conditional{Operation: OpDelete, ObjectID: "y-0", ExpectedVersion: version("y-0")}, "h3")
+		}},
+		{"a write after a conflict", func() (Receipt, error) {
+			if _, err := a.ConditionalWrite(ctx, tg, conditional(t, "c", 1, ""), "h4"); err != ErrVersionConflict {
+				t.Fatalf("stale conditional write: %v", err)
+			}
+			return a.Upsert(ctx, tg, crashRecords("w", 1))
+		}},
+	}
+	for _, w := range writes {
+		r, err := w.write()
+		if err != nil {
+			t.Fatalf("%s: %v", w.name, err)
+		}
+		if n, err := a.count(ctx, tg.Names.Alias()); err != nil || r.RecordCount != n {
+			t.Fatalf("%s: receipt counts %d records, the index holds %d (%v)", w.name, r.RecordCount, n, err)
+		}
+	}
+}

@@ -7,21 +7,31 @@ import (
 	"github.com/aislehq/aisle/internal/esnames"
 )
 
-// begin gets a write its revision: this replica's reservation when it can still be used
-// (a read), else a new one (a compare-and-set that also releases the reservation),
-// waiting (bounded) while a swap holds the fence.
-func (s *Service) begin(ctx context.Context, names esnames.Index) (Lease, error) {
-	held, usable := s.reserved(ctx, names)
-	if usable {
-		return held, nil
+// grant is a write's revision; reserved when it is this replica's reservation, alone
+// when no other write of the index was running when the write got it.
+type grant struct {
+	lease    Lease
+	reserved bool
+	alone    bool
+}
+
+// begin gets a write its revision: the ticket's reservation when it can be used (the
+// read is done), else a new one (a compare-and-set that also releases the ticket's stale
+// reservation), waiting (bounded) while a swap holds the fence.
+func (s *Service) begin(ctx context.Context, names esnames.Index, tk ticket) (grant, error) {
+	if tk.usable {
+		return grant{lease: tk.lease, reserved: true, alone: tk.alone}, nil
 	}
-	stale := held.Rev
-	var lease Lease
+	stale := tk.lease.Rev
+	var g grant
 	err := waitFor(ctx, s.cfg.FenceLease, func() error {
 		var fenced error
 		_, err := s.update(ctx, names, func(st State) (State, error) {
 			var next State
-			next, lease, fenced = s.allocate(st, stale)
+			next, g, fenced = s.allocate(st, stale)
+			if fenced != nil && stale == 0 {
+				return st, fenced
+			}
 			return next, nil
 		})
 		if err == nil {
@@ -30,22 +40,22 @@ func (s *Service) begin(ctx context.Context, names esnames.Index) (Lease, error)
 		return err
 	}, ErrFenced)
 	if err != nil {
-		return Lease{}, fmt.Errorf("allocating a revision for %s: %w", names.Alias(), err)
+		return grant{}, fmt.Errorf("allocating a revision for %s: %w", names.Alias(), err)
 	}
-	return lease, nil
+	return g, nil
 }
 
 // allocate releases the reservation stale (0: none) and allocates a revision. Under a
-// live fence it allocates nothing but still writes the release, which the swap's drain
-// waits for.
-func (s *Service) allocate(st State, stale int64) (State, Lease, error) {
+// live fence it allocates nothing, but the release is still to be written: the swap's
+// drain waits for it.
+func (s *Service) allocate(st State, stale int64) (State, grant, error) {
 	now := s.cfg.Now()
-	released := st.Release(now, stale)
+	released := st.Release(now, stale).Prune(now)
 	next, l, err := released.Allocate(now, s.cfg.WriteLease)
 	if err != nil {
-		return released, Lease{}, err
+		return released, grant{}, err
 	}
-	return next, l, nil
+	return next, grant{lease: l, alone: len(released.Pending) == 0}, nil
 }
 
 // finish removes rev from the pending revisions.
