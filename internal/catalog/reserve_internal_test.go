@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -109,5 +110,40 @@ func TestReceiptCountsAreExact(t *testing.T) {
 		if n, err := a.count(ctx, tg.Names.Alias()); err != nil || r.RecordCount != n {
 			t.Fatalf("%s: receipt counts %d records, the index holds %d (%v)", w.name, r.RecordCount, n, err)
 		}
+	}
+}
+
+// TestAStageRefusesAWriteWithAReservationMadeBeforeItStarted: a replica reserves its
+// next revision, another starts a stage, the first writes with its reservation: that
+// write was accepted after the stage started, so the commit refuses. A stage started
+// after such a write commits.
+func TestAStageRefusesAWriteWithAReservationMadeBeforeItStarted(t *testing.T) {
+	url := startEngine(t)
+	cfg := Config{ReserveIdle: time.Minute}
+	trace := &tracer{}
+	a, b := New(tracedClient(t, url, trace), cfg), New(tracedClient(t, url, &tracer{}), cfg)
+	tg := newTarget(t, a.es, "reserve", "stage", searchv1alpha1.IndexSettings{})
+	ctx := context.Background()
+	if _, err := a.Upsert(ctx, tg, crashRecords("first", 1)); err != nil {
+		t.Fatal(err)
+	}
+	stageUpload(t, b, tg, "before", crashRecords("staged", 2))
+	trace.take("")
+	r, err := a.Upsert(ctx, tg, crashRecords("second", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent := trace.take("/aisle.reserve.stage."); sent[0] != "GET control/_doc/revision?realtime=true" || countMatching(sent, "PUT control") != 1 {
+		t.Fatalf("the write after the stage's start did not use its reservation: %q", sent)
+	}
+	if l, ok := a.held.take(tg.Names.Control()); ok { // as when idle: the commit's drain waits for it
+		a.release(tg.Names, l)
+	}
+	if _, err := b.CommitStage(ctx, tg, "before", 1, 2); !errors.Is(err, ErrStageOutdated) {
+		t.Fatalf("commit after the write %+v: %v, want ErrStageOutdated", r, err)
+	}
+	stageUpload(t, b, tg, "after", crashRecords("staged", 2))
+	if c, err := b.CommitStage(ctx, tg, "after", 1, 2); err != nil || c.AcceptedRevision <= r.AcceptedRevision {
+		t.Fatalf("commit of a stage started after the write %+v: %+v %v", r, c, err)
 	}
 }
