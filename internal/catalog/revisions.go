@@ -70,18 +70,21 @@ func (s *Service) finish(ctx context.Context, names esnames.Index, rev int64, ap
 }
 
 // completeReserving completes the applied write rev and, in the same compare-and-set,
-// reserves the next revision for this replica's next write, unless it holds one already
-// or a fence is live.
+// reserves the next revision for this replica's next write when no other write of the
+// index is running (with writes running, someone would allocate before that next write
+// and the reservation would only be released again), unless it holds one already or a
+// fence is live.
 func (s *Service) completeReserving(ctx context.Context, names esnames.Index, rev int64) (State, error) {
 	wanted := !s.held.holds(names.Control())
 	var reserved Lease
 	st, err := s.update(ctx, names, func(st State) (State, error) {
 		reserved = Lease{}
-		next, err := st.Complete(s.cfg.Now(), rev, true)
-		if err != nil || !wanted {
+		now := s.cfg.Now()
+		next, err := st.Complete(now, rev, true)
+		if err != nil || !wanted || len(next.Pending) > 0 {
 			return next, err
 		}
-		if r, l, err := next.Reserve(s.cfg.Now(), s.cfg.WriteLease, s.owner); err == nil {
+		if r, l, err := next.Reserve(now, s.cfg.WriteLease, s.owner); err == nil {
 			next, reserved = r, l
 		}
 		return next, nil
