@@ -136,9 +136,7 @@ func TestAStageRefusesAWriteWithAReservationMadeBeforeItStarted(t *testing.T) {
 	if sent := trace.take("/aisle.reserve.stage."); sent[0] != "GET control/_doc/revision?realtime=true" || countMatching(sent, "PUT control") != 1 {
 		t.Fatalf("the write after the stage's start did not use its reservation: %q", sent)
 	}
-	if l, ok := a.held.take(tg.Names.Control()); ok { // as when idle: the commit's drain waits for it
-		a.release(tg.Names, l)
-	}
+	a.ReleaseReservations(ctx) // as when idle: the commit's drain waits for it
 	if _, err := b.CommitStage(ctx, tg, "before", 1, 2); !errors.Is(err, ErrStageOutdated) {
 		t.Fatalf("commit after the write %+v: %v, want ErrStageOutdated", r, err)
 	}

@@ -75,7 +75,7 @@ func (s *Service) finish(ctx context.Context, names esnames.Index, rev int64, ap
 // and the reservation would only be released again), unless it holds one already or a
 // fence is live.
 func (s *Service) completeReserving(ctx context.Context, names esnames.Index, rev int64) (State, error) {
-	wanted := !s.held.holds(names.Control())
+	wanted := !s.held.holds(names)
 	var reserved Lease
 	st, err := s.update(ctx, names, func(st State) (State, error) {
 		reserved = Lease{}
