@@ -10,8 +10,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
 
 func TestApplyChangesFoldsTheGroupInOrder(t *testing.T) {
@@ -39,10 +37,8 @@ func TestApplyChangesFoldsTheGroupInOrder(t *testing.T) {
 // writers of one replica share compare-and-sets.
 func TestGroupedRevisionsAcrossTwoReplicas(t *testing.T) {
 	const perReplica, writes = 8, 15
-	url := startEngine(t)
-	traces := []*tracer{{}, {}}
-	replicas := []*Service{New(tracedClient(t, url, traces[0]), Config{}), New(tracedClient(t, url, traces[1]), Config{})}
-	tg := newTarget(t, replicas[0].es, "group", "two", searchv1alpha1.IndexSettings{})
+	p := newReplicaPair(t, "two", Config{}, Config{})
+	traces, replicas, tg := []*tracer{p.traceA, p.traceB}, []*Service{p.a, p.b}, p.tg
 	var (
 		mu   sync.Mutex
 		seen = map[int64]bool{}
@@ -76,7 +72,7 @@ func TestGroupedRevisionsAcrossTwoReplicas(t *testing.T) {
 		t.Fatalf("state after the writes, the last of which was %d: %+v", last, st)
 	}
 	for i, tr := range traces {
-		casWrites := countMatching(tr.take(""), "PUT /aisle.group.two.control/_doc/revision")
+		casWrites := countMatching(tr.take(""), "PUT /aisle.pair.two.control/_doc/revision")
 		t.Logf("replica %d: %d compare-and-sets", i, casWrites)
 		if changes := perReplica * writes * 2; casWrites >= changes {
 			t.Errorf("replica %d wrote the revision document %d times for %d changes: nothing was grouped", i, casWrites, changes)
@@ -87,10 +83,8 @@ func TestGroupedRevisionsAcrossTwoReplicas(t *testing.T) {
 // TestARememberedFenceDoesNotRefuseAWriter: a replica that saw a fence which another
 // replica has cleared since allocates without waiting for the fence's lease.
 func TestARememberedFenceDoesNotRefuseAWriter(t *testing.T) {
-	url := startEngine(t)
-	a, b := New(tracedClient(t, url, &tracer{}), Config{}), New(tracedClient(t, url, &tracer{}), Config{})
-	tg := newTarget(t, a.es, "group", "fence", searchv1alpha1.IndexSettings{})
-	ctx := context.Background()
+	p := newReplicaPair(t, "fence", Config{}, Config{})
+	a, b, tg, ctx := p.a, p.b, p.tg, context.Background()
 	if _, err := b.update(ctx, tg.Names, func(st State) (State, error) {
 		return st.SetFence(b.cfg.Now(), "b", time.Hour)
 	}); err != nil {

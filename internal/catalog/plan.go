@@ -21,10 +21,10 @@ func PlanAllows(maxRecords, others, thisIndex int64) error {
 }
 
 // planCounts counts the records of this index and of the workspace's other indexes, all
-// at once. This index's count is not counted when the ticket's write will run alone
-// after a write of this replica whose count is known (counts.go).
+// at once. This index's count is not counted when the ticket holds the reservation of a
+// write of this replica whose count is known (counts.go).
 func (s *Service) planCounts(ctx context.Context, t Target, tk ticket) (current, others int64, err error) {
-	current, known := s.countBefore(t.Names.Alias(), grant{lease: tk.lease, reserved: tk.usable, alone: tk.alone})
+	current, known, _ := s.countBefore(t.Names.Alias(), tk.lease, tk.usable, tk.alone)
 	aliases := t.OtherAliases
 	if !known {
 		aliases = append([]string{t.Names.Alias()}, aliases...)

@@ -83,14 +83,13 @@ func (s *Service) write(ctx context.Context, names esnames.Index, tk ticket, app
 }
 
 // conclude completes an applied write and returns its receipt. Its count is the known
-// count plus what the write added when the write ran alone after one of this replica's
-// (counts.go); otherwise a _count runs beside the completion, the write being
-// searchable already.
+// count plus what the write added when that is exact (counts.go); otherwise a _count
+// runs beside the completion, the write being searchable already.
 func (s *Service) conclude(ctx context.Context, names esnames.Index, g grant, ch change) (Receipt, error) {
 	alias := names.Alias()
-	n, known := s.countBefore(alias, g)
+	n, _, exact := s.countBefore(alias, g.lease, g.reserved, g.alone)
 	counted := make(chan error, 1)
-	if known {
+	if exact {
 		n += ch.added
 		counted <- nil
 	} else {
@@ -107,9 +106,7 @@ func (s *Service) conclude(ctx context.Context, names esnames.Index, g grant, ch
 	if err != nil {
 		return Receipt{}, err
 	}
-	if g.alone {
-		s.counts.set(alias, n, g.lease.Rev)
-	}
+	s.counts.set(alias, knownCount{n: n, rev: g.lease.Rev, exact: g.alone})
 	return Receipt{AcceptedRevision: g.lease.Rev, IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
 }
 

@@ -17,9 +17,9 @@ import (
 // at that moment, as nobody allocated since. Otherwise the write allocates as before and
 // releases the reservation in the same compare-and-set.
 //
-// A reservation is made only when no other write of the index is running: otherwise
-// someone would allocate before the next write, and the reservation would only cost its
-// check and its release. It is pending like a write's revision: indexedRevision stays
+// A reservation is made only when no write of the index holds an allocated revision:
+// otherwise someone would allocate before the next write, and the reservation would
+// only cost its check and its release. It is pending like a write's revision: indexedRevision stays
 // below it, and a swap's drain waits for it. So an unused one is released after
 // Config.ReserveIdle (and when the API server shuts down), and acceptedRevision leaves
 // out reservations that no write has finished with. A replica that dies holding one

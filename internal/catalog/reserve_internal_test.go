@@ -3,10 +3,9 @@ package catalog
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
-
-	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
 
 // TestAReservationIsUsedOnlyWhileNobodyAllocatedSince: after another replica's write, a
@@ -14,11 +13,9 @@ import (
 // revisions rise in the order the writes happen. acceptedRevision leaves unused
 // reservations out; indexedRevision waits for them until they are released.
 func TestAReservationIsUsedOnlyWhileNobodyAllocatedSince(t *testing.T) {
-	url := startEngine(t)
 	cfg := Config{ReserveIdle: 100 * time.Millisecond}
-	a, b := New(tracedClient(t, url, &tracer{}), cfg), New(tracedClient(t, url, &tracer{}), cfg)
-	tg := newTarget(t, a.es, "reserve", "order", searchv1alpha1.IndexSettings{})
-	ctx := context.Background()
+	p := newReplicaPair(t, "order", cfg, cfg)
+	a, b, tg, ctx := p.a, p.b, p.tg, context.Background()
 	var last int64
 	for i, svc := range []*Service{a, b, a, a, b} {
 		r, err := svc.Upsert(ctx, tg, crashRecords("r", 1))
@@ -43,11 +40,8 @@ func TestAReservationIsUsedOnlyWhileNobodyAllocatedSince(t *testing.T) {
 // another replica's catalog replacement for longer than its idle time, and its next
 // write goes to the new catalog with a revision above the replacement's.
 func TestASwapDrainsAnIdleReservation(t *testing.T) {
-	url := startEngine(t)
-	a := New(tracedClient(t, url, &tracer{}), Config{ReserveIdle: 200 * time.Millisecond})
-	b := New(tracedClient(t, url, &tracer{}), Config{})
-	tg := newTarget(t, a.es, "reserve", "swap", searchv1alpha1.IndexSettings{})
-	ctx := context.Background()
+	p := newReplicaPair(t, "swap", Config{ReserveIdle: 200 * time.Millisecond}, Config{})
+	a, b, tg, ctx := p.a, p.b, p.tg, context.Background()
 	if _, err := a.Upsert(ctx, tg, crashRecords("before", 1)); err != nil {
 		t.Fatal(err)
 	}
@@ -66,11 +60,9 @@ func TestASwapDrainsAnIdleReservation(t *testing.T) {
 // (a replica writing alone) or from a _count (after another replica's write, or beside
 // a concurrent one), it is the number of records right after the write.
 func TestReceiptCountsAreExact(t *testing.T) {
-	url := startEngine(t)
 	cfg := Config{ReserveIdle: time.Minute}
-	a, b := New(tracedClient(t, url, &tracer{}), cfg), New(tracedClient(t, url, &tracer{}), cfg)
-	tg := newTarget(t, a.es, "reserve", "counts", searchv1alpha1.IndexSettings{})
-	ctx := context.Background()
+	p := newReplicaPair(t, "counts", cfg, cfg)
+	a, b, tg, ctx := p.a, p.b, p.tg, context.Background()
 	version := func(id string) int64 {
 		r, err := a.Get(ctx, tg, id)
 		if err != nil {
@@ -118,12 +110,9 @@ func TestReceiptCountsAreExact(t *testing.T) {
 // write was accepted after the stage started, so the commit refuses. A stage started
 // after such a write commits.
 func TestAStageRefusesAWriteWithAReservationMadeBeforeItStarted(t *testing.T) {
-	url := startEngine(t)
 	cfg := Config{ReserveIdle: time.Minute}
-	trace := &tracer{}
-	a, b := New(tracedClient(t, url, trace), cfg), New(tracedClient(t, url, &tracer{}), cfg)
-	tg := newTarget(t, a.es, "reserve", "stage", searchv1alpha1.IndexSettings{})
-	ctx := context.Background()
+	p := newReplicaPair(t, "stage", cfg, cfg)
+	a, b, tg, trace, ctx := p.a, p.b, p.tg, p.traceA, context.Background()
 	if _, err := a.Upsert(ctx, tg, crashRecords("first", 1)); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +122,7 @@ func TestAStageRefusesAWriteWithAReservationMadeBeforeItStarted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sent := trace.take("/aisle.reserve.stage."); sent[0] != "GET control/_doc/revision?realtime=true" || countMatching(sent, "PUT control") != 1 {
+	if sent := trace.take("/aisle.pair.stage."); sent[0] != "GET control/_doc/revision?realtime=true" || countMatching(sent, "PUT control") != 1 {
 		t.Fatalf("the write after the stage's start did not use its reservation: %q", sent)
 	}
 	a.ReleaseReservations(ctx) // as when idle: the commit's drain waits for it
@@ -143,5 +132,48 @@ func TestAStageRefusesAWriteWithAReservationMadeBeforeItStarted(t *testing.T) {
 	stageUpload(t, b, tg, "after", crashRecords("staged", 2))
 	if c, err := b.CommitStage(ctx, tg, "after", 1, 2); err != nil || c.AcceptedRevision <= r.AcceptedRevision {
 		t.Fatalf("commit of a stage started after the write %+v: %+v %v", r, c, err)
+	}
+}
+
+// TestThePlanReadsTheKnownCount: a replica's next write checks the plan against the
+// count its last write's receipt took, also while another replica holds a reservation
+// (then the receipt still counts, beside the completion), and a refusal leaves the
+// revisions as they were and the reservation usable.
+func TestThePlanReadsTheKnownCount(t *testing.T) {
+	cfg := Config{ReserveIdle: time.Minute}
+	p := newReplicaPair(t, "plan", cfg, cfg)
+	a, b, tg, trace, ctx := p.a, p.b, p.tg, p.traceA, context.Background()
+	if _, err := b.Upsert(ctx, tg, crashRecords("b", 1)); err != nil { // b reserves
+		t.Fatal(err)
+	}
+	if _, err := a.Upsert(ctx, tg, crashRecords("a", 2)); err != nil { // a reserves too
+		t.Fatal(err)
+	}
+	tg.MaxRecords = 4
+	trace.take("")
+	r, err := a.Upsert(ctx, tg, crashRecords("c", 1))
+	if err != nil || r.RecordCount != 4 {
+		t.Fatalf("a write up to the limit: %+v %v", r, err)
+	}
+	const prefix = "/aisle.pair.plan."
+	want := []string{"GET control/_doc/revision?realtime=true", "POST records/_bulk?refresh=wait_for&require_alias=true"}
+	if sent := trace.take(prefix); !slices.Equal(sent[:2], want) {
+		t.Fatalf("the plan counted again, or the reservation was not used: %q", sent)
+	}
+	before, _ := a.Indexing(ctx, tg)
+	trace.take("")
+	if _, err := a.Upsert(ctx, tg, crashRecords("new", 1)); !errors.Is(err, ErrPlanLimit) {
+		t.Fatalf("a write over the limit: %v", err)
+	}
+	// Over the limit by the known count, the plan counts the request's records that
+	// exist already (they would not count twice), and nothing else.
+	if sent := trace.take(prefix); !slices.Equal(sent, []string{"GET control/_doc/revision?realtime=true", "POST records/_count"}) {
+		t.Fatalf("the refusal: %q", sent)
+	}
+	if after, _ := a.Indexing(ctx, tg); after != before {
+		t.Fatalf("a refused write moved the revisions: %+v, before %+v", after, before)
+	}
+	if tk := a.ticket(ctx, tg.Names); !tk.usable {
+		t.Fatalf("the refused write gave back an unusable reservation: %+v", tk)
 	}
 }

@@ -70,10 +70,11 @@ func (s *Service) finish(ctx context.Context, names esnames.Index, rev int64, ap
 }
 
 // completeReserving completes the applied write rev and, in the same compare-and-set,
-// reserves the next revision for this replica's next write when no other write of the
-// index is running (with writes running, someone would allocate before that next write
-// and the reservation would only be released again), unless it holds one already or a
-// fence is live.
+// reserves the next revision for this replica's next write when no write of the index
+// holds an allocated revision (with writes running, someone would allocate before that
+// next write and the reservation would only be released again), unless it holds one
+// already or a fence is live. Other replicas' reservations do not stop it: an idle one
+// is no write, and one in use allocates nothing.
 func (s *Service) completeReserving(ctx context.Context, names esnames.Index, rev int64) (State, error) {
 	wanted := !s.held.holds(names)
 	var reserved Lease
@@ -81,7 +82,7 @@ func (s *Service) completeReserving(ctx context.Context, names esnames.Index, re
 		reserved = Lease{}
 		now := s.cfg.Now()
 		next, err := st.Complete(now, rev, true)
-		if err != nil || !wanted || len(next.Pending) > 0 {
+		if err != nil || !wanted || next.Writing() {
 			return next, err
 		}
 		if r, l, err := next.Reserve(now, s.cfg.WriteLease, s.owner); err == nil {

@@ -115,6 +115,12 @@ func (s State) Release(now time.Time, rev int64) State {
 	return next
 }
 
+// Writing reports whether a write holds a revision it was allocated (a reservation is
+// left out: its owner may not write again).
+func (s State) Writing() bool {
+	return slices.ContainsFunc(s.Pending, func(l Lease) bool { return l.Owner == "" })
+}
+
 // Accepted is acceptedRevision: the last revision handed out, leaving out the
 // reservations on top of it, which no write has used yet.
 func (s State) Accepted() int64 {

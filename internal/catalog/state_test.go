@@ -129,14 +129,14 @@ func TestReservations(t *testing.T) {
 	if err != nil || r.Rev != 2 || r.Owner != "a" {
 		t.Fatalf("reserve: %+v %v", r, err)
 	}
-	if s.Accepted() != 1 || s.Indexed() != 1 || !s.Holds(now, r) {
+	if s.Accepted() != 1 || s.Indexed() != 1 || !s.Holds(now, r) || s.Writing() {
 		t.Fatalf("after the reservation: accepted %d, indexed %d, holds %v", s.Accepted(), s.Indexed(), s.Holds(now, r))
 	}
 	if back := s.Release(now, r.Rev); back.Revision != 1 || len(back.Pending) != 0 {
 		t.Fatalf("releasing the last revision handed out takes it back: %+v", back)
 	}
 	later, w2, _ := s.Allocate(now, lease)
-	if later.Holds(now, r) || later.Accepted() != w2.Rev {
+	if later.Holds(now, r) || later.Accepted() != w2.Rev || !later.Writing() {
 		t.Fatalf("a reservation with a revision handed out after it still holds: %+v", later)
 	}
 	if gap := later.Release(now, r.Rev); gap.Revision != w2.Rev || len(gap.Pending) != 1 {
