@@ -174,7 +174,13 @@ func (s *Service) flush(names esnames.Index, g *stateGroup, batch []*stateChange
 	ctx, cancel := batchContext(batch)
 	defer cancel()
 	for attempt := 0; ; attempt++ {
-		known, fresh := g.remembered(), false
+		// Only the first attempt trusts the remembered document: a retry follows a
+		// conflict or refusals, and reads it.
+		var known *knownState
+		if attempt == 0 {
+			known = g.remembered()
+		}
+		fresh := false
 		if known == nil {
 			st, v, err := s.loadState(ctx, names)
 			if err != nil {
@@ -186,7 +192,6 @@ func (s *Service) flush(names esnames.Index, g *stateGroup, batch []*stateChange
 		}
 		next, errs, ok := applyChanges(known.st, batch)
 		if !ok && !fresh {
-			g.forget()
 			continue
 		}
 		if !ok {
