@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -71,10 +72,22 @@ func Run(ctx context.Context, kube *rest.Config, scheme *runtime.Scheme, opts Ru
 		return nil
 	})
 	err = g.Wait()
+	releaseReservations(ctx, opts.Catalog)
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
+}
+
+// releaseReservations gives up the revisions the catalog holds for its next writes, once
+// no request runs any more, so that other replicas need not wait for their leases.
+func releaseReservations(ctx context.Context, c *catalog.Service) {
+	if c == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	c.ReleaseReservations(ctx)
 }
 
 // wire builds the search service, the usage meter and the settings writer that the

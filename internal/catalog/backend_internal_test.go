@@ -11,18 +11,12 @@ import (
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/mapping"
-	"github.com/aislehq/aisle/test/esbackend"
 )
 
 // startBackend starts the embedded engine for the test and returns a client of it.
 func startBackend(tb testing.TB) *elasticsearch.TypedClient {
 	tb.Helper()
-	url, stop, err := esbackend.Start(context.Background(), tb.TempDir())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = stop() })
-	client, err := es.New(url)
+	client, err := es.New(startEngine(tb))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -64,24 +64,25 @@ func encodeBulk(ops []bulkOp) []byte {
 	return buf.Bytes()
 }
 
-// bulkWrite sends ops to index in one _bulk. live writes go through the alias (never
-// creating an index by accident) and return once searchable (refresh=wait_for). The
-// first failed item becomes the error, naming its position.
-func (s *Service) bulkWrite(ctx context.Context, index string, live bool, ops []bulkOp) error {
-	return s.bulk(ctx, index, live, ops, 0)
+// bulkWrite sends ops through alias in one _bulk (never creating an index by accident)
+// and returns once they are searchable (refresh=wait_for), with the records they added
+// less those they deleted. The first failed item becomes the error, naming its position.
+func (s *Service) bulkWrite(ctx context.Context, alias string, ops []bulkOp) (int64, error) {
+	return s.bulk(ctx, alias, true, ops, 0)
 }
 
 // bulkAt fills a physical index with ops that start at position offset of the request.
 func (s *Service) bulkAt(ctx context.Context, index string, ops []bulkOp, offset int) error {
-	return s.bulk(ctx, index, false, ops, offset)
+	_, err := s.bulk(ctx, index, false, ops, offset)
+	return err
 }
 
-func (s *Service) bulk(ctx context.Context, index string, live bool, ops []bulkOp, offset int) error {
+func (s *Service) bulk(ctx context.Context, index string, live bool, ops []bulkOp, offset int) (int64, error) {
 	if len(ops) == 0 {
-		return nil
+		return 0, nil
 	}
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("%w: %w", ErrLeaseLost, err)
+		return 0, fmt.Errorf("%w: %w", ErrLeaseLost, err)
 	}
 	req := s.es.Bulk().Index(index).Raw(bytes.NewReader(encodeBulk(ops)))
 	if live {
@@ -89,12 +90,15 @@ func (s *Service) bulk(ctx context.Context, index string, live bool, ops []bulkO
 	}
 	res, err := req.Do(ctx)
 	if err != nil {
-		return fmt.Errorf("writing %d records to %s: %w", len(ops), index, es.Classify(err))
+		return 0, fmt.Errorf("writing %d records to %s: %w", len(ops), index, es.Classify(err))
+	}
+	if live {
+		s.learnTarget(index, res.Items)
 	}
 	if !res.Errors {
-		return nil
+		return bulkAdded(res.Items), nil
 	}
-	return failure(res.Items, offset)
+	return 0, failure(res.Items, offset)
 }
 
 // written is a document a _bulk item wrote, with the seq_no and primary term it got.

@@ -15,7 +15,12 @@
 //   - A write allocates revision r by compare-and-set (r joins State.Pending with a
 //     lease), writes its documents with refresh=wait_for and a timeout inside the lease,
 //     then removes r from Pending. indexedRevision is the revision below the lowest
-//     pending one, so it never covers a write that is not yet searchable.
+//     pending one, so it never covers a write that is not yet searchable. A replica
+//     groups the revision changes of its concurrent writers into one compare-and-set,
+//     made against the document as it last saw it (group.go). The compare-and-set
+//     that completes a write reserves the next revision for the replica's next write,
+//     which then only reads the document to check that nobody allocated since
+//     (reserve.go).
 //   - A replacement fills a new physical index, sets the fence (no new revisions),
 //     waits for pending writes to finish, allocates its revision, moves the alias with
 //     one POST /_aliases (remove + add), clears the fence and deletes the old index.
@@ -74,6 +79,7 @@ const (
 	DefaultBuildLease     = 20 * time.Second
 	DefaultStageTTL       = 24 * time.Hour
 	DefaultIdempotencyTTL = 24 * time.Hour
+	DefaultReserveIdle    = 100 * time.Millisecond
 	// FillBatch is the number of documents per _bulk when filling a physical index.
 	FillBatch = 1000
 	// FillWorkers is the number of concurrent _bulk requests of a fill.
@@ -94,6 +100,9 @@ type Config struct {
 	StageTTL time.Duration
 	// IdempotencyTTL is how long an idempotency key is remembered.
 	IdempotencyTTL time.Duration
+	// ReserveIdle is how long a replica keeps a revision reserved for its next write to
+	// an index before it releases it unused (reserve.go).
+	ReserveIdle time.Duration
 	// Now tells the time; defaults to time.Now.
 	Now func() time.Time
 }
@@ -109,6 +118,7 @@ func (c Config) withDefaults() Config {
 	def(&c.BuildLease, DefaultBuildLease)
 	def(&c.StageTTL, DefaultStageTTL)
 	def(&c.IdempotencyTTL, DefaultIdempotencyTTL)
+	def(&c.ReserveIdle, DefaultReserveIdle)
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -117,16 +127,21 @@ func (c Config) withDefaults() Config {
 
 // Service runs the write path against one Elasticsearch cluster.
 type Service struct {
-	es   *elasticsearch.TypedClient
-	cfg  Config
-	ctl  *control
-	maps mappings
+	es     *elasticsearch.TypedClient
+	cfg    Config
+	ctl    *control
+	maps   mappings
+	groups stateGroups
+	held   reservations
+	counts knownCounts
+	// owner names this replica's reservations.
+	owner string
 }
 
 // New returns a service on client.
 func New(client *elasticsearch.TypedClient, cfg Config) *Service {
 	cfg = cfg.withDefaults()
-	return &Service{es: client, cfg: cfg, ctl: newControl(client)}
+	return &Service{es: client, cfg: cfg, ctl: newControl(client), owner: newOwnerID()}
 }
 
 // Receipt is the answer to a write, and the body of GET /indexing.

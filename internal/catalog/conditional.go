@@ -10,8 +10,10 @@ import (
 
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/optype"
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/refresh"
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/result"
 
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/esnames"
 )
 
 // Operations of a conditional write.
@@ -81,18 +83,16 @@ func ValidateConditional(r ConditionalRequest) (Conditional, error) {
 // (POST /record-writes). With an idempotency key, the first outcome (receipt or
 // conflict) is kept and repeated; bodyHash identifies the request body.
 func (s *Service) ConditionalWrite(ctx context.Context, t Target, c Conditional, bodyHash string) (Receipt, error) {
-	if c.Operation == OpUpsert && c.ExpectedVersion == 0 {
-		if err := s.checkPlanCreate(ctx, t); err != nil {
-			return Receipt{}, err
-		}
-	}
-	if c.Operation == OpUpsert {
-		if err := s.checkLive(ctx, t.Names, []Record{c.Record}); err != nil {
-			return Receipt{}, err
-		}
-	}
 	if c.IdempotencyKey == "" {
-		return s.conditional(ctx, t, c)
+		tk := s.ticket(ctx, t.Names)
+		if err := s.checkConditional(ctx, t, tk, c); err != nil {
+			s.giveBack(t.Names, tk)
+			return Receipt{}, err
+		}
+		return s.conditional(ctx, t, c, tk)
+	}
+	if err := s.checkConditional(ctx, t, ticket{}, c); err != nil {
+		return Receipt{}, err
 	}
 	claim, err := s.claimKey(ctx, t.Names, c.IdempotencyKey, bodyHash)
 	if err != nil {
@@ -101,7 +101,9 @@ func (s *Service) ConditionalWrite(ctx context.Context, t Target, c Conditional,
 	if claim.outcome != nil {
 		return claim.outcome.result()
 	}
-	rec, err := s.conditional(ctx, t, c)
+	// The reservation is taken only now: a claim may wait for another request with
+	// the key, and a swap's drain would wait for a reservation held meanwhile.
+	rec, err := s.conditional(ctx, t, c, s.ticket(ctx, t.Names))
 	if oc, ok := outcomeOf(rec, err); ok {
 		s.recordKey(context.WithoutCancel(ctx), t.Names, c.IdempotencyKey, claim, oc)
 	} else {
@@ -110,63 +112,95 @@ func (s *Service) ConditionalWrite(ctx context.Context, t Target, c Conditional,
 	return rec, err
 }
 
-func (s *Service) conditional(ctx context.Context, t Target, c Conditional) (Receipt, error) {
-	alias := t.Names.Alias()
-	return s.write(ctx, t.Names, func(ctx context.Context, rev int64) (bool, error) {
-		// Under this revision's lease no swap can move the alias, so the read and the
-		// conditional write below see the same physical index.
-		doc, err := s.getDoc(ctx, t.Names, c.ObjectID)
-		if err != nil {
-			return false, err
+// checkConditional checks an upsert against the plan (a create) and the mapping.
+func (s *Service) checkConditional(ctx context.Context, t Target, tk ticket, c Conditional) error {
+	if c.Operation != OpUpsert {
+		return nil
+	}
+	if c.ExpectedVersion == 0 {
+		if err := s.checkPlanCreate(ctx, t, tk); err != nil {
+			return err
 		}
-		current := int64(0)
-		if doc.found {
-			current = doc.version
-		}
-		if current != c.ExpectedVersion {
-			return false, nil
-		}
-		if c.Operation == OpDelete {
-			return s.deleteIf(ctx, alias, c.ObjectID, doc)
-		}
-		return s.indexIf(ctx, alias, c.ObjectID, withVersion(c.Record.Raw, rev), doc)
+	}
+	return s.checkLive(ctx, t.Names, []Record{c.Record})
+}
+
+func (s *Service) conditional(ctx context.Context, t Target, c Conditional, tk ticket) (Receipt, error) {
+	return s.write(ctx, t.Names, tk, func(ctx context.Context, rev int64) (change, error) {
+		return s.compareAndWrite(ctx, t.Names, c, rev)
 	})
 }
 
+// compareAndWrite applies c at revision rev if the record's version is the expected one.
+func (s *Service) compareAndWrite(ctx context.Context, names esnames.Index, c Conditional, rev int64) (change, error) {
+	alias := names.Alias()
+	if c.Operation == OpUpsert && c.ExpectedVersion == 0 {
+		// Expecting no record is what op_type=create checks: no read is needed.
+		return s.indexIf(ctx, alias, c.ObjectID, withVersion(c.Record.Raw, rev), storedDoc{})
+	}
+	// Under this revision's lease no swap can move the alias, so the read and the
+	// conditional write below see the same physical index.
+	doc, err := s.getDoc(ctx, names, c.ObjectID)
+	if err != nil {
+		return change{}, err
+	}
+	current := int64(0)
+	if doc.found {
+		current = doc.version
+	}
+	if current != c.ExpectedVersion {
+		return change{}, nil
+	}
+	if c.Operation == OpDelete {
+		return s.deleteIf(ctx, alias, c.ObjectID, doc)
+	}
+	return s.indexIf(ctx, alias, c.ObjectID, withVersion(c.Record.Raw, rev), doc)
+}
+
 // indexIf writes doc only if the stored document is still the one read (or still absent).
-func (s *Service) indexIf(ctx context.Context, alias, id string, body []byte, prev storedDoc) (bool, error) {
+func (s *Service) indexIf(ctx context.Context, alias, id string, body []byte, prev storedDoc) (change, error) {
 	req := s.es.Index(alias).Id(pathID(id)).Raw(bytes.NewReader(body)).RequireAlias(true).Refresh(refresh.Waitfor)
 	if prev.found {
 		req = req.IfSeqNo(strconv.FormatInt(prev.seq, 10)).IfPrimaryTerm(strconv.FormatInt(prev.term, 10))
 	} else {
 		req = req.OpType(optype.Create)
 	}
-	_, err := req.Do(ctx)
+	res, err := req.Do(ctx)
+	if err == nil {
+		s.maps.setTarget(alias, res.Index_)
+		if res.Result == result.Created {
+			return change{applied: true, added: 1}, nil
+		}
+	}
 	return casResult(err, id)
 }
 
 // deleteIf deletes the record only if it is still the one read; deleting an absent
 // record (expectedVersion 0) changes nothing and succeeds.
-func (s *Service) deleteIf(ctx context.Context, alias, id string, prev storedDoc) (bool, error) {
+func (s *Service) deleteIf(ctx context.Context, alias, id string, prev storedDoc) (change, error) {
 	if !prev.found {
-		return true, nil
+		return change{applied: true}, nil
 	}
 	_, err := s.es.Delete(alias, pathID(id)).IfSeqNo(strconv.FormatInt(prev.seq, 10)).
 		IfPrimaryTerm(strconv.FormatInt(prev.term, 10)).Refresh(refresh.Waitfor).Do(ctx)
-	return casResult(err, id)
+	ch, err := casResult(err, id)
+	if ch.applied {
+		ch.added = -1
+	}
+	return ch, err
 }
 
 // casResult: a version conflict (or the document vanishing) means another write won.
-func casResult(err error, id string) (bool, error) {
+func casResult(err error, id string) (change, error) {
 	err = es.Classify(err)
 	switch {
 	case err == nil:
-		return true, nil
+		return change{applied: true}, nil
 	case errors.Is(err, es.ErrConflict), errors.Is(err, es.ErrNotFound):
-		return false, nil
+		return change{}, nil
 	}
 	if refused := refusedWrite(err, "record"); refused != err {
-		return false, refused
+		return change{}, refused
 	}
-	return false, fmt.Errorf("writing record %q: %w", id, err)
+	return change{}, fmt.Errorf("writing record %q: %w", id, err)
 }

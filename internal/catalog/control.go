@@ -138,31 +138,6 @@ func (s *Service) loadState(ctx context.Context, names esnames.Index) (State, ve
 	return readControl[State](ctx, s.ctl, names, revisionID)
 }
 
-// update applies fn to the revision document by compare-and-set, retrying with jittered
-// backoff while other replicas change it first. fn must be pure: it may run many times.
-func (s *Service) update(ctx context.Context, names esnames.Index, fn func(State) (State, error)) (State, error) {
-	for attempt := 0; ; attempt++ {
-		st, v, err := s.loadState(ctx, names)
-		if err != nil {
-			return State{}, err
-		}
-		next, err := fn(st)
-		if err != nil {
-			return st, err
-		}
-		_, err = s.ctl.put(ctx, names.Control(), revisionID, v, next)
-		if err == nil {
-			return next, nil
-		}
-		if !errors.Is(err, es.ErrConflict) {
-			return State{}, err
-		}
-		if err := sleep(ctx, backoff(attempt, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
-			return State{}, err
-		}
-	}
-}
-
 // backoff is a full-jitter exponential delay.
 func backoff(attempt int, base, limit time.Duration) time.Duration {
 	d := base << min(attempt, 16)

@@ -81,30 +81,38 @@ func (s *Service) claimKey(ctx context.Context, names esnames.Index, key, hash s
 }
 
 // tryClaim makes one attempt; ErrBusy means another request with the key is running.
+// Most keys are new: the claim is created first, and the key read only when it exists.
 func (s *Service) tryClaim(ctx context.Context, names esnames.Index, id, hash string) (keyClaim, error) {
 	now := s.cfg.Now()
+	fresh := idemDoc{Kind: kindIdem, Hash: hash, CreatedAt: millis(now), Deadline: millis(now.Add(s.idemLease()))}
+	if err := s.ctl.ensure(ctx, names.Control()); err != nil {
+		return keyClaim{}, err
+	}
+	nv, err := s.ctl.put(ctx, names.Control(), id, versioned{}, fresh)
+	if err == nil {
+		return keyClaim{doc: fresh, v: nv}, nil
+	}
+	if !errors.Is(err, es.ErrConflict) {
+		return keyClaim{}, err
+	}
+	return s.claimExisting(ctx, names, id, fresh)
+}
+
+// claimExisting settles on a key that exists: its outcome to repeat, or a claim taken
+// over by compare-and-set (or created again, when it vanished meanwhile).
+func (s *Service) claimExisting(ctx context.Context, names esnames.Index, id string, fresh idemDoc) (keyClaim, error) {
 	v, err := s.ctl.get(ctx, names.Control(), id)
 	if err != nil {
 		return keyClaim{}, err
 	}
-	fresh := idemDoc{Kind: kindIdem, Hash: hash, CreatedAt: millis(now), Deadline: millis(now.Add(s.idemLease()))}
 	if v.found {
 		var d idemDoc
 		if err := json.Unmarshal(v.src, &d); err != nil {
 			return keyClaim{}, fmt.Errorf("decoding idempotency record %s: %w", id, err)
 		}
-		expired := d.CreatedAt+s.cfg.IdempotencyTTL.Milliseconds() <= millis(now)
-		switch {
-		case expired:
-			// Forgotten: the key starts afresh.
-		case d.Hash != hash:
-			return keyClaim{}, ErrIdempotencyMismatch
-		case d.Outcome != nil:
-			return keyClaim{outcome: d.Outcome}, nil
-		case d.Deadline > millis(now):
-			return keyClaim{}, ErrBusy
-		default:
-			fresh.CreatedAt = d.CreatedAt // the owner crashed: take over its claim
+		var outcome *Outcome
+		if fresh, outcome, err = decideKey(d, fresh, s.cfg.IdempotencyTTL); err != nil || outcome != nil {
+			return keyClaim{outcome: outcome}, err
 		}
 	}
 	nv, err := s.ctl.put(ctx, names.Control(), id, v, fresh)
@@ -112,6 +120,26 @@ func (s *Service) tryClaim(ctx context.Context, names esnames.Index, id, hash st
 		return keyClaim{}, err
 	}
 	return keyClaim{doc: fresh, v: nv}, nil
+}
+
+// decideKey is what a request with claim fresh does about the stored key d: repeat its
+// outcome, refuse (another body, ErrIdempotencyMismatch; its owner still running,
+// ErrBusy), or claim it: afresh when d expired, keeping d's creation time when d's
+// owner crashed.
+func decideKey(d, fresh idemDoc, ttl time.Duration) (idemDoc, *Outcome, error) {
+	now := fresh.CreatedAt
+	switch {
+	case d.CreatedAt+ttl.Milliseconds() <= now:
+		return fresh, nil, nil
+	case d.Hash != fresh.Hash:
+		return fresh, nil, ErrIdempotencyMismatch
+	case d.Outcome != nil:
+		return fresh, d.Outcome, nil
+	case d.Deadline > now:
+		return fresh, nil, ErrBusy
+	}
+	fresh.CreatedAt = d.CreatedAt
+	return fresh, nil, nil
 }
 
 // recordKey stores the outcome; losing the claim meanwhile (a takeover) is logged away.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/aislehq/aisle/internal/es"
 )
@@ -19,30 +20,52 @@ func PlanAllows(maxRecords, others, thisIndex int64) error {
 		ErrPlanLimit, maxRecords, others+thisIndex)
 }
 
-// others counts the records of the workspace's other indexes.
-func (s *Service) others(ctx context.Context, t Target) (int64, error) {
-	var n int64
-	for _, alias := range t.OtherAliases {
-		c, err := s.count(ctx, alias)
-		if err != nil {
-			return 0, err
-		}
-		n += c
+// planCounts counts the records of this index and of the workspace's other indexes, all
+// at once. This index's count is not counted when the ticket holds the reservation of a
+// write of this replica whose count is known (counts.go).
+func (s *Service) planCounts(ctx context.Context, t Target, tk ticket) (current, others int64, err error) {
+	current, known, _ := s.countBefore(t.Names.Alias(), tk.lease, tk.usable, tk.alone)
+	aliases := t.OtherAliases
+	if !known {
+		aliases = append([]string{t.Names.Alias()}, aliases...)
 	}
-	return n, nil
+	n, err := s.countAll(ctx, aliases)
+	if err != nil {
+		return 0, 0, err
+	}
+	if !known {
+		current, n = n[0], n[1:]
+	}
+	for _, c := range n {
+		others += c
+	}
+	return current, others, nil
 }
+
+// countAll counts the records behind each alias, a few at once.
+func (s *Service) countAll(ctx context.Context, aliases []string) ([]int64, error) {
+	n := make([]int64, len(aliases))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(planCountWorkers)
+	for i, alias := range aliases {
+		g.Go(func() (err error) {
+			n[i], err = s.count(gctx, alias)
+			return err
+		})
+	}
+	return n, g.Wait()
+}
+
+// planCountWorkers bounds the counts a plan check runs at once.
+const planCountWorkers = 8
 
 // checkPlanUpsert refuses an upsert whose new records would exceed the plan. Existing
 // records are replaced in place and do not count twice.
-func (s *Service) checkPlanUpsert(ctx context.Context, t Target, records []Record) error {
+func (s *Service) checkPlanUpsert(ctx context.Context, t Target, tk ticket, records []Record) error {
 	if t.MaxRecords <= 0 {
 		return nil
 	}
-	others, err := s.others(ctx, t)
-	if err != nil {
-		return err
-	}
-	current, err := s.count(ctx, t.Names.Alias())
+	current, others, err := s.planCounts(ctx, t, tk)
 	if err != nil {
 		return err
 	}
@@ -62,23 +85,27 @@ func (s *Service) checkPlanTotal(ctx context.Context, t Target, n int64) error {
 	if t.MaxRecords <= 0 {
 		return nil
 	}
-	others, err := s.others(ctx, t)
+	counts, err := s.countAll(ctx, t.OtherAliases)
 	if err != nil {
 		return err
+	}
+	var others int64
+	for _, c := range counts {
+		others += c
 	}
 	return PlanAllows(t.MaxRecords, others, n)
 }
 
 // checkPlanCreate refuses a conditional create of one new record over the plan.
-func (s *Service) checkPlanCreate(ctx context.Context, t Target) error {
+func (s *Service) checkPlanCreate(ctx context.Context, t Target, tk ticket) error {
 	if t.MaxRecords <= 0 {
 		return nil
 	}
-	current, err := s.count(ctx, t.Names.Alias())
+	current, others, err := s.planCounts(ctx, t, tk)
 	if err != nil {
 		return err
 	}
-	return s.checkPlanTotal(ctx, t, current+1)
+	return PlanAllows(t.MaxRecords, others, current+1)
 }
 
 func uniqueIDs(records []Record) []string {

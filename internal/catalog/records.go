@@ -32,78 +32,82 @@ type ReadResult struct {
 
 // Upsert adds or replaces records (POST /records) as one write with one revision.
 func (s *Service) Upsert(ctx context.Context, t Target, records []Record) (Receipt, error) {
-	if err := s.checkPlanUpsert(ctx, t, records); err != nil {
+	tk := s.ticket(ctx, t.Names)
+	err := s.checkPlanUpsert(ctx, t, tk, records)
+	if err == nil {
+		err = s.checkLive(ctx, t.Names, records)
+	}
+	if err != nil {
+		s.giveBack(t.Names, tk)
 		return Receipt{}, err
 	}
-	if err := s.checkLive(ctx, t.Names, records); err != nil {
-		return Receipt{}, err
-	}
-	return s.write(ctx, t.Names, func(ctx context.Context, rev int64) (bool, error) {
-		return true, s.upsertOrUndo(ctx, t.Names.Alias(), records, rev)
+	return s.write(ctx, t.Names, tk, func(ctx context.Context, rev int64) (change, error) {
+		added, err := s.upsertOrUndo(ctx, t.Names.Alias(), records, rev)
+		return change{applied: true, added: added}, err
 	})
 }
 
 // Delete removes one record (DELETE /records/{objectID}); an absent record is a no-op
 // write that still gets its revision and receipt.
 func (s *Service) Delete(ctx context.Context, t Target, objectID string) (Receipt, error) {
-	return s.write(ctx, t.Names, func(ctx context.Context, _ int64) (bool, error) {
-		return true, s.bulkWrite(ctx, t.Names.Alias(), true, []bulkOp{{id: objectID, delete: true}})
+	return s.write(ctx, t.Names, s.ticket(ctx, t.Names), func(ctx context.Context, _ int64) (change, error) {
+		added, err := s.bulkWrite(ctx, t.Names.Alias(), []bulkOp{{id: objectID, delete: true}})
+		return change{applied: true, added: added}, err
 	})
 }
 
-// write runs apply under a fresh revision: allocate, apply, complete, receipt. apply
-// reports whether it changed the index. Its context ends before the lease does, so a
-// write never lands after its revision was given up.
-func (s *Service) write(ctx context.Context, names esnames.Index, apply func(context.Context, int64) (bool, error)) (Receipt, error) {
-	lease, err := s.begin(ctx, names)
+// write runs apply under a revision, the ticket's or a fresh one: begin, apply,
+// complete, receipt. Its context ends before the lease does, so a write never lands
+// after its revision was given up.
+func (s *Service) write(ctx context.Context, names esnames.Index, tk ticket, apply func(context.Context, int64) (change, error)) (Receipt, error) {
+	g, err := s.begin(ctx, names, tk)
 	if err != nil {
 		return Receipt{}, err
 	}
-	applyCtx, cancel := context.WithDeadline(ctx, time.UnixMilli(lease.Deadline).Add(-s.cfg.WriteLease/6))
-	applied, err := apply(applyCtx, lease.Rev)
+	applyCtx, cancel := context.WithDeadline(ctx, time.UnixMilli(g.lease.Deadline).Add(-s.cfg.WriteLease/6))
+	ch, err := apply(applyCtx, g.lease.Rev)
 	cancel()
 	if err != nil {
 		// The revision is released; whether anything landed is unknown, so it does
 		// not count as a write either way (no 202 was given).
-		_, _ = s.finish(context.WithoutCancel(ctx), names, lease.Rev, false)
+		_, _ = s.finish(context.WithoutCancel(ctx), names, g.lease.Rev, false)
 		return Receipt{}, err
 	}
-	st, err := s.finish(ctx, names, lease.Rev, applied)
-	if err != nil {
-		return Receipt{}, err
-	}
-	if !applied {
+	if !ch.applied {
+		if _, err := s.finish(ctx, names, g.lease.Rev, false); err != nil {
+			return Receipt{}, err
+		}
 		return Receipt{}, ErrVersionConflict
 	}
-	return s.receipt(ctx, names, lease.Rev, st)
+	return s.conclude(ctx, names, g, ch)
 }
 
-// begin allocates a revision, waiting (bounded) while a swap holds the fence.
-func (s *Service) begin(ctx context.Context, names esnames.Index) (Lease, error) {
-	var lease Lease
-	err := waitFor(ctx, s.cfg.FenceLease, func() error {
-		_, err := s.update(ctx, names, func(st State) (State, error) {
-			next, l, err := st.Allocate(s.cfg.Now(), s.cfg.WriteLease)
-			lease = l
-			return next, err
-		})
-		return err
-	}, ErrFenced)
-	if err != nil {
-		return Lease{}, fmt.Errorf("allocating a revision for %s: %w", names.Alias(), err)
+// conclude completes an applied write and returns its receipt. Its count is the known
+// count plus what the write added when that is exact (counts.go); otherwise a _count
+// runs beside the completion, the write being searchable already.
+func (s *Service) conclude(ctx context.Context, names esnames.Index, g grant, ch change) (Receipt, error) {
+	alias := names.Alias()
+	n, _, exact := s.countBefore(alias, g.lease, g.reserved, g.alone)
+	counted := make(chan error, 1)
+	if exact {
+		n += ch.added
+		counted <- nil
+	} else {
+		go func() {
+			var err error
+			n, err = s.count(ctx, alias)
+			counted <- err
+		}()
 	}
-	return lease, nil
-}
-
-// finish removes rev from the pending revisions.
-func (s *Service) finish(ctx context.Context, names esnames.Index, rev int64, applied bool) (State, error) {
-	st, err := s.update(ctx, names, func(st State) (State, error) {
-		return st.Complete(s.cfg.Now(), rev, applied)
-	})
-	if err != nil {
-		return State{}, fmt.Errorf("completing revision %d of %s: %w", rev, names.Alias(), err)
+	st, err := s.completeReserving(ctx, names, g.lease.Rev)
+	if cerr := <-counted; err == nil {
+		err = cerr
 	}
-	return st, nil
+	if err != nil {
+		return Receipt{}, err
+	}
+	s.counts.set(alias, knownCount{n: n, rev: g.lease.Rev, exact: g.alone})
+	return Receipt{AcceptedRevision: g.lease.Rev, IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
 }
 
 func (s *Service) receipt(ctx context.Context, names esnames.Index, rev int64, st State) (Receipt, error) {
@@ -124,7 +128,7 @@ func (s *Service) Indexing(ctx context.Context, t Target) (Receipt, error) {
 	if err != nil {
 		return Receipt{}, err
 	}
-	return Receipt{AcceptedRevision: st.Revision, IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
+	return Receipt{AcceptedRevision: st.Accepted(), IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
 }
 
 // Get reads one record in real time (GET /records/{objectID}).

@@ -68,7 +68,7 @@ func (s *Service) StartStage(ctx context.Context, t Target, id string) (StageSta
 		return StageStatus{}, false, err
 	}
 	now := millis(s.cfg.Now())
-	d := stageDoc{Kind: kindStage, StageID: id, State: StageOpen, Physical: physical, StartRevision: st.Revision,
+	d := stageDoc{Kind: kindStage, StageID: id, State: StageOpen, Physical: physical, StartRevision: st.Accepted(),
 		Batches: map[string]batchInfo{}, CreatedAt: now, UpdatedAt: now}
 	if _, err := s.ctl.put(ctx, t.Names.Control(), stageID(id), versioned{}, d); err != nil {
 		s.deleteIndex(ctx, physical)

@@ -10,6 +10,9 @@ import (
 type Lease struct {
 	Rev      int64 `json:"rev"`
 	Deadline int64 `json:"deadline"` // Unix milliseconds
+	// Owner names the replica a revision is reserved for, ahead of its next write
+	// (reserve.go); empty for a revision allocated to a write.
+	Owner string `json:"owner,omitempty"`
 }
 
 // Fence stops new revisions while a catalog swap moves the alias. It has a deadline too,
@@ -76,6 +79,56 @@ func (s State) Allocate(now time.Time, lease time.Duration) (State, Lease, error
 	l := Lease{Rev: s.Revision, Deadline: millis(now.Add(lease))}
 	s.Pending = append(s.Pending, l)
 	return s, l, nil
+}
+
+// Reserve hands out the next revision ahead, for owner's next write, unless a live fence
+// stops writes. Until that write, it is pending like a write's revision.
+func (s State) Reserve(now time.Time, lease time.Duration, owner string) (State, Lease, error) {
+	next, l, err := s.Allocate(now, lease)
+	if err != nil {
+		return s, Lease{}, err
+	}
+	l.Owner = owner
+	next.Pending[len(next.Pending)-1] = l
+	return next, l, nil
+}
+
+// Holds reports whether reservation l may be used now: it is still pending and still the
+// last revision handed out, and no fence is live. Using it is then the same as
+// allocating it now.
+func (s State) Holds(now time.Time, l Lease) bool {
+	s = s.Prune(now)
+	return s.Fence == nil && s.Revision == l.Rev && slices.Contains(s.Pending, l)
+}
+
+// Release drops the reservation rev, unused, if it is still pending. When nothing was
+// handed out after it, the revision is taken back: no write ever had it, and
+// acceptedRevision left it out, so nobody saw it as a write's.
+func (s State) Release(now time.Time, rev int64) State {
+	next, err := s.Complete(now, rev, false)
+	if err != nil {
+		return s
+	}
+	if next.Revision == rev {
+		next.Revision--
+	}
+	return next
+}
+
+// Writing reports whether a write holds a revision it was allocated (a reservation is
+// left out: its owner may not write again).
+func (s State) Writing() bool {
+	return slices.ContainsFunc(s.Pending, func(l Lease) bool { return l.Owner == "" })
+}
+
+// Accepted is acceptedRevision: the last revision handed out, leaving out the
+// reservations on top of it, which no write has used yet.
+func (s State) Accepted() int64 {
+	r := s.Revision
+	for r > 0 && slices.ContainsFunc(s.Pending, func(l Lease) bool { return l.Rev == r && l.Owner != "" }) {
+		r--
+	}
+	return r
 }
 
 // Complete removes rev from the pending revisions; applied says whether its write reached

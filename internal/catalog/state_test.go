@@ -119,3 +119,37 @@ func TestValidateRecord(t *testing.T) {
 		t.Errorf("withVersion: %s", got)
 	}
 }
+
+func TestReservations(t *testing.T) {
+	now := time.UnixMilli(1_000_000)
+	lease := 10 * time.Second
+	s, w1, _ := State{}.Allocate(now, lease)
+	s, _ = s.Complete(now, w1.Rev, true)
+	s, r, err := s.Reserve(now, lease, "a")
+	if err != nil || r.Rev != 2 || r.Owner != "a" {
+		t.Fatalf("reserve: %+v %v", r, err)
+	}
+	if s.Accepted() != 1 || s.Indexed() != 1 || !s.Holds(now, r) || s.Writing() {
+		t.Fatalf("after the reservation: accepted %d, indexed %d, holds %v", s.Accepted(), s.Indexed(), s.Holds(now, r))
+	}
+	if back := s.Release(now, r.Rev); back.Revision != 1 || len(back.Pending) != 0 {
+		t.Fatalf("releasing the last revision handed out takes it back: %+v", back)
+	}
+	later, w2, _ := s.Allocate(now, lease)
+	if later.Holds(now, r) || later.Accepted() != w2.Rev || !later.Writing() {
+		t.Fatalf("a reservation with a revision handed out after it still holds: %+v", later)
+	}
+	if gap := later.Release(now, r.Rev); gap.Revision != w2.Rev || len(gap.Pending) != 1 {
+		t.Fatalf("releasing a reservation below a write's revision: %+v", gap)
+	}
+	fenced, _ := s.SetFence(now, "swap", lease)
+	if fenced.Holds(now, r) {
+		t.Fatal("a reservation holds under a fence")
+	}
+	if _, _, err := fenced.Reserve(now, lease, "a"); !errors.Is(err, ErrFenced) {
+		t.Fatalf("reserving under a fence: %v", err)
+	}
+	if expired := s.Prune(now.Add(lease)); expired.Holds(now.Add(lease), r) {
+		t.Fatal("an expired reservation holds")
+	}
+}

@@ -184,6 +184,7 @@ func (s *Service) moveAlias(ctx context.Context, names esnames.Index, physical s
 	if _, err := s.es.Indices.UpdateAliases().Actions(actions...).Do(ctx); err != nil {
 		return "", fmt.Errorf("moving alias %s to %s: %w", alias, physical, es.Classify(err))
 	}
+	s.maps.setTarget(alias, physical)
 	return old, nil
 }
 

@@ -2,18 +2,13 @@ package catalog
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strings"
-	"sync"
 
-	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esmapping"
-	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/mapping"
 )
 
@@ -22,86 +17,6 @@ import (
 // mapped or dynamically mapped field) refuses the request with nothing written. The
 // coercion rules are Elasticsearch's (internal/esmapping, which the embedded engine
 // implements too): numbers accept numeric strings, dates the mapping's formats, and so on.
-
-// mappings caches the mapping of physical indices; a key is a physical index, so an
-// alias that moves reads the mapping of its new index.
-type mappings struct {
-	mu      sync.Mutex
-	byIndex map[string]*esmapping.Mapping
-	target  map[string]string // alias -> the physical index last seen behind it
-}
-
-func (m *mappings) get(physical string) *esmapping.Mapping {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.byIndex[physical]
-}
-
-// put stores a mapping and forgets the one of the index the alias left.
-func (m *mappings) put(alias, physical string, mp *esmapping.Mapping) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.byIndex == nil {
-		m.byIndex, m.target = map[string]*esmapping.Mapping{}, map[string]string{}
-	}
-	if old := m.target[alias]; old != "" && old != physical {
-		delete(m.byIndex, old)
-	}
-	if alias != "" {
-		m.target[alias] = physical
-	}
-	m.byIndex[physical] = mp
-}
-
-// fetchMapping reads a physical index's current mapping (GET /<index>/_mapping).
-func (s *Service) fetchMapping(ctx context.Context, physical string) (*esmapping.Mapping, error) {
-	res, err := s.es.Indices.GetMapping().Index(physical).Perform(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("reading the mapping of %s: %w", physical, es.Classify(err))
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil || res.StatusCode != 200 {
-		return nil, fmt.Errorf("reading the mapping of %s: status %d: %w", physical, res.StatusCode, es.ErrUnavailable)
-	}
-	var body map[string]struct {
-		Mappings esmapping.Mapping `json:"mappings"`
-	}
-	if err := json.Unmarshal(raw, &body); err != nil {
-		return nil, fmt.Errorf("decoding the mapping of %s: %w", physical, err)
-	}
-	for _, v := range body {
-		return &v.Mappings, nil
-	}
-	return &esmapping.Mapping{}, nil
-}
-
-// checkLive checks records against the index behind the alias. A field the cached
-// mapping lacks may have been mapped since by another write: the mapping is read again
-// once, then what is still unknown is checked for conflicts within the request.
-func (s *Service) checkLive(ctx context.Context, names esnames.Index, records []Record) error {
-	physical, err := s.aliasTarget(ctx, names)
-	if err != nil || physical == "" {
-		return err
-	}
-	m := s.maps.get(physical)
-	fresh := m == nil
-	if fresh {
-		if m, err = s.fetchMapping(ctx, physical); err != nil {
-			return err
-		}
-		s.maps.put(names.Alias(), physical, m)
-	}
-	err = checkRecords(m, records, fresh)
-	if !errors.Is(err, errStale) {
-		return err
-	}
-	if m, err = s.fetchMapping(ctx, physical); err != nil {
-		return err
-	}
-	s.maps.put(names.Alias(), physical, m)
-	return checkRecords(m, records, true)
-}
 
 // checkSettings checks the records of a replacement against the mapping its new index
 // is created with.

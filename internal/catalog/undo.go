@@ -21,21 +21,26 @@ import (
 
 // upsertOrUndo writes records at version rev; when the backend refuses one, it restores
 // what the others changed and returns the refusal, so the request has no effect.
-func (s *Service) upsertOrUndo(ctx context.Context, alias string, records []Record, rev int64) error {
+// It returns the records the write added.
+func (s *Service) upsertOrUndo(ctx context.Context, alias string, records []Record, rev int64) (int64, error) {
+	if len(records) == 1 {
+		// A _bulk of one item that is refused wrote nothing: there is nothing to undo.
+		return s.bulkWrite(ctx, alias, upsertOps(records, rev))
+	}
 	prior, err := s.priorDocs(ctx, alias, uniqueIDs(records))
 	if err != nil {
-		return err
+		return 0, err
 	}
-	err = s.bulkWrite(ctx, alias, true, upsertOps(records, rev))
+	added, err := s.bulkWrite(ctx, alias, upsertOps(records, rev))
 	var be *bulkError
 	if !errors.As(err, &be) || len(be.written) == 0 {
-		return err
+		return added, err
 	}
 	if uerr := s.undo(context.WithoutCancel(ctx), alias, be.written, prior); uerr != nil {
 		// Some records of the refused request may stay written: not a 400 any more.
-		return fmt.Errorf("%w: %s; undoing the other records failed: %w", es.ErrUnavailable, be.err.Error(), uerr)
+		return 0, fmt.Errorf("%w: %s; undoing the other records failed: %w", es.ErrUnavailable, be.err.Error(), uerr)
 	}
-	return err
+	return 0, err
 }
 
 // priorDocs reads the stored documents of ids in real time; absent ones are left out.

@@ -1,0 +1,164 @@
+package catalog
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/aislehq/aisle/internal/esnames"
+)
+
+// A write's revision is allocated by a compare-and-set, a write the backend makes
+// durable before it answers, and completed by another. To save the first, the
+// compare-and-set that completes a write also reserves the next revision for this
+// replica's next write to the index. That write reads the revision document (a read,
+// not a durable write) and uses the reservation if it is still pending and still the
+// last revision handed out, with no fence: using it then is the same as allocating it
+// at that moment, as nobody allocated since. Otherwise the write allocates as before and
+// releases the reservation in the same compare-and-set.
+//
+// A reservation is made only when no write of the index holds an allocated revision:
+// otherwise someone would allocate before the next write, and the reservation would
+// only cost its check and its release. It is pending like a write's revision: indexedRevision stays
+// below it, and a swap's drain waits for it. So an unused one is released after
+// Config.ReserveIdle (and when the API server shuts down), and acceptedRevision leaves
+// out reservations that no write has finished with. A replica that dies holding one
+// holds it until its lease ends, as a write that dies does.
+
+// heldReservation is a reservation this replica holds for an index, with the timer
+// that releases it.
+type heldReservation struct {
+	names esnames.Index
+	lease Lease
+	timer *time.Timer
+}
+
+// reservations are the reservations this replica holds, by control index.
+type reservations struct {
+	mu sync.Mutex
+	m  map[string]*heldReservation
+}
+
+// take hands the reservation held for names to a write.
+func (r *reservations) take(names esnames.Index) (Lease, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h, ok := r.m[names.Control()]
+	if !ok {
+		return Lease{}, false
+	}
+	h.timer.Stop()
+	delete(r.m, names.Control())
+	return h.lease, true
+}
+
+// takeAll hands over every reservation held.
+func (r *reservations) takeAll() []*heldReservation {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]*heldReservation, 0, len(r.m))
+	for control, h := range r.m {
+		h.timer.Stop()
+		delete(r.m, control)
+		out = append(out, h)
+	}
+	return out
+}
+
+func (r *reservations) holds(names esnames.Index) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.m[names.Control()]
+	return ok
+}
+
+// keep holds l for the next write to names, and calls release with it unless a write
+// takes it within idle. It reports false, keeping nothing, when one is held already.
+func (r *reservations) keep(names esnames.Index, l Lease, idle time.Duration, release func(Lease)) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	control := names.Control()
+	if _, ok := r.m[control]; ok {
+		return false
+	}
+	if r.m == nil {
+		r.m = map[string]*heldReservation{}
+	}
+	h := &heldReservation{names: names, lease: l}
+	h.timer = time.AfterFunc(idle, func() {
+		r.mu.Lock()
+		mine := r.m[control] == h
+		if mine {
+			delete(r.m, control)
+		}
+		r.mu.Unlock()
+		if mine {
+			release(l)
+		}
+	})
+	r.m[control] = h
+	return true
+}
+
+// ticket is this replica's reservation for an index, checked against the revision
+// document: usable, and alone when no other write of the index is running.
+type ticket struct {
+	lease  Lease
+	usable bool
+	alone  bool
+}
+
+// ticket takes this replica's reservation for names, if it holds one, for a write, and
+// reads the revision document to check it.
+func (s *Service) ticket(ctx context.Context, names esnames.Index) ticket {
+	l, ok := s.held.take(names)
+	if !ok {
+		return ticket{}
+	}
+	st, v, err := s.loadState(ctx, names)
+	if err != nil {
+		return ticket{lease: l}
+	}
+	s.groups.of(names.Control()).remember(st, v)
+	now := s.cfg.Now()
+	usable := st.Holds(now, l)
+	return ticket{lease: l, usable: usable, alone: usable && len(st.Prune(now).Pending) == 1}
+}
+
+// giveBack takes back the ticket of a request refused before its write: a usable
+// reservation is held again, a stale one released.
+func (s *Service) giveBack(names esnames.Index, tk ticket) {
+	switch {
+	case tk.usable:
+		s.keepReserved(names, tk.lease)
+	case tk.lease.Rev != 0:
+		go s.release(context.Background(), names, tk.lease)
+	}
+}
+
+// keepReserved holds a reservation made by this replica's completion of a write, or
+// releases it when another is held already (concurrent writes completed together).
+func (s *Service) keepReserved(names esnames.Index, l Lease) {
+	release := func(l Lease) { s.release(context.Background(), names, l) }
+	if !s.held.keep(names, l, s.cfg.ReserveIdle, release) {
+		go release(l)
+	}
+}
+
+// release gives up an unused reservation.
+func (s *Service) release(ctx context.Context, names esnames.Index, l Lease) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.WriteLease)
+	defer cancel()
+	_, _ = s.update(ctx, names, func(st State) (State, error) {
+		return st.Release(s.cfg.Now(), l.Rev), nil
+	})
+}
+
+// ReleaseReservations gives up the revisions this replica holds reserved, so that a
+// replica shutting down does not hold up indexedRevision and catalog swaps until their
+// leases end. Writes after it still work.
+func (s *Service) ReleaseReservations(ctx context.Context) {
+	for _, h := range s.held.takeAll() {
+		s.release(ctx, h.names, h.lease)
+	}
+}
