@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
-
 	"github.com/aislehq/aisle/internal/es"
 )
 
@@ -102,13 +100,13 @@ func (s *Service) notRecorded(ctx context.Context, b Batch, n int) error {
 }
 
 // itemError classifies a failed _bulk item.
-func itemError(status int, cause *types.ErrorCause) error {
+func itemError(status int, cause *es.BulkReason) error {
 	if cause == nil && status < 300 {
 		return nil
 	}
 	reason := http.StatusText(status)
-	if cause != nil && cause.Reason != nil {
-		reason = cause.Type + ": " + *cause.Reason
+	if cause != nil {
+		reason = cause.Type + ": " + cause.Reason
 	}
 	if status >= 500 || status == http.StatusTooManyRequests {
 		return fmt.Errorf("%w: %w: %s", ErrUnavailable, es.ErrUnavailable, reason)

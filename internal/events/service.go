@@ -90,19 +90,18 @@ func (s *Service) bulk(ctx context.Context, acts []action) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.es.Bulk().Raw(bytes.NewReader(body)).Do(ctx)
+	items, err := es.BulkItems(s.es.Bulk().Raw(bytes.NewReader(body)).Perform(ctx)) //nolint:bodyclose // BulkItems closes it
 	if err != nil {
-		return nil, unavailable(fmt.Errorf("writing %d events: %w", len(acts), es.Classify(err)))
+		return nil, unavailable(fmt.Errorf("writing %d events: %w", len(acts), err))
+	}
+	if len(items) != len(acts) {
+		return nil, unavailable(fmt.Errorf("%w: writing %d events: %d results", es.ErrUnavailable, len(acts), len(items)))
 	}
 	statuses := make([]int, len(acts))
-	for i, item := range res.Items {
-		for _, r := range item {
-			if i < len(statuses) {
-				statuses[i] = r.Status
-			}
-			if err := itemError(r.Status, r.Error); err != nil && !(acts[i].create && r.Status == http.StatusConflict) {
-				return nil, err
-			}
+	for i, r := range items {
+		statuses[i] = r.Status
+		if err := itemError(r.Status, r.Error); err != nil && !(acts[i].create && r.Status == http.StatusConflict) {
+			return nil, err
 		}
 	}
 	return statuses, nil
