@@ -62,13 +62,11 @@ func (a *Agg) keyOf(v value) string {
 	return strconv.FormatFloat(v.num, 'g', -1, 64)
 }
 
-var jsonMarshal = json.Marshal
-
 func toStr(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	b, _ := jsonMarshal(v)
+	b, _ := json.Marshal(v)
 	return string(b)
 }
 
