@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/zap"
 )
 
 // openIndex loads an index from disk: snapshot, then translog replay, then it brings the
@@ -144,11 +145,17 @@ func (ix *Index) openBleve() error {
 	return nil
 }
 
+func init() {
+	scorch.RegisterSegmentPlugin(&zap.ZapPlugin{}, false)
+}
+
 // scorchConfig lets a refresh return once its segment is searchable, without waiting for
 // scorch to persist it: durability comes from our translog, and on open every op newer
-// than the seq_no bleve persisted is indexed again.
+// than the seq_no bleve persisted is indexed again. New indices are written in the
+// engine's own segment format (package zap); an index written by an earlier version keeps
+// the zapx format recorded in it, which scorch reads back on open.
 func scorchConfig() map[string]interface{} {
-	return map[string]interface{}{"unsafe_batch": true}
+	return map[string]interface{}{"unsafe_batch": true, "forceSegmentType": zap.Type, "forceSegmentVersion": int(zap.Version)}
 }
 
 // catchUpBleve reindexes every op newer than the seq_no bleve persisted.
