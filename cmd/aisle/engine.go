@@ -29,6 +29,9 @@ func runEngine(args []string) error {
 	if err != nil {
 		return err
 	}
+	if budget, ok := engine.ResidentBudget(); ok {
+		go engine.HoldResident(ctx, budget)
+	}
 	srv, err := engine.Start(ctx, engine.Config{DataDir: *data, Addr: *listen})
 	if err != nil {
 		return err

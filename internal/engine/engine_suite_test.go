@@ -36,6 +36,9 @@ func init() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
+	if budget, ok := engine.ResidentBudget(); ok {
+		go engine.HoldResident(ctx, budget)
+	}
 	srv, err := engine.Start(ctx, engine.Config{DataDir: dir})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child engine:", err)
