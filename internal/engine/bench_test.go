@@ -84,34 +84,39 @@ const benchMapping = `{"mappings":{"properties":{
 // multi_match query with two filters and two terms aggregations from 8 concurrent clients,
 // against the engine as users run it: its own process (this test binary acting as
 // `aisle engine`, with its GC settings), with the default heap limit, with GOMEMLIMIT=1GiB
-// (the heap limit of the side-by-side benchmark against Lucene's -Xmx1g), and with the
-// 768 MiB the engine takes for its heap in a container limited to 1 GiB (see
-// engine.TuneGC). CPU, peak RSS and disk are the engine process's own. Run with:
+// (the budget of the side-by-side benchmark against Lucene's -Xmx1g), and as in a
+// container limited to 1 GiB (a 768 MiB heap limit, see engine.TuneGC). CPU, peak RSS and
+// disk are the engine process's own. Run with:
 // go test -run='^$' -bench=BenchmarkCatalog -benchtime=1x -timeout=30m ./internal/engine/
 func BenchmarkCatalog(b *testing.B) {
 	docs := envInt("AISLE_BENCH_DOCS", 100000)
-	b.Run("unbounded", func(b *testing.B) { benchCatalog(b, docs, "") })
-	b.Run("GOMEMLIMIT=1GiB", func(b *testing.B) { benchCatalog(b, docs, "1GiB") })
-	b.Run("1GiB_container", func(b *testing.B) { benchCatalog(b, docs, "768MiB") })
+	b.Run("unbounded", func(b *testing.B) { benchCatalog(b, docs) })
+	b.Run("GOMEMLIMIT=1GiB", func(b *testing.B) { benchCatalog(b, docs, "GOMEMLIMIT=1GiB") })
+	b.Run("1GiB_container", func(b *testing.B) { benchCatalog(b, docs, inContainer(1<<30)) })
 }
 
-// BenchmarkCatalogMillion indexes and searches one million of the same documents in a
-// 2 GiB budget: the 1,536 MiB heap limit the engine takes in a container limited to
-// 2 GiB. It takes several minutes, so it runs only when AISLE_BENCH_MILLION=1 (make
+// BenchmarkCatalogMillion indexes and searches one million of the same documents as in a
+// container limited to 2 GiB (a 1,536 MiB heap limit). It takes several minutes, so it runs only when AISLE_BENCH_MILLION=1 (make
 // bench-million), never in make bench or CI.
 func BenchmarkCatalogMillion(b *testing.B) {
 	if os.Getenv("AISLE_BENCH_MILLION") != "1" {
 		b.Skip("set AISLE_BENCH_MILLION=1 (make bench-million)")
 	}
-	benchCatalog(b, 1000000, "1536MiB")
+	benchCatalog(b, 1000000, inContainer(2<<30))
 }
 
-func benchCatalog(b *testing.B, docs int, memLimit string) {
+// inContainer is the environment of an engine process that runs as in a container limited
+// to bytes of memory (see containerEnv).
+func inContainer(bytes uint64) string {
+	return containerEnv + "=" + strconv.FormatUint(bytes, 10)
+}
+
+func benchCatalog(b *testing.B, docs int, env ...string) {
 	const perBulk, clients = 1000, 8
 	queriesPerClient := envInt("AISLE_BENCH_QUERIES", 250)
 	for n := 0; n < b.N; n++ {
 		dir := b.TempDir()
-		eng := startEngineProcess(b, dir, memLimit)
+		eng := startEngineProcess(b, dir, env...)
 		client, err := elasticsearch.NewTypedClient(elasticsearch.Config{Addresses: []string{eng.url}})
 		if err != nil {
 			b.Fatal(err)

@@ -19,13 +19,10 @@ type engineProcess struct {
 }
 
 // startEngineProcess runs this test binary as a bare engine on dir (see childEnv), with
-// GOMEMLIMIT set to memLimit unless it is empty.
-func startEngineProcess(b *testing.B, dir, memLimit string) *engineProcess {
+// env added to its environment.
+func startEngineProcess(b *testing.B, dir string, env ...string) *engineProcess {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+dir)
-	if memLimit != "" {
-		cmd.Env = append(cmd.Env, "GOMEMLIMIT="+memLimit)
-	}
+	cmd.Env = append(append(os.Environ(), childEnv+"="+dir), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)

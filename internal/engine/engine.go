@@ -142,11 +142,17 @@ const memLimitRatio = 0.75
 // It sets process-wide knobs, so the process that runs the engine decides (`aisle engine`
 // does); Start leaves them alone.
 func TuneGC() (memLimit int64, err error) {
+	return tuneGC(memoryFound)
+}
+
+// memoryFound is the memory the engine is given: its cgroup's limit, else the machine's.
+var memoryFound = memlimit.ApplyFallback(memlimit.FromCgroup, memlimit.FromSystem)
+
+func tuneGC(memory memlimit.Provider) (int64, error) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
-	limit, err := memlimit.Set(memlimit.WithRatio(memLimitRatio),
-		memlimit.WithProvider(memlimit.ApplyFallback(memlimit.FromCgroup, memlimit.FromSystem)))
+	limit, err := memlimit.Set(memlimit.WithRatio(memLimitRatio), memlimit.WithProvider(memory))
 	if err != nil {
 		return limit, fmt.Errorf("setting the memory limit: %w", err)
 	}

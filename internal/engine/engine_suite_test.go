@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -25,18 +26,23 @@ import (
 // the benchmarks measure it; SIGTERM closes it as it closes `aisle engine`.
 const childEnv = "AISLE_ENGINE_TEST_CHILD_DATA"
 
+// containerEnv, in such a child, gives it the memory settings `aisle engine` takes in a
+// container limited to that many bytes.
+const containerEnv = "AISLE_ENGINE_TEST_CONTAINER_BYTES"
+
 func init() {
 	dir := os.Getenv(childEnv)
 	if dir == "" {
 		return
 	}
-	if _, err := engine.TuneGC(); err != nil {
+	budget, err := tuneChild()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "child engine:", err)
 		os.Exit(3)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	if budget, ok := engine.ResidentBudget(); ok {
+	if budget > 0 {
 		go engine.HoldResident(ctx, budget)
 	}
 	srv, err := engine.Start(ctx, engine.Config{DataDir: dir})
@@ -51,6 +57,24 @@ func init() {
 		os.Exit(3)
 	}
 	os.Exit(0)
+}
+
+// tuneChild sets the child's collector as `aisle engine` does, or as in a container (see
+// containerEnv); it returns the resident budget, 0 for none.
+func tuneChild() (int64, error) {
+	if bytes := os.Getenv(containerEnv); bytes != "" {
+		total, err := strconv.ParseUint(bytes, 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		_, budget, err := engine.TuneGCInContainer(total)
+		return budget, err
+	}
+	if _, err := engine.TuneGC(); err != nil {
+		return 0, err
+	}
+	budget, _ := engine.ResidentBudget()
+	return budget, nil
 }
 
 func TestEngine(t *testing.T) {

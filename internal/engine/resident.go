@@ -27,13 +27,17 @@ const holdInterval = 100 * time.Millisecond
 // environment sets it, else the memory TuneGC took its heap limit from (the cgroup's limit,
 // or the machine's). ok is false when there is none (AUTOMEMLIMIT=off, or no memory found).
 func ResidentBudget() (budget int64, ok bool) {
+	return residentBudget(memoryFound)
+}
+
+func residentBudget(memory memlimit.Provider) (int64, bool) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return debug.SetMemoryLimit(-1), true
 	}
 	if os.Getenv("AUTOMEMLIMIT") == "off" {
 		return 0, false
 	}
-	total, err := memlimit.ApplyFallback(memlimit.FromCgroup, memlimit.FromSystem)()
+	total, err := memory()
 	if err != nil || total == 0 {
 		return 0, false
 	}
