@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
-	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/operationtype"
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/refresh"
 
 	"github.com/aislehq/aisle/internal/es"
@@ -88,17 +86,20 @@ func (s *Service) bulk(ctx context.Context, index string, live bool, ops []bulkO
 	if live {
 		req = req.RequireAlias(true).Refresh(refresh.Waitfor)
 	}
-	res, err := req.Do(ctx)
+	items, err := es.BulkItems(req.Perform(ctx)) //nolint:bodyclose // BulkItems closes it
 	if err != nil {
-		return 0, fmt.Errorf("writing %d records to %s: %w", len(ops), index, es.Classify(err))
+		return 0, fmt.Errorf("writing %d records to %s: %w", len(ops), index, err)
+	}
+	if len(items) != len(ops) {
+		return 0, fmt.Errorf("%w: writing %d records to %s: %d results", es.ErrUnavailable, len(ops), index, len(items))
 	}
 	if live {
-		s.learnTarget(index, res.Items)
+		s.learnTarget(index, items)
 	}
-	if !res.Errors {
-		return bulkAdded(res.Items), nil
+	if err := failure(items, offset); err != nil {
+		return 0, err
 	}
-	return 0, failure(res.Items, offset)
+	return bulkAdded(items), nil
 }
 
 // written is a document a _bulk item wrote, with the seq_no and primary term it got.
@@ -117,28 +118,23 @@ type bulkError struct {
 func (e *bulkError) Error() string { return e.err.Error() }
 func (e *bulkError) Unwrap() error { return e.err }
 
-func failure(items []map[operationtype.OperationType]types.ResponseItem, offset int) error {
+// failure is nil when every item succeeded.
+func failure(items []es.BulkItem, offset int) error {
 	out := &bulkError{}
-	for i, item := range items {
-		for _, r := range item {
-			if r.Error == nil {
-				if r.Id_ != nil && r.SeqNo_ != nil && r.PrimaryTerm_ != nil {
-					out.written = append(out.written, written{id: *r.Id_, seq: *r.SeqNo_, term: *r.PrimaryTerm_})
-				}
-				continue
+	for i, r := range items {
+		if r.Error == nil {
+			if r.ID != "" && r.SeqNo != nil && r.PrimaryTerm != nil {
+				out.written = append(out.written, written{id: r.ID, seq: *r.SeqNo, term: *r.PrimaryTerm})
 			}
-			if out.err != nil {
-				continue
-			}
-			reason := ""
-			if r.Error.Reason != nil {
-				reason = *r.Error.Reason
-			}
-			if r.Status >= http.StatusInternalServerError || r.Status == http.StatusTooManyRequests {
-				out.err = fmt.Errorf("%w: records[%d]: %s", es.ErrUnavailable, offset+i, reason)
-			} else {
-				out.err = invalid("records[%d]: %s", offset+i, refusal(r.Error.Type, reason))
-			}
+			continue
+		}
+		if out.err != nil {
+			continue
+		}
+		if r.Status >= http.StatusInternalServerError || r.Status == http.StatusTooManyRequests {
+			out.err = fmt.Errorf("%w: records[%d]: %s", es.ErrUnavailable, offset+i, r.Error.Reason)
+		} else {
+			out.err = invalid("records[%d]: %s", offset+i, refusal(r.Error.Type, r.Error.Reason))
 		}
 	}
 	if out.err == nil {

@@ -3,8 +3,7 @@ package catalog
 import (
 	"sync"
 
-	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
-	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/operationtype"
+	"github.com/aislehq/aisle/internal/es"
 )
 
 // A replica knows an index's record count after its own write at revision r: the
@@ -70,17 +69,15 @@ type change struct {
 }
 
 // bulkAdded is the records a _bulk's items created less those they deleted.
-func bulkAdded(items []map[operationtype.OperationType]types.ResponseItem) int64 {
+func bulkAdded(items []es.BulkItem) int64 {
 	var n int64
-	for _, item := range items {
-		for _, r := range item {
-			switch {
-			case r.Error != nil || r.Result == nil:
-			case *r.Result == "created":
-				n++
-			case *r.Result == "deleted":
-				n--
-			}
+	for _, r := range items {
+		switch {
+		case r.Error != nil:
+		case r.Result == "created":
+			n++
+		case r.Result == "deleted":
+			n--
 		}
 	}
 	return n

@@ -8,9 +8,6 @@ import (
 	"io"
 	"sync"
 
-	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
-	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/operationtype"
-
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esmapping"
 	"github.com/aislehq/aisle/internal/esnames"
@@ -93,13 +90,11 @@ func (s *Service) fetchMapping(ctx context.Context, physical string) (*esmapping
 }
 
 // learnTarget notes the physical index a write through alias went to.
-func (s *Service) learnTarget(alias string, items []map[operationtype.OperationType]types.ResponseItem) {
-	for _, item := range items {
-		for _, r := range item {
-			if r.Index_ != "" {
-				s.maps.setTarget(alias, r.Index_)
-				return
-			}
+func (s *Service) learnTarget(alias string, items []es.BulkItem) {
+	for _, r := range items {
+		if r.Index != "" {
+			s.maps.setTarget(alias, r.Index)
+			return
 		}
 	}
 }

@@ -8,7 +8,9 @@ import (
 
 // BulkItem is one item of a _bulk answer, with the fields callers read.
 type BulkItem struct {
+	Index       string      `json:"_index"`
 	ID          string      `json:"_id"`
+	Result      string      `json:"result"`
 	Status      int         `json:"status"`
 	SeqNo       *int64      `json:"_seq_no"`
 	PrimaryTerm *int64      `json:"_primary_term"`
