@@ -165,6 +165,19 @@ type walker struct {
 	// that collects the keyword values of each path there (see addKeyword).
 	inArray       int
 	arrayKeywords map[string]*termsField
+	// lastText is the last value added of each text field, which the next follows (see
+	// PositionGap).
+	lastText map[string]*textField
+}
+
+// addText indexes a text value, after the field's earlier values in the document.
+func (w *walker) addText(path, value string, opts index.FieldIndexingOptions, a analysis.Analyzer) {
+	if w.lastText == nil {
+		w.lastText = map[string]*textField{}
+	}
+	f := newTextField(path, value, opts, a, w.lastText[path])
+	w.lastText[path] = f
+	w.doc.AddField(f)
 }
 
 // addKeyword indexes a keyword value. The values of a keyword array go into one field
@@ -317,7 +330,7 @@ func fieldOptions(f *Field, indexed bool) index.FieldIndexingOptions {
 func (w *walker) addLeaf(path string, f *Field, v any, opts index.FieldIndexingOptions) (present bool, err error) {
 	switch {
 	case f.Type == "text":
-		w.doc.AddField(newTextField(path, scalarString(v), opts, w.b.Analyzer(BleveAnalyzer(f.Analyzer, w.b.Analysis))))
+		w.addText(path, scalarString(v), opts, w.b.Analyzer(BleveAnalyzer(f.Analyzer, w.b.Analysis)))
 	case f.Type == "keyword" || f.Type == "wildcard" || f.Type == "ip" || f.Type == "version":
 		return w.addKeywordLeaf(path, f, v, opts)
 	case Numeric(f.Type):

@@ -27,9 +27,9 @@ func isStandardLowercase(a analysis.Analyzer) bool {
 }
 
 // asciiFrequencies analyzes input (which it lowercases in place) as the standard analyzer
-// does and returns the token count and frequencies; ok is false when input is not plain
-// ASCII text the fast tokenizer handles.
-func asciiFrequencies(input []byte, arrayPositions []uint64, opts index.FieldIndexingOptions) (n int, freqs index.TokenFrequencies, ok bool) {
+// does and returns the token count and frequencies, positions moved by offset; ok is false
+// when input is not plain ASCII text the fast tokenizer handles.
+func asciiFrequencies(input []byte, offset int, opts index.FieldIndexingOptions) (n int, freqs index.TokenFrequencies, ok bool) {
 	for i, c := range input {
 		if !asciiSafe[c] {
 			return 0, nil, false
@@ -46,8 +46,8 @@ func asciiFrequencies(input []byte, arrayPositions []uint64, opts index.FieldInd
 	b := newFreqBuilder(n, opts)
 	eachWord(input, func(k, start, end int) { b.add(k, input[start:end]) })
 	if opts.IncludeTermVectors() {
-		b.locate(arrayPositions, func(at func(k, start, end, pos int)) {
-			eachWord(input, func(k, start, end int) { at(k, start, end, k+1) })
+		b.locate(func(at func(k, start, end, pos int)) {
+			eachWord(input, func(k, start, end int) { at(k, start, end, offset+k+1) })
 		})
 	}
 	return n, b.freqs, true

@@ -16,24 +16,46 @@ type textField struct {
 	document.TextField // by value, as in termsField
 	length             int
 	freqs              index.TokenFrequencies
+	// prev is the previous value of the same field in the document (nil for the first),
+	// and lastPos the last position this value reached once analyzed: the values of a text
+	// array follow one another PositionGap positions apart, as in ES.
+	prev    *textField
+	lastPos int
 }
 
-func newTextField(path, value string, opts index.FieldIndexingOptions, a analysis.Analyzer) *textField {
-	return &textField{TextField: *document.NewTextFieldCustom(path, nil, []byte(value), opts, a)}
+// PositionGap is ES's position_increment_gap of text fields: a phrase matches across two
+// values of an array only with a slop of more than this. The engine indexes no array
+// positions (its segment format keeps positions only), so the gap is what keeps phrases
+// within one value.
+const PositionGap = 100
+
+// newTextField is one value of a text field; prev is the previous value of the same field
+// in the document, or nil.
+func newTextField(path, value string, opts index.FieldIndexingOptions, a analysis.Analyzer, prev *textField) *textField {
+	return &textField{TextField: *document.NewTextFieldCustom(path, nil, []byte(value), opts, a), prev: prev}
 }
 
 // Analyze implements document.Field, as TextField.Analyze does (the value is never stored,
-// so the analyzer may work on it in place).
+// so the analyzer may work on it in place). bleve analyzes the fields of a document one
+// after another in the order they were added, so prev is analyzed already.
 func (f *textField) Analyze() {
+	offset := 0
+	if f.prev != nil {
+		offset = f.prev.lastPos + PositionGap
+	}
+	f.lastPos = offset
 	if isStandardLowercase(f.Analyzer()) {
-		if n, freqs, ok := asciiFrequencies(f.Value(), f.ArrayPositions(), f.Options()); ok {
-			f.length, f.freqs = n, freqs
+		if n, freqs, ok := asciiFrequencies(f.Value(), offset, f.Options()); ok {
+			f.length, f.freqs, f.lastPos = n, freqs, offset+n
 			return
 		}
 	}
 	tokens := f.Analyzer().Analyze(f.Value())
 	f.length = len(tokens)
-	f.freqs = tokenFrequency(tokens, f.ArrayPositions(), f.Options())
+	f.freqs = tokenFrequency(tokens, offset, f.Options())
+	for _, tok := range tokens {
+		f.lastPos = max(f.lastPos, offset+tok.Position)
+	}
 }
 
 // AnalyzedLength implements document.Field.
@@ -42,18 +64,18 @@ func (f *textField) AnalyzedLength() int { return f.length }
 // AnalyzedTokenFrequencies implements document.Field.
 func (f *textField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }
 
-// tokenFrequency returns what analysis.TokenFrequency returns for the same tokens. The map
-// keys alias the tokens' term bytes, which nothing modifies after analysis (bleve's own
-// TokenFreq.Term aliases them too).
-func tokenFrequency(tokens analysis.TokenStream, arrayPositions []uint64, opts index.FieldIndexingOptions) index.TokenFrequencies {
+// tokenFrequency returns what analysis.TokenFrequency returns for the same tokens, their
+// positions moved by offset. The map keys alias the tokens' term bytes, which nothing
+// modifies after analysis (bleve's own TokenFreq.Term aliases them too).
+func tokenFrequency(tokens analysis.TokenStream, offset int, opts index.FieldIndexingOptions) index.TokenFrequencies {
 	b := newFreqBuilder(len(tokens), opts)
 	for i, tok := range tokens {
 		b.add(i, tok.Term)
 	}
 	if opts.IncludeTermVectors() {
-		b.locate(arrayPositions, func(at func(k, start, end, pos int)) {
+		b.locate(func(at func(k, start, end, pos int)) {
 			for i, tok := range tokens {
-				at(i, tok.Start, tok.End, tok.Position)
+				at(i, tok.Start, tok.End, offset+tok.Position)
 			}
 		})
 	}
@@ -101,7 +123,7 @@ func slabIndex(tfs []index.TokenFreq, tf *index.TokenFreq) int32 {
 
 // locate gives each term its token locations; each calls at for every token, in order,
 // with its index, byte offsets and position.
-func (b *freqBuilder) locate(arrayPositions []uint64, each func(at func(k, start, end, pos int))) {
+func (b *freqBuilder) locate(each func(at func(k, start, end, pos int))) {
 	locs := make([]index.TokenLocation, len(b.ids))
 	ptrs := make([]*index.TokenLocation, len(b.ids))
 	off := 0
@@ -111,7 +133,7 @@ func (b *freqBuilder) locate(arrayPositions []uint64, each func(at func(k, start
 		off += n
 	}
 	each(func(k, start, end, pos int) {
-		locs[k] = index.TokenLocation{ArrayPositions: arrayPositions, Start: start, End: end, Position: pos}
+		locs[k] = index.TokenLocation{Start: start, End: end, Position: pos}
 		tf := &b.tfs[b.ids[k]]
 		tf.Locations = append(tf.Locations, &locs[k])
 	})

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"path"
@@ -157,6 +158,9 @@ func parseMatchPhrasePrefix(c *Context, body any) (bq.Query, error) {
 // phrase builds a positional phrase; with prefix the last term is expanded against the
 // term dictionary (up to max_expansions, default 50), like ES's match_phrase_prefix.
 func (c *Context) phrase(field, text string, opts map[string]any, prefix bool) (bq.Query, error) {
+	if err := noSlop(opts); err != nil {
+		return nil, err
+	}
 	leaf := c.Leaf(field)
 	if leaf == nil {
 		return bleve.NewMatchNoneQuery(), nil
@@ -346,3 +350,19 @@ func (c *Context) shardErr(format string, args ...any) error {
 }
 
 func pathMatch(pattern, name string) (bool, error) { return path.Match(pattern, name) }
+
+// noSlop refuses a phrase's slop other than ES's default 0: bleve's phrase searcher
+// matches exact phrases only, and a slop ignored would match less than ES does.
+func noSlop(opts map[string]any) error {
+	v, ok := opts["slop"]
+	if !ok {
+		return nil
+	}
+	if n, ok := v.(json.Number); ok && (n.String() == "0" || n.String() == "0.0") {
+		return nil
+	}
+	if s, ok := v.(string); ok && s == "0" {
+		return nil
+	}
+	return eserr.IllegalArgument("[slop] other than 0 is not supported by this engine")
+}
