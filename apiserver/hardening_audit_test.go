@@ -150,6 +150,7 @@ var _ = Describe("Records the backend would refuse (issue 15 audit)", func() {
 		Entry("objects nested past the depth limit", `{"objectID": "r", "d": `+strings.Repeat(`{"a": `, 25)+"1"+strings.Repeat("}", 25)+`}`,
 			"objects nest at most 20 levels deep (index.mapping.depth.limit)"),
 		Entry("an integer no long holds", `{"objectID": "r", "n": 92233720368547758070}`, `records[0]: field "n": 92233720368547758070 cannot be indexed as long: out of range`),
+		Entry("a long written with an exponent beyond it", `{"objectID": "r", "n": [1, 1e19]}`, `records[0]: field "n": 1e19 cannot be indexed as long: out of range`),
 		Entry("a number no float holds", `{"objectID": "r", "f": 1e308}`, `records[0]: field "f": 1e308 cannot be indexed as float: out of range`),
 	)
 })

@@ -153,9 +153,13 @@ func (s *Service) update(ctx context.Context, names esnames.Index, fn func(State
 // the leader's own change, in the leader's goroutine (no hand-off to wait for), the
 // batches queued meanwhile in another, so that the leader never waits for them.
 func (s *Service) lead(names esnames.Index, g *stateGroup) {
-	if batch := g.take(); batch != nil {
-		s.flush(names, g, batch)
+	batch := g.take()
+	if batch == nil {
+		// Every change queued was cancelled, and the group is idle again: a writer that
+		// queues now leads, so this one must not take its change too.
+		return
 	}
+	s.flush(names, g, batch)
 	if next := g.take(); next != nil {
 		go s.drain(names, g, next)
 	}

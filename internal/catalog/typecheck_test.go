@@ -31,6 +31,8 @@ func TestCheckRecordsRefusesWhatTheBackendWould(t *testing.T) {
 		`{"objectID": "r", "stock": 92233720368547758070}`: `records[0]: field "stock": 92233720368547758070 cannot be indexed as long: out of range`,
 		`{"objectID": "r", "n": -92233720368547758070}`:    `records[0]: field "n": -92233720368547758070 cannot be indexed as long: out of range`,
 		`{"objectID": "r", "stock": 9223372036854775807}`:  ``,
+		`{"objectID": "r", "stock": 1e19}`:                 `records[0]: field "stock": 1e19 cannot be indexed as long: out of range`,
+		`{"objectID": "r", "stock": 9.2e18}`:               ``,
 		`{"objectID": "r", "price": 1e39}`:                 `records[0]: field "price": 1e39 cannot be indexed as float: out of range`,
 		`{"objectID": "r", "f": 1e308}`:                    `records[0]: field "f": 1e308 cannot be indexed as float: out of range`,
 		`{"objectID": "r", "price": 3.4e38}`:               ``,

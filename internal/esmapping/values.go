@@ -57,9 +57,11 @@ func fits(v any, f float64, typ string) bool {
 	switch typ {
 	case "long":
 		if n, ok := v.(json.Number); ok {
-			// Exactly: a double cannot tell 2^63-1, which a long holds, from 2^63.
-			_, err := strconv.ParseInt(string(n), 10, 64)
-			return !errors.Is(err, strconv.ErrRange)
+			// Exactly, for an integer: a double cannot tell 2^63-1, which a long holds, from
+			// 2^63. A number with a fraction or an exponent is judged as a double.
+			if _, err := strconv.ParseInt(string(n), 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+				return err == nil
+			}
 		}
 		return f >= -0x1p63 && f < 0x1p63
 	case "float":
