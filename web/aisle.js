@@ -20,16 +20,20 @@ const encoder = new TextEncoder();
 const bytes = (s) => encoder.encode(s).length;
 const expired = (x, now) => !(now - x.t < EXPIRY);
 
+// size is the bytes of the request that carries batch (see body).
+const size = (batch) => batch.reduce((n, x) => n + x.b + 1, BODY_BYTES - 1);
+
 // take returns how many events from the head of queue fit in one request of at most limit
 // bytes. Without a limit, an event larger than a request goes alone: the server decides.
 export function take(queue, limit) {
-  let size = BODY_BYTES;
+  const max = limit ?? MAX_BYTES;
+  let total = BODY_BYTES;
   let n = 0;
   for (; n < queue.length && n < MAX_EVENTS; n++) {
-    size += queue[n].b + (n ? 1 : 0);
-    if (size > (limit || MAX_BYTES)) break;
+    total += queue[n].b + (n ? 1 : 0);
+    if (total > max) break;
   }
-  return n || (limit ? 0 : Math.min(queue.length, 1));
+  return n || (limit === undefined ? Math.min(queue.length, 1) : 0);
 }
 
 // backoff is the wait before retry number attempt (1, 2, ...): doubling from a second, up
@@ -65,7 +69,6 @@ export class Aisle {
     this.mode = events;
     this.queue = []; // {e: event, b: JSON bytes, t: queued at}
     this.inflight = null;
-    this.inflightBytes = 0; // of the request in flight, when it is a keepalive one
     this.attempt = 0;
     this.notBefore = 0;
     this.timer = 0;
@@ -161,21 +164,16 @@ export class Aisle {
     if (this.inflight || this.mode !== "on") return;
     const now = Date.now();
     if (now < this.notBefore) return this.schedule(0);
-    this.queue = this.queue.filter((x) => !expired(x, now));
+    this.dropExpired(now);
     const batch = this.queue.splice(0, take(this.queue));
     if (!batch.length) return this.save();
     this.inflight = batch;
     this.save();
-    const body = this.body(batch);
-    const size = bytes(body);
-    // keepalive lets the request finish if the page closes meanwhile, within what the
-    // browser lets a page have in flight.
-    this.inflightBytes = size <= MAX_BYTES ? size : 0;
     fetch(`${this.base}/events`, {
       method: "POST",
-      body,
+      body: this.body(batch),
       credentials: "omit",
-      keepalive: this.inflightBytes > 0,
+      keepalive: this.keepalive() > 0,
       headers: { "Content-Type": "text/plain" },
     }).then(
       (res) => this.settle(res.status, res.headers.get("Retry-After")),
@@ -188,7 +186,6 @@ export class Aisle {
   settle(status, retryAfter) {
     const batch = this.inflight;
     this.inflight = null;
-    this.inflightBytes = 0;
     const wait = retryWait(status, retryAfter, ++this.attempt);
     if (wait < 0) this.attempt = 0;
     else {
@@ -203,13 +200,27 @@ export class Aisle {
     return `{"events":[${batch.map((x) => JSON.stringify(x.e)).join(",")}]}`;
   }
 
+  // keepalive is the bytes of the request in flight when it is sent with keepalive, which
+  // lets it finish if the page closes meanwhile: one within what the browser lets a page
+  // have in flight. 0 for none.
+  keepalive() {
+    const n = this.inflight ? size(this.inflight) : 0;
+    return n <= MAX_BYTES ? n : 0;
+  }
+
+  dropExpired(now) {
+    this.queue = this.queue.filter((x) => !expired(x, now));
+  }
+
   // leave sends what is queued by beacon when the page is hidden or closed, and stores
   // what could not be sent for the next page. A page that closes keeps no events in memory:
   // the next page (or this one, restored from the back-forward cache) takes them from
   // storage, so none is sent twice.
   leave(closing) {
     if (this.gone) return;
-    if (this.mode === "on" && Date.now() >= this.notBefore) this.flush();
+    const now = Date.now();
+    this.dropExpired(now);
+    if (this.mode === "on" && now >= this.notBefore) this.flush();
     this.save();
     if (closing) {
       clearTimeout(this.timer);
@@ -223,12 +234,11 @@ export class Aisle {
   // flush sends the queue by beacon up to what the browser lets a page have in flight,
   // the request in flight included; the rest stays queued, to be stored.
   flush() {
-    let room = KEEPALIVE_BYTES - this.inflightBytes;
+    let room = KEEPALIVE_BYTES - this.keepalive();
     for (let n; (n = take(this.queue, Math.min(room, MAX_BYTES))); ) {
       const batch = this.queue.slice(0, n);
-      const body = this.body(batch);
-      if (!this.beacon(body, batch)) break;
-      room -= bytes(body);
+      if (!this.beacon(this.body(batch), batch)) break;
+      room -= size(batch);
       this.queue.splice(0, n);
     }
   }
@@ -265,19 +275,20 @@ export class Aisle {
     this.write(this.mode === "off" ? [] : orders.concat(this.queue));
   }
 
-  // write stores items with the time before which nothing may be sent (a 429's wait). The
-  // list stored before goes first, so that a full storage never keeps one the next page
-  // would resend; then as many of the newest items as fit.
+  // write stores items with the time before which nothing may be sent (a 429's wait), as
+  // many of the newest as fit. When they do not all fit, the list stored before goes first,
+  // so that a full storage never keeps one the next page would resend.
   write(items) {
     try {
-      this.store.removeItem(this.key);
       while (items.length) {
         try {
           return this.store.setItem(this.key, JSON.stringify({ w: this.notBefore, q: items }));
         } catch {
+          this.store.removeItem(this.key);
           items = items.slice((items.length + 1) >> 1);
         }
       }
+      this.store.removeItem(this.key);
     } catch {
       // A disabled storage keeps events in memory only.
     }

@@ -184,8 +184,8 @@ function table(t, heads, items, cells, name, caption) {
 
 function cell(c) {
   if (Array.isArray(c)) return el("td", c[0], { class: "n", "data-value": String(c[1]) });
-  const td = el("td", c instanceof Node ? null : c);
-  if (c instanceof Node) td.append(c);
+  const td = el("td");
+  td.append(c ?? "");
   return td;
 }
 
@@ -318,6 +318,8 @@ function start() {
   });
   $("index").addEventListener("change", () => load(true));
   addEventListener("resize", scrollable);
+  // A closed <details> has no width: its table is measured again once opened.
+  $("daily").closest("details").addEventListener("toggle", scrollable);
   if (sessionStorage.getItem(KEY)) open();
 }
 

@@ -165,6 +165,18 @@ describe("sending", () => {
     assert.equal(net.sent.length, after);
   });
 
+  test("events that expire while a request hangs are not sent by the closing page", async () => {
+    const net = network();
+    net.hold = new Promise(() => {}); // never answered
+    const shop = page(net, memoryStorage());
+    views(shop.aisle, 1);
+    await run(1500);
+    shop.aisle.view("late");
+    await run(3600000 + 1000);
+    shop.close();
+    assert.deepEqual(net.ids(), ["v0"], "the expired event is not beaconed");
+  });
+
   test("stored events older than one hour are not sent by the next page", async () => {
     const storage = memoryStorage();
     const first = page(network(), storage, { events: "hold" });

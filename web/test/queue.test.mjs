@@ -26,6 +26,7 @@ test("an event larger than a request goes alone", () => {
 test("a smaller limit takes fewer events, and none when the first does not fit", () => {
   assert.equal(take(events(10, 1000), 3000), 2);
   assert.equal(take(events(10, 1000), 500), 0);
+  assert.equal(take(events(10, 1000), 0), 0, "a limit of 0 is no room, not no limit");
 });
 
 test("backoff doubles from a second up to a minute, with jitter", () => {
