@@ -72,8 +72,6 @@ DASHBOARD ?= apiserver/dashboard
 .PHONY: dashboard-assets
 dashboard-assets: $(DASHBOARD)/node_modules/.package-lock.json ## Copy the Events page's chart library (npm chart.js) into the embedded assets.
 	cp $(DASHBOARD)/node_modules/chart.js/dist/chart.umd.min.js $(DASHBOARD)/chart.umd.min.js
-$(DASHBOARD)/node_modules/.package-lock.json: $(DASHBOARD)/package-lock.json
-	npm ci --prefix $(DASHBOARD) --no-audit --no-fund
 
 .PHONY: fmt
 fmt: ## Run gofmt on the code.
@@ -136,11 +134,10 @@ run: build k8s-binaries ## Start the whole system locally (aisle dev); writes de
 .PHONY: browser-deps
 browser-deps: test/browser/node_modules/.package-lock.json web/node_modules/.package-lock.json ## Install Debian's chromium, test/browser's playwright-core and axe-core, and web's esbuild when missing or stale (test/browser needs them).
 	@[ -x /usr/bin/chromium ] || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
-# npm ci again whenever a lockfile is newer than what it installed.
-test/browser/node_modules/.package-lock.json: test/browser/package-lock.json
-	npm ci --prefix test/browser --no-audit --no-fund
-web/node_modules/.package-lock.json: web/package-lock.json
-	npm ci --prefix web --no-audit --no-fund
+# npm ci again whenever a lockfile is newer than what it installed (the Events page's,
+# test/browser's and web's packages).
+%/node_modules/.package-lock.json: %/package-lock.json
+	npm ci --prefix $* --no-audit --no-fund
 
 .PHONY: k8s-binaries
 k8s-binaries: ## Build etcd, kube-apiserver and kubectl into bin/k8s/<version>/ (reused when present).

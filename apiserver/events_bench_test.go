@@ -98,7 +98,8 @@ func directEvents(index string, docs []events.EventDoc) {
 		buf.WriteString(`{"index":{}}` + "\n")
 		Expect(enc.Encode(d)).To(Succeed())
 	}
-	items, err := es.BulkItems(esClient.Bulk().Index(index).Raw(&buf).Perform(ctx)) //nolint:bodyclose // BulkItems closes it
+	res, err := esClient.Bulk().Index(index).Raw(&buf).Perform(ctx) //nolint:bodyclose // BulkItems closes it
+	items, err := es.BulkItems(len(docs), res, err)
 	Expect(err).NotTo(HaveOccurred())
 	for _, item := range items {
 		Expect(item.Error).To(BeNil())

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"mime"
 	"slices"
@@ -92,6 +93,7 @@ func bodyLimitFor(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 func unknownMethodsAsJSON(app *fiber.App) fasthttp.RequestHandler {
 	next := app.Handler()
 	methods := app.Config().RequestMethods
+	body, _ := json.Marshal(fiber.Map{"error": fiberMessage(fiber.ErrMethodNotAllowed)})
 	return func(ctx *fasthttp.RequestCtx) {
 		if slices.Contains(methods, string(ctx.Method())) {
 			next(ctx)
@@ -99,6 +101,6 @@ func unknownMethodsAsJSON(app *fiber.App) fasthttp.RequestHandler {
 		}
 		ctx.SetStatusCode(fiber.StatusMethodNotAllowed)
 		ctx.SetContentType(fiber.MIMEApplicationJSON)
-		ctx.SetBodyString(`{"error":"method not allowed"}`)
+		ctx.SetBody(body)
 	}
 }

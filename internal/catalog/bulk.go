@@ -86,12 +86,10 @@ func (s *Service) bulk(ctx context.Context, index string, live bool, ops []bulkO
 	if live {
 		req = req.RequireAlias(true).Refresh(refresh.Waitfor)
 	}
-	items, err := es.BulkItems(req.Perform(ctx)) //nolint:bodyclose // BulkItems closes it
+	res, err := req.Perform(ctx) //nolint:bodyclose // BulkItems closes it
+	items, err := es.BulkItems(len(ops), res, err)
 	if err != nil {
 		return 0, fmt.Errorf("writing %d records to %s: %w", len(ops), index, err)
-	}
-	if len(items) != len(ops) {
-		return 0, fmt.Errorf("%w: writing %d records to %s: %d results", es.ErrUnavailable, len(ops), index, len(items))
 	}
 	if live {
 		s.learnTarget(index, items)

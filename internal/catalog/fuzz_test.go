@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/aislehq/aisle/internal/esmapping"
 	"github.com/aislehq/aisle/internal/strictjson"
 )
 
@@ -31,6 +32,31 @@ func FuzzValidateRecords(f *testing.F) {
 			if r.ID == "" || !json.Valid(withVersion(r.Raw, 7)) {
 				t.Fatalf("%q: a valid record without an id or that cannot carry its version", body)
 			}
+		}
+	})
+}
+
+// FuzzCheckRecords: records checked against a mapping, as a write checks them against
+// the live index's before it takes a revision, are either fine or refused with ErrInvalid.
+func FuzzCheckRecords(f *testing.F) {
+	f.Add([]byte(`{"records": [{"objectID": "a", "stock": 1e19, "price": "x", "d": {"_id": 1}, "n": [1, 2.5, "3"]}]}`))
+	var m esmapping.Mapping
+	if err := json.Unmarshal([]byte(`{"properties": {"price": {"type": "float"}, "stock": {"type": "long"}, "tag": {"type": "keyword"}, "at": {"type": "date"}, "o": {"properties": {"h": {"type": "half_float"}}}}}`), &m); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var req struct {
+			Records *[]json.RawMessage `json:"records"`
+		}
+		if strictjson.Decode(body, &req) != nil || req.Records == nil {
+			return
+		}
+		recs, err := ValidateRecords(*req.Records, 1, MaxPostRecords)
+		if err != nil {
+			return
+		}
+		if err := checkRecords(&m, recs, true); err != nil && !errors.Is(err, ErrInvalid) {
+			t.Fatalf("%q: an error that is not a 400: %v", body, err)
 		}
 	})
 }

@@ -104,31 +104,23 @@ func (s *Service) learnTarget(alias string, items []es.BulkItem) {
 // away from since: then the alias is looked up again, and a moved alias checks again.
 func (s *Service) checkLive(ctx context.Context, names esnames.Index, records []Record) error {
 	physical := s.maps.targetOf(names.Alias())
-	if physical == "" {
-		return s.checkResolved(ctx, names, records)
-	}
-	err := s.checkIndex(ctx, names, physical, records)
-	if err == nil {
-		return nil
+	var err error
+	if physical != "" {
+		if err = s.checkIndex(ctx, names, physical, records); err == nil {
+			return nil
+		}
 	}
 	current, lerr := s.aliasTarget(ctx, names)
 	switch {
 	case lerr != nil:
 		return lerr
-	case current == physical:
+	case physical != "" && current == physical:
 		return err
+	case current == "":
+		return nil
 	}
-	return s.checkResolved(ctx, names, records)
-}
-
-// checkResolved looks the alias up and checks records against the index behind it.
-func (s *Service) checkResolved(ctx context.Context, names esnames.Index, records []Record) error {
-	physical, err := s.aliasTarget(ctx, names)
-	if err != nil || physical == "" {
-		return err
-	}
-	s.maps.setTarget(names.Alias(), physical)
-	return s.checkIndex(ctx, names, physical, records)
+	s.maps.setTarget(names.Alias(), current)
+	return s.checkIndex(ctx, names, current, records)
 }
 
 // checkIndex checks records against physical. A field the cached mapping lacks may have

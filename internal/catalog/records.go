@@ -70,11 +70,11 @@ func (s *Service) write(ctx context.Context, names esnames.Index, tk ticket, app
 	if err != nil {
 		// The revision is released; whether anything landed is unknown, so it does
 		// not count as a write either way (no 202 was given).
-		_, _ = s.finish(context.WithoutCancel(ctx), names, g.lease.Rev, false)
+		_ = s.finish(context.WithoutCancel(ctx), names, g.lease.Rev, false)
 		return Receipt{}, err
 	}
 	if !ch.applied {
-		if _, err := s.finish(ctx, names, g.lease.Rev, false); err != nil {
+		if err := s.finish(ctx, names, g.lease.Rev, false); err != nil {
 			return Receipt{}, err
 		}
 		return Receipt{}, ErrVersionConflict

@@ -59,14 +59,14 @@ func (s *Service) allocate(st State, stale int64) (State, grant, error) {
 }
 
 // finish removes rev from the pending revisions.
-func (s *Service) finish(ctx context.Context, names esnames.Index, rev int64, applied bool) (State, error) {
-	st, err := s.update(ctx, names, func(st State) (State, error) {
+func (s *Service) finish(ctx context.Context, names esnames.Index, rev int64, applied bool) error {
+	_, err := s.update(ctx, names, func(st State) (State, error) {
 		return st.Complete(s.cfg.Now(), rev, applied)
 	})
 	if err != nil {
-		return State{}, fmt.Errorf("completing revision %d of %s: %w", rev, names.Alias(), err)
+		return fmt.Errorf("completing revision %d of %s: %w", rev, names.Alias(), err)
 	}
-	return st, nil
+	return nil
 }
 
 // completeReserving completes the applied write rev and, in the same compare-and-set,

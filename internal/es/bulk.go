@@ -23,11 +23,12 @@ type BulkReason struct {
 	Reason string `json:"reason"`
 }
 
-// BulkItems reads a _bulk answer sent with Perform: one item per action, in order. The
+// BulkItems reads the answer to a _bulk of actions actions sent with Perform: one item
+// per action, in order; an answer with another number of items is ErrUnavailable. The
 // typed client's Do decodes every item token by token into a general structure, which
 // cost a two-hundred-event request more CPU than validating the events; these are the
 // few fields a caller reads, decoded as one struct.
-func BulkItems(res *http.Response, err error) ([]BulkItem, error) {
+func BulkItems(actions int, res *http.Response, err error) ([]BulkItem, error) {
 	raw, err := ReadBody(res, err)
 	if err != nil {
 		return nil, err
@@ -37,6 +38,9 @@ func BulkItems(res *http.Response, err error) ([]BulkItem, error) {
 	}
 	if err := json.Unmarshal(raw, &ans); err != nil {
 		return nil, fmt.Errorf("%w: decoding a _bulk answer: %w", ErrUnavailable, err)
+	}
+	if len(ans.Items) != actions {
+		return nil, fmt.Errorf("%w: a _bulk of %d actions answered with %d items", ErrUnavailable, actions, len(ans.Items))
 	}
 	items := make([]BulkItem, len(ans.Items))
 	for i, item := range ans.Items {

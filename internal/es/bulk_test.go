@@ -15,7 +15,7 @@ func answer(status int, body string) *http.Response {
 // A _bulk answer gives one item per action, in order, whatever the operation, with the
 // failure of those that failed.
 func TestBulkItems(t *testing.T) {
-	items, err := BulkItems(answer(200, `{"took":1,"errors":true,"items":[
+	items, err := BulkItems(3, answer(200, `{"took":1,"errors":true,"items":[
 		{"create":{"_index":"i","_id":"a","_seq_no":3,"_primary_term":1,"status":201}},
 		{"create":{"_index":"i","_id":"b","status":409,"error":{"type":"version_conflict_engine_exception","reason":"exists"}}},
 		{"index":{"_index":"i","_id":"c","status":200,"_seq_no":4,"_primary_term":1}}]}`), nil)
@@ -26,10 +26,13 @@ func TestBulkItems(t *testing.T) {
 		items[1].Error == nil || items[1].Error.Type != "version_conflict_engine_exception" || items[2].Error != nil {
 		t.Fatalf("items: %+v", items)
 	}
-	if _, err := BulkItems(answer(200, `{"items":[`), nil); !errors.Is(err, ErrUnavailable) {
+	if _, err := BulkItems(1, answer(200, `{"items":[`), nil); !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("a cut answer: %v, want ErrUnavailable", err)
 	}
-	if _, err := BulkItems(answer(503, `{"error":{"type":"x","reason":"y"},"status":503}`), nil); !errors.Is(err, ErrUnavailable) {
+	if _, err := BulkItems(2, answer(200, `{"items":[{"index":{"status":201}}]}`), nil); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("one item for two actions: %v, want ErrUnavailable", err)
+	}
+	if _, err := BulkItems(1, answer(503, `{"error":{"type":"x","reason":"y"},"status":503}`), nil); !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("a 503: %v, want ErrUnavailable", err)
 	}
 }

@@ -90,12 +90,10 @@ func (s *Service) bulk(ctx context.Context, acts []action) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := es.BulkItems(s.es.Bulk().Raw(bytes.NewReader(body)).Perform(ctx)) //nolint:bodyclose // BulkItems closes it
+	res, err := s.es.Bulk().Raw(bytes.NewReader(body)).Perform(ctx) //nolint:bodyclose // BulkItems closes it
+	items, err := es.BulkItems(len(acts), res, err)
 	if err != nil {
 		return nil, unavailable(fmt.Errorf("writing %d events: %w", len(acts), err))
-	}
-	if len(items) != len(acts) {
-		return nil, unavailable(fmt.Errorf("%w: writing %d events: %d results", es.ErrUnavailable, len(acts), len(items)))
 	}
 	statuses := make([]int, len(acts))
 	for i, r := range items {

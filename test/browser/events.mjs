@@ -187,7 +187,7 @@ const scenarios = {
     await page.waitForSelector("body[data-state=ready]", { timeout: 30000 });
     out.tabOrder = await tabOrder(page, 14); // a date field takes a Tab per part
     await page.evaluate(axeSource);
-    out.axe = await page.evaluate(async () => (await axe.run()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`));
+    out.axe = await axeViolations(page);
     out.first = await figures(page);
     await page.screenshot({ path: screenshot, fullPage: true });
     out.stored = await page.evaluate(() => ({ session: Object.keys(sessionStorage), local: Object.keys(localStorage) }));
@@ -200,10 +200,14 @@ const scenarios = {
     await page.setViewportSize({ width: 390, height: 844 });
     await sleep(300);
     out.phoneOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    out.phoneAxe = await page.evaluate(async () => (await axe.run()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`));
+    out.phoneAxe = await axeViolations(page);
     await page.screenshot({ path: phoneShot, fullPage: true });
   },
 };
+
+// axeViolations runs axe-core (loaded in page) and names each violation with its elements.
+const axeViolations = (page) =>
+  page.evaluate(async () => (await axe.run()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`));
 
 // tabTo presses Tab from the top of the page until the element id has the focus, and
 // returns how many presses it took (-1: never).

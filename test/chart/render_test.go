@@ -130,8 +130,7 @@ var _ = Describe("What the chart renders", func() {
 		func(component, kind string) {
 			affinity := `{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":` +
 				`[{"matchExpressions":[{"key":"pool","operator":"In","values":["` + component + `"]}]}]}}}`
-			manifest := run("", tools.helm, "template", "aisle", tools.chart, "--namespace", namespace,
-				"--set", component+".nodeSelector.pool="+component,
+			manifest := template(namespace, map[string]string{component + ".nodeSelector.pool": component},
 				"--set-json", component+`.tolerations=[{"key":"dedicated","operator":"Equal","value":"`+component+`","effect":"NoSchedule"}]`,
 				"--set-json", component+".affinity="+affinity)
 			for _, o := range workloads(objects(manifest)) {

@@ -115,7 +115,7 @@ func (sh *shard) columns(a *Agg) ([]*columns.Column, error) {
 	}
 	prefix := ""
 	if a.Leaf.Type != "keyword" && a.Leaf.Type != "boolean" {
-		prefix = shiftZero
+		prefix = columns.FullPrecision
 	}
 	return sh.view.Field(a.Field, prefix)
 }
@@ -176,8 +176,12 @@ func (c *Collector) Reduce() Result {
 	return Result{parts: out}
 }
 
-// Merge reduces the results of several searches of the same aggregations.
+// Merge reduces the results of several searches of the same aggregations. One result is
+// its own reduction: results are never changed once made, so it is not copied.
 func Merge(rs ...Result) Result {
+	if len(rs) == 1 {
+		return rs[0]
+	}
 	var out []*partial
 	for _, r := range rs {
 		out = mergeLists(out, r.parts)

@@ -12,10 +12,6 @@ import (
 	"github.com/aislehq/aisle/internal/engine/mapping"
 )
 
-// shiftZero selects full-precision terms of numeric and date fields: bleve indexes each
-// number at several precisions, and only shift 0 holds the exact value.
-var shiftZero = string([]byte{numeric.ShiftStartInt64})
-
 // value is one distinct field value with its document count.
 type value struct {
 	num   float64 // numbers; dates as epoch millis; booleans 1/0

@@ -8,6 +8,11 @@ import (
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 )
 
+// FullPrecision prefixes the full-precision terms of numeric and date fields, the column
+// to read for their exact values: bleve would index each number at several precisions,
+// and only shift 0 holds the exact value.
+var FullPrecision = string([]byte{numeric.ShiftStartInt64})
+
 // Column maps each document of one segment to the ordinals of its terms in one field.
 // Ordinals index Terms, which is in dictionary (byte) order.
 type Column struct {

@@ -48,7 +48,7 @@ func (q *rangeFiltered) Searcher(ctx context.Context, r index.IndexReader, m map
 		seg, local := v.Locate(d.IndexInternalID, hint)
 		hint = seg
 		for _, c := range checks {
-			if !c.cols[seg].AnyIn(local, c.from[seg], c.to[seg]) {
+			if !c.has(seg, local) {
 				return false
 			}
 		}

@@ -43,6 +43,9 @@ func FuzzParse(f *testing.F) {
 		`{"prefix":{"brand":{"value":"ac"}}}`, `{"bool":{"must":[{"term":{"brand":"a"}}],"should":{"match_all":{}},"minimum_should_match":-1}}`,
 		`{"bool":{"filter":"x"}}`, `{"unknown":{}}`, `[]`, `{"a":1,"b":2}`, `{"range":{"stock":5}}`,
 		`{"constant_score":{"filter":{"term":{"brand":"x"}},"boost":"high"}}`,
+		`{"match_phrase":{"title":{"query":"a b","slop":0}}}`, `{"match_phrase":{"title":{"query":"a b","slop":2}}}`,
+		`{"match_phrase_prefix":{"title":{"query":"a b","slop":"x"}}}`,
+		`{"multi_match":{"query":"a b","fields":["title"],"type":"phrase","slop":null}}`,
 	}
 	for _, s := range seeds {
 		f.Add(s)

@@ -23,9 +23,6 @@ import (
 // validation and JSON, and match from per-segment columns of the full-precision terms.
 // As in ES, a range matches with a constant score (the boost).
 
-// shiftZero prefixes bleve's full-precision numeric terms.
-var shiftZero = string([]byte{numeric.ShiftStartInt64})
-
 // NumericRange is a numeric range query read from columns.
 type NumericRange struct{ *bq.NumericRangeQuery }
 
@@ -100,7 +97,7 @@ func resolve(v *columns.View, q columnRange, m mapping.IndexMapping) (*rangeChec
 	if err != nil {
 		return nil, err
 	}
-	cols, err := v.Field(field, shiftZero)
+	cols, err := v.Field(field, columns.FullPrecision)
 	if err != nil {
 		return nil, err
 	}
@@ -110,6 +107,11 @@ func resolve(v *columns.View, q columnRange, m mapping.IndexMapping) (*rangeChec
 		c.any = c.any || c.from[i] < c.to[i]
 	}
 	return c, nil
+}
+
+// has reports whether document local of segment seg has a value in the range.
+func (c *rangeCheck) has(seg int, local uint64) bool {
+	return c.cols[seg].AnyIn(local, c.from[seg], c.to[seg])
 }
 
 func fieldOr(f string, m mapping.IndexMapping) string {

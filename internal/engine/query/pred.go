@@ -129,7 +129,7 @@ func (p *Pred) Bind(v *columns.View, m mapping.IndexMapping) (Check, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(seg int, local uint64) bool { return rc.cols[seg].AnyIn(local, rc.from[seg], rc.to[seg]) }, nil
+		return rc.has, nil
 	}
 	subs := make([]Check, len(p.subs))
 	for i, s := range p.subs {

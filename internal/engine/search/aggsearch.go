@@ -33,9 +33,10 @@ func (p *plan) search(ctx context.Context, indices []*store.Index, r *Request) (
 func (p *plan) searchShards(ctx context.Context, indices []*store.Index, r *Request) (*bleve.SearchResult, aggs.Result, error) {
 	g, gctx := errgroup.WithContext(ctx)
 	shards := make([]shardResult, len(indices))
+	key, cacheable := requestKeyOf(indices, r)
 	for i, ix := range indices {
 		g.Go(func() (err error) {
-			shards[i], err = p.searchShard(gctx, ix, indices, r)
+			shards[i], err = p.searchShard(gctx, ix, key, cacheable)
 			return err
 		})
 	}
@@ -60,13 +61,14 @@ func (p *plan) searchShards(ctx context.Context, indices []*store.Index, r *Requ
 	return hits, aggs.Merge(results...), nil
 }
 
-// searchShard collects the aggregations of one index of indices; a request that asks for no hits
-// goes through the request cache.
-func (p *plan) searchShard(ctx context.Context, ix *store.Index, indices []*store.Index, r *Request) (shardResult, error) {
-	key, cacheable := cacheKey(ix, indices, r)
-	cacheable = cacheable && r.Size == 0
-	if cached, ok := requestCache.Get(key); cacheable && ok {
-		return cached, nil
+// searchShard collects the aggregations of one index; a cacheable request (see
+// requestKeyOf, whose key it completes for ix) goes through the request cache.
+func (p *plan) searchShard(ctx context.Context, ix *store.Index, key requestKey, cacheable bool) (shardResult, error) {
+	if cacheable {
+		key = key.of(ix)
+		if cached, ok := requestCache.Get(key); ok {
+			return cached, nil
+		}
 	}
 	c := aggs.NewCollector(p.aggs)
 	defer c.Close() //nolint:errcheck // closing searchers of a finished search

@@ -41,18 +41,27 @@ type shardResult struct {
 	aggs  aggs.Result
 }
 
-// cacheKey is the key of r over ix, searched among indices; ok is false when r may not
-// be cached.
-func cacheKey(ix *store.Index, indices []*store.Index, r *Request) (requestKey, bool) {
+// requestKeyOf is the part of the key r has over indices, the same for each of them;
+// ok is false when r may not be cached: it asks for hits, or uses now.
+func requestKeyOf(indices []*store.Index, r *Request) (requestKey, bool) {
+	if r.Size != 0 {
+		return requestKey{}, false
+	}
 	raw, err := json.Marshal(map[string]any{"query": r.Query, "aggs": r.Aggs})
 	if err != nil || strings.Contains(string(raw), "now") {
 		return requestKey{}, false
 	}
 	var group strings.Builder
-	for _, other := range indices {
-		fmt.Fprintf(&group, "%s@%p,", other.UUID, other.Mapping())
+	for _, ix := range indices {
+		fmt.Fprintf(&group, "%s@%p,", ix.UUID, ix.Mapping())
 	}
-	return requestKey{uuid: ix.UUID, seq: ix.SearchedSeq(), group: group.String(), request: string(raw)}, true
+	return requestKey{group: group.String(), request: string(raw)}, true
+}
+
+// of is k for ix in its state now.
+func (k requestKey) of(ix *store.Index) requestKey {
+	k.uuid, k.seq = ix.UUID, ix.SearchedSeq()
+	return k
 }
 
 func cacheResult(k requestKey, res shardResult) {

@@ -331,15 +331,15 @@ func mergeTermFreqNormLocsByCopying(term []byte, postItr *PostingsIterator,
 	return lastDocNum, lastFreq, lastNorm, err
 }
 
-func mergeTermFreqNormLocs(fieldsMap map[string]uint16, term []byte, postItr *PostingsIterator,
+func mergeTermFreqNormLocs(term []byte, postItr *PostingsIterator,
 	newDocNums []uint64, newRoaring *roaring.Bitmap,
-	tfEncoder *chunkedIntCoder, locEncoder *chunkedIntCoder, bufLoc []uint64) (
-	lastDocNum uint64, lastFreq uint64, lastNorm uint64, bufLocOut []uint64, err error) {
+	tfEncoder *chunkedIntCoder, locEncoder *chunkedIntCoder) (
+	lastDocNum uint64, lastFreq uint64, lastNorm uint64, err error) {
 	next, err := postItr.Next()
 	for next != nil && err == nil {
 		hitNewDocNum := newDocNums[next.Number()]
 		if hitNewDocNum == docDropped {
-			return 0, 0, 0, nil, fmt.Errorf("see hit with dropped docNum")
+			return 0, 0, 0, fmt.Errorf("see hit with dropped docNum")
 		}
 
 		newRoaring.Add(uint32(hitNewDocNum))
@@ -349,7 +349,7 @@ func mergeTermFreqNormLocs(fieldsMap map[string]uint16, term []byte, postItr *Po
 		if pi, ok := next.(*Posting); ok {
 			nextNorm = pi.NormUint64()
 		} else {
-			return 0, 0, 0, nil, fmt.Errorf("unexpected posting type %T", next)
+			return 0, 0, 0, fmt.Errorf("unexpected posting type %T", next)
 		}
 
 		locs := next.Locations()
@@ -362,12 +362,12 @@ func mergeTermFreqNormLocs(fieldsMap map[string]uint16, term []byte, postItr *Po
 				encodeFreqHasLocs(nextFreq, len(locs) > 0))
 		}
 		if err != nil {
-			return 0, 0, 0, nil, err
+			return 0, 0, 0, err
 		}
 
 		if len(locs) > 0 { // positions only (see positions.go)
 			if err = encodeMergedPositions(locEncoder, hitNewDocNum, nextFreq, locs); err != nil {
-				return 0, 0, 0, nil, err
+				return 0, 0, 0, err
 			}
 		}
 
@@ -378,7 +378,7 @@ func mergeTermFreqNormLocs(fieldsMap map[string]uint16, term []byte, postItr *Po
 		next, err = postItr.Next()
 	}
 
-	return lastDocNum, lastFreq, lastNorm, bufLoc, err
+	return lastDocNum, lastFreq, lastNorm, err
 }
 
 func writePostings(postings *roaring.Bitmap, tfEncoder, locEncoder *chunkedIntCoder,

@@ -11,6 +11,8 @@
 // WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 // See the License for the specific language governing permissions and
 // limitations under the License.
+//
+// Modified by the Aisle authors: locations hold positions only (see FORK.md).
 
 package zap
 
@@ -489,29 +491,6 @@ func (s *interim) writeStoredFields() (
 
 func (s *interim) setBytesWritten(val uint64) {
 	atomic.StoreUint64(&s.bytesWritten, val)
-}
-
-// returns the total # of bytes needed to encode the given uint64's
-// into binary.PutUVarint() encoding
-func totalUvarintBytes(a, b, c, d, e uint64, more []uint64) (n int) {
-	n = numUvarintBytes(a)
-	n += numUvarintBytes(b)
-	n += numUvarintBytes(c)
-	n += numUvarintBytes(d)
-	n += numUvarintBytes(e)
-	for _, v := range more {
-		n += numUvarintBytes(v)
-	}
-	return n
-}
-
-// returns # of bytes needed to encode x in binary.PutUvarint() encoding
-func numUvarintBytes(x uint64) (n int) {
-	for x >= 0x80 {
-		x >>= 7
-		n++
-	}
-	return n + 1
 }
 
 // flattenNestedDocuments returns a preorder list of the given documents and

@@ -477,9 +477,8 @@ func (i *PostingsIterator) readLocation(l *Location) error {
 	if err != nil {
 		return fmt.Errorf("error reading location pos: %v", err)
 	}
-	l.field = i.postings.field
+	l.field = i.postings.field // start, end and array positions stay zero
 	l.pos = pos
-	l.start, l.end, l.ap = 0, 0, l.ap[:0]
 	return nil
 }
 
@@ -520,10 +519,8 @@ func (i *PostingsIterator) nextAtOrAfter(atOrAfter uint64) (segment.Posting, err
 	rv.norm = math.Float32frombits(uint32(normBits))
 
 	if i.includeLocs && hasLocs {
-		// prepare locations into reused slices, where we assume
-		// rv.freq >= "number of locs", since in a composite field,
-		// some component fields might have their IncludeTermVector
-		// flags disabled while other component fields are enabled
+		// prepare locations into reused slices: a posting has exactly rv.freq of them
+		// (see positions.go)
 		if rv.freq > 0 {
 			if cap(i.nextLocs) >= int(rv.freq) {
 				i.nextLocs = i.nextLocs[0:rv.freq]

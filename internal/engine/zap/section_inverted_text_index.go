@@ -85,7 +85,6 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 	fieldsSame bool, newDocNumsIn [][]uint64, newSegDocCount uint64, chunkMode uint32, w *FileWriter,
 	closeCh chan struct{}) (map[int]int, error) {
 	var bufMaxVarintLen64 []byte = make([]byte, binary.MaxVarintLen64)
-	var bufLoc []uint64
 
 	var postings *PostingsList
 	var postItr *PostingsIterator
@@ -263,17 +262,18 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 
 			postItr = postings.iterator(true, true, true, postItr)
 
-			// can only safely copy data if all segments have same fields and all have an empty
-			// writer id (i.e. no callbacks)
-			if fieldsSame && copyFlag {
+			// can only safely copy data if all segments have an empty writer id (i.e. no
+			// callbacks); locations hold no field number here (see positions.go), so the
+			// segments' fields need not be the same
+			if copyFlag {
 				// can optimize by copying freq/norm/loc bytes directly
 				lastDocNum, lastFreq, lastNorm, err = mergeTermFreqNormLocsByCopying(
 					term, postItr, newDocNums[itrI], newRoaring,
 					tfEncoder, locEncoder)
 			} else {
-				lastDocNum, lastFreq, lastNorm, bufLoc, err = mergeTermFreqNormLocs(
-					fieldsMap, term, postItr, newDocNums[itrI], newRoaring,
-					tfEncoder, locEncoder, bufLoc)
+				lastDocNum, lastFreq, lastNorm, err = mergeTermFreqNormLocs(
+					term, postItr, newDocNums[itrI], newRoaring,
+					tfEncoder, locEncoder)
 			}
 			if err != nil {
 				return nil, err
