@@ -18,7 +18,7 @@ import (
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/refresh"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/mapping"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"github.com/aislehq/aisle/test/benchdata"
 )
 
@@ -60,7 +60,7 @@ func median(ms []measured) measured {
 // directIndex creates a physical index with the mapping the operator builds, as the
 // target of direct _bulk requests.
 func directIndex(name string) string {
-	body, err := mapping.Build(createdSettings())
+	body, err := indexmapping.Build(createdSettings())
 	Expect(err).NotTo(HaveOccurred())
 	raw, err := body.JSON()
 	Expect(err).NotTo(HaveOccurred())

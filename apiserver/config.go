@@ -14,7 +14,7 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/indexsettings"
-	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/searchquery"
 )
 
 // FieldManager is the field manager of the API server's writes to SearchIndexes.
@@ -85,7 +85,7 @@ const MaxSettingsBytes = 512 << 10
 // settingsProblems names the rules next breaks that the CRD cannot state, its own and
 // those of the index's records: a searchable path they hold in another shape than text.
 func (s *Server) settingsProblems(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, next searchv1alpha1.IndexSettings) ([]indexsettings.FieldError, error) {
-	problems := indexsettings.Check(next, query.VersionField)
+	problems := indexsettings.Check(next, searchquery.VersionField)
 	if s.search == nil || len(next.SearchableFields) == 0 {
 		return problems, nil
 	}

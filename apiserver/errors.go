@@ -11,7 +11,7 @@ import (
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/events"
-	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/searchquery"
 	"github.com/aislehq/aisle/internal/tenancy"
 )
 
@@ -144,7 +144,7 @@ func handleError(c *fiber.Ctx, err error) error {
 // search names every broken rule, so its whole message goes to the client.
 func classifySearch(err error) (int, string, bool) {
 	switch {
-	case errors.Is(err, query.ErrInvalid):
+	case errors.Is(err, searchquery.ErrInvalid):
 		return http.StatusBadRequest, err.Error(), true
 	case errors.Is(err, errSearchQuota):
 		return http.StatusPaymentRequired, errSearchQuota.Error(), true

@@ -8,7 +8,7 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/events"
-	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/searchquery"
 	"github.com/aislehq/aisle/internal/tenancy"
 )
 
@@ -68,7 +68,7 @@ func (s *Server) publicTogether(c *fiber.Ctx) error {
 	for i, f := range policy.RetrievableFields {
 		fields[i] = string(f)
 	}
-	return s.together(c, idx, query.MaxPublicLimit, int(policy.MaxHits), fields)
+	return s.together(c, idx, searchquery.MaxPublicLimit, int(policy.MaxHits), fields)
 }
 
 // together binds objectID and limit (1 to maxLimit, default 10) and answers at most

@@ -8,7 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2/utils"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/searchquery"
 )
 
 // corsMaxAge lets browsers reuse a preflight answer for ten minutes, so a change of
@@ -66,7 +66,7 @@ func (s *Server) publicSearch(c *fiber.Ctx) error {
 	if err := requireJSONBody(c); err != nil {
 		return err
 	}
-	var req query.Request
+	var req searchquery.Request
 	if err := decodeStrict(c.Body(), &req); err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func (s *Server) publicSearch(c *fiber.Ctx) error {
 	if idx.Spec.PublicAccess != nil && idx.Spec.PublicAccess.Policy != nil {
 		policy = *idx.Spec.PublicAccess.Policy
 	}
-	return s.runSearch(c, idx, query.PublicRules(idx.Spec.Settings, policy), req)
+	return s.runSearch(c, idx, searchquery.PublicRules(idx.Spec.Settings, policy), req)
 }
 
 // requireJSONBody refuses a public search body not declared as JSON (415).

@@ -8,7 +8,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/searchquery"
 )
 
 // policyBody is the wire form of a public search policy, with defaults filled in.
@@ -28,7 +28,7 @@ type publicAccessResponse struct {
 }
 
 // DefaultPublicMaxHits is the hit cap of public search when no policy says otherwise.
-const DefaultPublicMaxHits = query.DefaultPublicMaxHits
+const DefaultPublicMaxHits = searchquery.DefaultPublicMaxHits
 
 // EffectivePolicy is the policy public search obeys: the index's, or the defaults.
 func EffectivePolicy(idx *searchv1alpha1.SearchIndex) policyBody {
@@ -96,8 +96,8 @@ func (s *Server) checkForcedFilters(c *fiber.Ctx, p searchv1alpha1.PublicSearchP
 	if err != nil {
 		return err
 	}
-	if err := query.CheckPolicy(p, schema); err != nil {
-		return errorf(fiber.StatusBadRequest, strings.Replace(err.Error(), query.ErrInvalid.Error(), "invalid policy", 1))
+	if err := searchquery.CheckPolicy(p, schema); err != nil {
+		return errorf(fiber.StatusBadRequest, strings.Replace(err.Error(), searchquery.ErrInvalid.Error(), "invalid policy", 1))
 	}
 	return nil
 }

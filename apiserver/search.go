@@ -7,7 +7,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/searchquery"
 )
 
 // errSearchQuota: the workspace used its monthly searches (402).
@@ -24,15 +24,15 @@ func (s *Server) needSearch(c *fiber.Ctx) error {
 // postSearch answers POST /search.
 func (s *Server) postSearch(c *fiber.Ctx) error {
 	idx := tenantFrom(c.UserContext()).index
-	var req query.Request
+	var req searchquery.Request
 	if err := decodeStrict(c.Body(), &req); err != nil {
 		return err
 	}
-	return s.runSearch(c, idx, query.KeyedRules(idx.Spec.Settings), req)
+	return s.runSearch(c, idx, searchquery.KeyedRules(idx.Spec.Settings), req)
 }
 
 // runSearch counts the search against the workspace's plan, runs it and answers.
-func (s *Server) runSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules query.Rules, req query.Request) error {
+func (s *Server) runSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules searchquery.Rules, req searchquery.Request) error {
 	ctx := c.UserContext()
 	if s.usage != nil {
 		ws, err := s.registry.Workspace(ctx, idx.Namespace)

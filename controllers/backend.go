@@ -15,7 +15,7 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/mapping"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // Backend is what the SearchIndex reconciler does in Elasticsearch. Every error it returns
@@ -53,7 +53,7 @@ func (b *Backend) EnsureIndex(ctx context.Context, names esnames.Index, settings
 }
 
 func (b *Backend) create(ctx context.Context, names esnames.Index, settings searchv1alpha1.IndexSettings) (IndexState, error) {
-	body, err := mapping.Build(settings)
+	body, err := indexmapping.Build(settings)
 	if err != nil {
 		return IndexState{}, fmt.Errorf("deriving the index mapping: %w", err)
 	}
@@ -66,7 +66,7 @@ func (b *Backend) create(ctx context.Context, names esnames.Index, settings sear
 	if _, err := b.ES.Indices.Create(physical).Raw(bytes.NewReader(raw)).Do(ctx); err != nil {
 		return IndexState{}, fmt.Errorf("creating index %s: %w", physical, es.Classify(err))
 	}
-	hash, _ := mapping.Hash(settings)
+	hash, _ := indexmapping.Hash(settings)
 	return IndexState{Physical: physical, SettingsHash: hash, Created: true}, nil
 }
 

@@ -21,7 +21,7 @@ import (
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/mapping"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"github.com/aislehq/aisle/internal/plan"
 )
 
@@ -108,7 +108,7 @@ func (r *SearchIndexReconciler) reconcileBackend(ctx context.Context, si *search
 		r.Recorder.Eventf(si, nil, "Normal", "Created", "CreateIndex", "created index %s with alias %s", state.Physical, names.Alias())
 	}
 	// Hash fails only on settings that cannot be encoded: then nothing is rebuilt.
-	want, _ := mapping.Hash(si.Spec.Settings)
+	want, _ := indexmapping.Hash(si.Spec.Settings)
 	if r.Catalog != nil {
 		// Best effort: a failed sweep is retried on the next reconcile.
 		if err := r.Catalog.Sweep(ctx, names, want); err != nil {

@@ -13,7 +13,7 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/controllers"
 	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/mapping"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 func newIndex(ns, name string, policy searchv1alpha1.DeletionPolicy) *searchv1alpha1.SearchIndex {
@@ -61,7 +61,7 @@ var _ = Describe("SearchIndex", func() {
 		Expect(si.Status.PublicID).To(MatchRegexp(`^[a-z2-7]{32}$`))
 		Expect(si.Annotations).To(HaveKeyWithValue(controllers.PublicIDAnnotation, si.Status.PublicID))
 		Expect(si.Finalizers).To(ContainElement(controllers.FinalizerName))
-		hash, _ := mapping.Hash(si.Spec.Settings)
+		hash, _ := indexmapping.Hash(si.Spec.Settings)
 		Expect(si.Status.SettingsHash).To(Equal(hash))
 
 		got, err := esClient.Indices.Get(names.Alias()).Do(ctx)

@@ -1,5 +1,5 @@
 // Package controllers holds the Aisle operator's reconcilers: Workspace, SearchIndex and
-// APIKey. Reconcilers stay thin; decisions live in pure packages (internal/mapping,
+// APIKey. Reconcilers stay thin; decisions live in pure packages (internal/indexmapping,
 // internal/keyrotation, internal/plan) and Elasticsearch calls in backend.go.
 package controllers
 

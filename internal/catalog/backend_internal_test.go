@@ -10,7 +10,7 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/mapping"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // startBackend starts the embedded engine for the test and returns a client of it.
@@ -28,7 +28,7 @@ func startBackend(tb testing.TB) *elasticsearch.TypedClient {
 func newTarget(tb testing.TB, client *elasticsearch.TypedClient, ws, name string, settings searchv1alpha1.IndexSettings) Target {
 	tb.Helper()
 	names := esnames.For(ws, name)
-	body, err := mapping.Build(settings)
+	body, err := indexmapping.Build(settings)
 	if err != nil {
 		tb.Fatal(err)
 	}

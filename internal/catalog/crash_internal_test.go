@@ -9,7 +9,7 @@ import (
 	"time"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/mapping"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // errCrash stops a swap at a crash point: nothing after it runs, as after kill -9 (the
@@ -51,7 +51,7 @@ func TestCommitCrashRecovery(t *testing.T) {
 			if _, err := later.AbortStage(ctx, tg, "other"); err != nil {
 				t.Fatal(err)
 			}
-			hash, _ := mapping.Hash(tg.Settings)
+			hash, _ := indexmapping.Hash(tg.Settings)
 			if err := later.Sweep(ctx, tg.Names, hash); err != nil {
 				t.Fatal(err)
 			}

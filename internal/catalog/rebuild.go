@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/mapping"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // A settings rebuild copies the catalog into a new physical index made from new
@@ -57,7 +57,7 @@ type Progress struct {
 // Cancel ctx with ErrRebuildAbandoned to drop the rebuild rather than keep it for a
 // resume.
 func (s *Service) Rebuild(ctx context.Context, t Target, progress func(Progress)) (string, error) {
-	want, err := mapping.Hash(t.Settings)
+	want, err := indexmapping.Hash(t.Settings)
 	if err != nil {
 		return "", fmt.Errorf("hashing the settings of %s: %w", t.Names.Alias(), err)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/mapping"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // MetaKey is the key under the physical index's mapping _meta.aisle that marks an index
@@ -44,7 +44,7 @@ func (s *Service) aliasTarget(ctx context.Context, names esnames.Index) (string,
 // newPhysical creates an empty physical index for a replacement, with the mapping the
 // operator would build from the settings, and returns its name.
 func (s *Service) newPhysical(ctx context.Context, t Target, kind, id string) (string, error) {
-	body, err := mapping.Build(t.Settings)
+	body, err := indexmapping.Build(t.Settings)
 	if err != nil {
 		return "", fmt.Errorf("deriving the index mapping: %w", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/aislehq/aisle/internal/esmapping"
-	"github.com/aislehq/aisle/internal/mapping"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // Records are checked against the mapping of the physical index they go to before
@@ -21,7 +21,7 @@ import (
 // checkSettings checks the records of a replacement against the mapping its new index
 // is created with.
 func checkSettings(t Target, records []Record) error {
-	body, err := mapping.Build(t.Settings)
+	body, err := indexmapping.Build(t.Settings)
 	if err != nil {
 		return fmt.Errorf("deriving the index mapping: %w", err)
 	}

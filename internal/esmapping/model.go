@@ -2,7 +2,7 @@
 // types of a mapping, the coercions a field type applies to a JSON value (numbers from
 // numeric strings, dates in a mapping's formats, booleans) and date detection. It is
 // backend-neutral: the catalog checks records against Elasticsearch's rules with it, and
-// the embedded engine (internal/engine/mapping) implements Elasticsearch with it.
+// the embedded engine (internal/engine/mapper) implements Elasticsearch with it.
 package esmapping
 
 import (

@@ -16,7 +16,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/searchquery"
 )
 
 // StatsTTL is how long computed statistics are served from the cache: the Events page
@@ -131,7 +131,7 @@ func (r *Reader) records(ctx context.Context, alias string, ids []string, includ
 	if err != nil {
 		return nil, err
 	}
-	req := r.es.Mget().Index(alias).SourceExcludes_(query.VersionField).Raw(bytes.NewReader(body))
+	req := r.es.Mget().Index(alias).SourceExcludes_(searchquery.VersionField).Raw(bytes.NewReader(body))
 	if len(includes) > 0 {
 		req = req.SourceIncludes_(append([]string{"objectID"}, includes...)...)
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/searchquery"
 	"github.com/aislehq/aisle/internal/strictjson"
 )
 
@@ -33,8 +33,8 @@ func FuzzCheck(f *testing.F) {
 }
 
 // fuzzSchema holds an object, a field under it and a value, so paths meet every rule.
-var fuzzSchema = query.Schema{
-	"name":       {Path: "name", Kind: query.KindString, Type: "text"},
-	"specs.size": {Path: "specs.size", Kind: query.KindNumber, Type: "long"},
-	"empty":      {Path: "empty", Kind: query.KindOther, Type: "object"},
+var fuzzSchema = searchquery.Schema{
+	"name":       {Path: "name", Kind: searchquery.KindString, Type: "text"},
+	"specs.size": {Path: "specs.size", Kind: searchquery.KindNumber, Type: "long"},
+	"empty":      {Path: "empty", Kind: searchquery.KindOther, Type: "object"},
 }

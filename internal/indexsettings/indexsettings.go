@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/mapping"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // Setting names, as the API spells them.
@@ -146,7 +146,7 @@ func Check(s searchv1alpha1.IndexSettings, reserved string) []FieldError {
 			seen[p] = true
 		}
 	}
-	if _, err := mapping.Build(s); err != nil {
+	if _, err := indexmapping.Build(s); err != nil {
 		out = append(out, FieldError{SearchableFields, strings.TrimPrefix(err.Error(), "field ")})
 	}
 	return append(out, checkSynonyms(s)...)

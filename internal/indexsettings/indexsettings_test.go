@@ -8,7 +8,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/indexsettings"
-	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/searchquery"
 )
 
 func TestIndexSettings(t *testing.T) {
@@ -86,12 +86,12 @@ var _ = Describe("Checking settings", func() {
 })
 
 var _ = Describe("Checking searchable fields against the index's records", func() {
-	schema := query.Schema{
-		"name":        {Path: "name", Kind: query.KindString, Type: "text"},
-		"specs.color": {Path: "specs.color", Kind: query.KindString, Type: "text"},
-		"specs.size":  {Path: "specs.size", Kind: query.KindNumber, Type: "long"},
-		"empty":       {Path: "empty", Kind: query.KindOther, Type: "object"},
-		"price":       {Path: "price", Kind: query.KindNumber, Type: "float"},
+	schema := searchquery.Schema{
+		"name":        {Path: "name", Kind: searchquery.KindString, Type: "text"},
+		"specs.color": {Path: "specs.color", Kind: searchquery.KindString, Type: "text"},
+		"specs.size":  {Path: "specs.size", Kind: searchquery.KindNumber, Type: "long"},
+		"empty":       {Path: "empty", Kind: searchquery.KindOther, Type: "object"},
+		"price":       {Path: "price", Kind: searchquery.KindNumber, Type: "float"},
 	}
 	DescribeTable("names each path whose records hold something else than text",
 		func(path string, want []string) {

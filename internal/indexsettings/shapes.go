@@ -7,7 +7,7 @@ import (
 	"unicode"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/searchquery"
 )
 
 // Rules a change must keep so that the index can be rebuilt with it: a rebuild that
@@ -34,7 +34,7 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 // CheckShapes finds the searchable paths the index's records hold in another shape than
 // text: a path holding objects, or lying under a field holding values. The rebuild's
 // copy would refuse those records, and the rebuild never finish.
-func CheckShapes(s searchv1alpha1.IndexSettings, schema query.Schema) []FieldError {
+func CheckShapes(s searchv1alpha1.IndexSettings, schema searchquery.Schema) []FieldError {
 	var out []FieldError
 	for i, f := range s.SearchableFields {
 		if msg := shapeProblem(string(f.Path), schema); msg != "" {
@@ -44,7 +44,7 @@ func CheckShapes(s searchv1alpha1.IndexSettings, schema query.Schema) []FieldErr
 	return out
 }
 
-func shapeProblem(path string, schema query.Schema) string {
+func shapeProblem(path string, schema searchquery.Schema) string {
 	if f, ok := schema[path]; ok && isObject(f) {
 		return fmt.Sprintf("%q holds objects in this index; a searchable field holds text", path)
 	}
@@ -59,7 +59,7 @@ func shapeProblem(path string, schema query.Schema) string {
 	return ""
 }
 
-func isObject(f query.Field) bool { return f.Type == "object" || f.Type == "nested" }
+func isObject(f searchquery.Field) bool { return f.Type == "object" || f.Type == "nested" }
 
 func nextDot(path string, i int) int {
 	j := strings.IndexByte(path[i+1:], '.')
@@ -70,7 +70,7 @@ func nextDot(path string, i int) int {
 }
 
 // leavesUnder names up to three fields under path, in order.
-func leavesUnder(path string, schema query.Schema) []string {
+func leavesUnder(path string, schema searchquery.Schema) []string {
 	var out []string
 	for p := range schema {
 		if strings.HasPrefix(p, path+".") {

@@ -8,13 +8,13 @@ import (
 	"strconv"
 
 	"github.com/aislehq/aisle/internal/es"
-	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/searchquery"
 )
 
 // FieldInfo is one field path of GET /fields.
 type FieldInfo struct {
-	Path string     `json:"path"`
-	Type query.Kind `json:"type"`
+	Path string           `json:"path"`
+	Type searchquery.Kind `json:"type"`
 	// Records is the number of records holding the field.
 	Records int64 `json:"records"`
 }

@@ -1,5 +1,5 @@
 // Package search runs searches and field listings of SearchIndexes against
-// Elasticsearch: internal/query builds and shapes, this package does the I/O, with a
+// Elasticsearch: internal/searchquery builds and shapes, this package does the I/O, with a
 // short-lived cache of each index's mapping.
 package search
 
@@ -17,7 +17,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/aislehq/aisle/internal/es"
-	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/searchquery"
 )
 
 // DefaultSchemaTTL is how long a mapping is reused. A field seen for the first time is
@@ -35,7 +35,7 @@ type Service struct {
 }
 
 type cachedSchema struct {
-	schema  query.Schema
+	schema  searchquery.Schema
 	fetched time.Time
 }
 
@@ -46,26 +46,26 @@ func New(client *elasticsearch.TypedClient) *Service {
 
 // Search runs req under rules against the index behind alias. Invalid requests fail
 // with query.ErrInvalid; an index that has no physical index yet has no hits.
-func (s *Service) Search(ctx context.Context, alias string, rules query.Rules, req query.Request) (query.Response, error) {
+func (s *Service) Search(ctx context.Context, alias string, rules searchquery.Rules, req searchquery.Request) (searchquery.Response, error) {
 	start := time.Now()
 	schema, err := s.Schema(ctx, alias)
 	if err != nil {
-		return query.Response{}, err
+		return searchquery.Response{}, err
 	}
-	plan, err := query.Build(req, rules, schema)
+	plan, err := searchquery.Build(req, rules, schema)
 	if err != nil {
-		return query.Response{}, err
+		return searchquery.Response{}, err
 	}
 	raw, err := s.run(ctx, alias, plan.Body)
 	if errors.Is(err, es.ErrNotFound) {
 		raw, err = []byte(`{"hits":{"total":{"value":0},"hits":[]}}`), nil
 	}
 	if err != nil {
-		return query.Response{}, err
+		return searchquery.Response{}, err
 	}
-	res, err := query.Shape(plan, raw)
+	res, err := searchquery.Shape(plan, raw)
 	if err != nil {
-		return query.Response{}, err
+		return searchquery.Response{}, err
 	}
 	res.Took = time.Since(start).Milliseconds()
 	return res, nil
@@ -76,7 +76,7 @@ func (s *Service) run(ctx context.Context, alias string, body []byte) ([]byte, e
 	if refusedSearch(err) {
 		// query.Build checks values against the mapping it read; the mapping may have
 		// changed since (a rebuild, a first value). The backend's text is its own.
-		return nil, fmt.Errorf("%w: a filter, sort or facet does not fit its field as the index maps it now", query.ErrInvalid)
+		return nil, fmt.Errorf("%w: a filter, sort or facet does not fit its field as the index maps it now", searchquery.ErrInvalid)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("searching %s: %w", alias, err)
@@ -92,7 +92,7 @@ func refusedSearch(err error) bool {
 
 // Schema returns the mapping of the index behind alias, from the cache when fresh.
 // Concurrent misses share one request.
-func (s *Service) Schema(ctx context.Context, alias string) (query.Schema, error) {
+func (s *Service) Schema(ctx context.Context, alias string) (searchquery.Schema, error) {
 	s.mu.Lock()
 	c, ok := s.schemas[alias]
 	s.mu.Unlock()
@@ -112,16 +112,16 @@ func (s *Service) Schema(ctx context.Context, alias string) (query.Schema, error
 	if err != nil {
 		return nil, err
 	}
-	return v.(query.Schema), nil
+	return v.(searchquery.Schema), nil
 }
 
-func (s *Service) fetchSchema(ctx context.Context, alias string) (query.Schema, error) {
+func (s *Service) fetchSchema(ctx context.Context, alias string) (searchquery.Schema, error) {
 	raw, err := es.ReadBody(s.es.Indices.GetMapping().Index(alias).Perform(ctx))
 	switch {
 	case errors.Is(err, es.ErrNotFound):
-		return query.Schema{}, nil
+		return searchquery.Schema{}, nil
 	case err != nil:
 		return nil, fmt.Errorf("reading the mapping of %s: %w", alias, err)
 	}
-	return query.ParseMapping(raw)
+	return searchquery.ParseMapping(raw)
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aislehq/aisle/internal/query"
+	"github.com/aislehq/aisle/internal/searchquery"
 )
 
 const (
@@ -49,9 +49,9 @@ func direct(b *testing.B, sys system) target {
 	bodies := make([][]byte, len(queries))
 	for i, q := range queries {
 		raw, _ := json.Marshal(requestBody(q))
-		var req query.Request
+		var req searchquery.Request
 		must(b, json.Unmarshal(raw, &req))
-		plan, err := query.Build(req, query.KeyedRules(settings), schema)
+		plan, err := searchquery.Build(req, searchquery.KeyedRules(settings), schema)
 		must(b, err)
 		bodies[i] = plan.Body
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
 
-	"github.com/aislehq/aisle/internal/engine/query"
+	"github.com/aislehq/aisle/internal/engine/dsl"
 )
 
 // filterAgg collects the documents that also match its filter. The filter's searcher
@@ -15,7 +15,7 @@ import (
 type filterAgg struct {
 	// check answers from columns when the filter is a predicate (query.PredicateOf);
 	// otherwise the searcher s is stepped.
-	check   query.Check
+	check   dsl.Check
 	s       search.Searcher
 	sctx    *search.SearchContext
 	cur     *search.DocumentMatch

@@ -5,7 +5,7 @@ import (
 	"regexp"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
-	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/mapper"
 )
 
 // termFilter is a terms aggregation's include/exclude: exact values (an array) or a
@@ -65,10 +65,10 @@ func (a *Agg) exactFilter(param string, list []any) (*termFilter, error) {
 	return f, nil
 }
 
-func keyNumber(l *mapping.Leaf, v any) (float64, error) {
+func keyNumber(l *mapper.Leaf, v any) (float64, error) {
 	switch l.Type {
 	case "date":
-		t, err := mapping.ParseDate(dateIn(v), l.Format)
+		t, err := mapper.ParseDate(dateIn(v), l.Format)
 		if err != nil {
 			return 0, err
 		}
@@ -82,7 +82,7 @@ func keyNumber(l *mapping.Leaf, v any) (float64, error) {
 		}
 		return 0, fmt.Errorf("not a boolean")
 	}
-	return mapping.ToNumber(v, "double")
+	return mapper.ToNumber(v, "double")
 }
 
 func (f *termFilter) matches(a *Agg, v value) bool {

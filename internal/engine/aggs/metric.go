@@ -7,7 +7,7 @@ import (
 	"github.com/blevesearch/bleve/v2/numeric"
 
 	"github.com/aislehq/aisle/internal/engine/columns"
-	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/mapper"
 )
 
 // isNumericMetric says whether an aggregation type is a single-value metric of numbers
@@ -151,7 +151,7 @@ func minMaxOf(p *partial, a *Agg, mv *value) map[string]any {
 	}
 	out := map[string]any{"value": best}
 	if a.Leaf != nil && a.Leaf.Type == "date" {
-		out["value_as_string"] = mapping.FormatDate(time.UnixMilli(int64(best)))
+		out["value_as_string"] = mapper.FormatDate(time.UnixMilli(int64(best)))
 	}
 	return out
 }
@@ -160,7 +160,7 @@ func (a *Agg) missingValue() (value, error) {
 	v := value{str: toStr(a.Missing)}
 	if a.Leaf == nil || a.Leaf.Type == "keyword" {
 		if a.Type != "cardinality" {
-			n, err := mapping.ToNumber(a.Missing, "double")
+			n, err := mapper.ToNumber(a.Missing, "double")
 			if err != nil {
 				return v, fmt.Errorf("[missing] value [%v] of [%s] is not a number", a.Missing, a.Name)
 			}

@@ -14,9 +14,9 @@ import (
 
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/aislehq/aisle/internal/engine/dsl"
 	"github.com/aislehq/aisle/internal/engine/eserr"
-	"github.com/aislehq/aisle/internal/engine/mapping"
-	"github.com/aislehq/aisle/internal/engine/query"
+	"github.com/aislehq/aisle/internal/engine/mapper"
 )
 
 // Agg is one parsed aggregation.
@@ -24,13 +24,13 @@ type Agg struct {
 	Name        string
 	Type        string
 	Field       string
-	Leaf        *mapping.Leaf
+	Leaf        *mapper.Leaf
 	Size        int
 	Order       []OrderKey
 	MinDocCount int
 	Missing     any
 	Filter      bq.Query
-	Pred        *query.Pred // Filter as a column predicate, when it is one
+	Pred        *dsl.Pred // Filter as a column predicate, when it is one
 	Calendar    string
 	Fixed       time.Duration
 	Format      string
@@ -50,7 +50,7 @@ type OrderKey struct {
 }
 
 // Parse reads an "aggs" object.
-func Parse(raw map[string]any, c *query.Context) ([]*Agg, error) {
+func Parse(raw map[string]any, c *dsl.Context) ([]*Agg, error) {
 	names := make([]string, 0, len(raw))
 	for n := range raw {
 		names = append(names, n)
@@ -67,7 +67,7 @@ func Parse(raw map[string]any, c *query.Context) ([]*Agg, error) {
 	return out, nil
 }
 
-func parseOne(name string, v any, c *query.Context) (*Agg, error) {
+func parseOne(name string, v any, c *dsl.Context) (*Agg, error) {
 	body, ok := v.(map[string]any)
 	if !ok {
 		return nil, eserr.Parsing("Expected [START_OBJECT] under [%s], but got a [%T] in [%s]", name, v, name)
@@ -110,13 +110,13 @@ func parseOne(name string, v any, c *query.Context) (*Agg, error) {
 	return a, nil
 }
 
-func (a *Agg) parseBody(typ string, val any, c *query.Context) error {
+func (a *Agg) parseBody(typ string, val any, c *dsl.Context) error {
 	if typ == "filter" {
-		q, err := query.ParseValue(val, c)
+		q, err := dsl.ParseValue(val, c)
 		if err != nil {
 			return err
 		}
-		a.Filter, a.Pred = q, query.PredicateOf(q, c)
+		a.Filter, a.Pred = q, dsl.PredicateOf(q, c)
 		return nil
 	}
 	body, ok := val.(map[string]any)
@@ -294,7 +294,7 @@ func (a *Agg) parseHistogram(body map[string]any) error {
 	}
 	if eb, ok := body["extended_bounds"].(map[string]any); ok {
 		for k, v := range eb {
-			t, err := mapping.ParseDate(dateIn(v), a.Format)
+			t, err := mapper.ParseDate(dateIn(v), a.Format)
 			if err != nil {
 				return eserr.New(400, "parse_exception", "failed to parse date field [%v]", v)
 			}

@@ -4,7 +4,7 @@ import (
 	"sort"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
-	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/mapper"
 )
 
 // Validate rejects aggregations ES refuses for the field type.
@@ -31,9 +31,9 @@ func (a *Agg) validateField(index string) error {
 	switch {
 	case t == "text":
 		return eserr.SearchPhase(eserr.IllegalArgument("Fielddata is disabled on [%s] in [%s]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [%s] in order to load field data by uninverting the inverted index. Note that this can use significant memory.", a.Field, index, a.Field).With("index", index))
-	case mapping.Unqueryable(t):
+	case mapper.Unqueryable(t):
 		return eserr.SearchPhase(eserr.IllegalArgument("Field [%s] of type [%s] is not supported for aggregation [%s]", a.Field, t, a.Type).With("index", index))
-	case isNumericMetric(a.Type) && !mapping.Numeric(t) && t != "date" && t != "boolean":
+	case isNumericMetric(a.Type) && !mapper.Numeric(t) && t != "date" && t != "boolean":
 		return eserr.SearchPhase(eserr.IllegalArgument("Field [%s] of type [%s] is not supported for aggregation [%s]", a.Field, t, a.Type).With("index", index))
 	case a.Type == "date_histogram" && t != "date":
 		return eserr.SearchPhase(eserr.IllegalArgument("Field [%s] of type [%s] is not supported for aggregation [date_histogram]", a.Field, t).With("index", index))
@@ -110,7 +110,7 @@ func (r renderer) key(a *Agg) string {
 			prefix = "umterms"
 		case a.Leaf.Type == "keyword":
 			prefix = "sterms"
-		case mapping.Numeric(a.Leaf.Type) && !mapping.Integral(a.Leaf.Type):
+		case mapper.Numeric(a.Leaf.Type) && !mapper.Integral(a.Leaf.Type):
 			prefix = "dterms"
 		default:
 			prefix = "lterms"
@@ -176,7 +176,7 @@ func (r renderer) termBucket(a *Agg, c candidate) (map[string]any, error) {
 	case a.Leaf.Type == "boolean" || a.Leaf.Type == "date":
 		b["key"] = int64(v.num)
 		b["key_as_string"] = v.str
-	case mapping.Integral(a.Leaf.Type):
+	case mapper.Integral(a.Leaf.Type):
 		b["key"] = int64(v.num)
 	default:
 		b["key"] = v.num

@@ -9,7 +9,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/numeric"
 
-	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/mapper"
 )
 
 // value is one distinct field value with its document count.
@@ -37,7 +37,7 @@ func decodeTerm(a *Agg, term []byte) (value, bool) {
 			return v, false
 		}
 		v.num = float64(dateMillis(i))
-		v.str = mapping.FormatDate(time.Unix(0, i))
+		v.str = mapper.FormatDate(time.Unix(0, i))
 	default:
 		i, err := numeric.PrefixCoded(term).Int64()
 		if err != nil {
@@ -190,5 +190,5 @@ func formatKey(a *Agg, ms int64) string {
 	case "epoch_millis":
 		return strconv.FormatInt(ms, 10)
 	}
-	return mapping.FormatDate(t)
+	return mapper.FormatDate(t)
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
-	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/mapper"
 	"github.com/aislehq/aisle/internal/engine/store"
 )
 
@@ -89,7 +89,7 @@ func parseBulk(body []byte, defIndex string, reqAlias bool) ([]*bulkItem, error)
 			if len(bytes.TrimSpace(lines[i])) == 0 {
 				return nil, eserr.ActionValidation("no requests added")
 			}
-			it.source = mapping.Compact(bytes.TrimSpace(lines[i]))
+			it.source = mapper.Compact(bytes.TrimSpace(lines[i]))
 		}
 		items = append(items, it)
 	}

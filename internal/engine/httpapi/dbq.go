@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
-	"github.com/aislehq/aisle/internal/engine/search"
+	"github.com/aislehq/aisle/internal/engine/searcher"
 	"github.com/aislehq/aisle/internal/engine/store"
 )
 
@@ -83,7 +83,7 @@ func parseDBQ(q *req) (*dbqRequest, error) {
 		return nil, eserr.IllegalArgument("conflicts may only be \"proceed\" or \"abort\" but was [%s]", conflicts)
 	}
 	r.proceed = conflicts == "proceed"
-	body, err := search.DecodeBody(q.body)
+	body, err := searcher.DecodeBody(q.body)
 	if err != nil {
 		return nil, err
 	}
@@ -141,11 +141,11 @@ func (a *API) runDeleteByQuery(q *req, indices []*store.Index, r *dbqRequest) (*
 		if res.total >= r.maxDocs || (len(res.failures) > 0 && !r.proceed) {
 			break
 		}
-		bq, _, err := search.BuildQuery([]*store.Index{ix}, r.query)
+		bq, _, err := searcher.BuildQuery([]*store.Index{ix}, r.query)
 		if err != nil {
 			return nil, err
 		}
-		ids, err := search.MatchingIDs(q.r.Context(), ix, bq, r.maxDocs-res.total)
+		ids, err := searcher.MatchingIDs(q.r.Context(), ix, bq, r.maxDocs-res.total)
 		if err != nil {
 			return nil, err
 		}

@@ -10,8 +10,8 @@ import (
 	"github.com/blevesearch/bleve/v2"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
-	"github.com/aislehq/aisle/internal/engine/mapping"
-	"github.com/aislehq/aisle/internal/engine/search"
+	"github.com/aislehq/aisle/internal/engine/mapper"
+	"github.com/aislehq/aisle/internal/engine/searcher"
 	"github.com/aislehq/aisle/internal/engine/store"
 )
 
@@ -160,7 +160,7 @@ func (a *API) indexDoc(index, id string, create bool) func(q *req) (int, any, er
 		}
 		// Sources are stored without insignificant whitespace when they are valid JSON;
 		// the document builder reports invalid JSON with ES's error.
-		return writeOne(ix, store.Op{Kind: kind, ID: id, Source: mapping.Compact(q.body), IfSeqNo: seq, IfPrimaryTerm: term}, mode)
+		return writeOne(ix, store.Op{Kind: kind, ID: id, Source: mapper.Compact(q.body), IfSeqNo: seq, IfPrimaryTerm: term}, mode)
 	}
 }
 
@@ -258,7 +258,7 @@ func (a *API) getDoc(index, id string, sourceOnly bool) func(q *req) (int, any, 
 				return 0, nil, err
 			}
 		}
-		filter := search.SourceFromParams(q.param("_source"), q.param("_source_includes"), q.param("_source_excludes"))
+		filter := searcher.SourceFromParams(q.param("_source"), q.param("_source_includes"), q.param("_source_excludes"))
 		doc, err := ix.Get(id)
 		if err != nil {
 			return 0, nil, err
@@ -277,7 +277,7 @@ func (a *API) getDoc(index, id string, sourceOnly bool) func(q *req) (int, any, 
 	}
 }
 
-func getResult(ix *store.Index, id string, doc *store.Doc, filter *search.SourceFilter, storedFields string) (int, map[string]any) {
+func getResult(ix *store.Index, id string, doc *store.Doc, filter *searcher.SourceFilter, storedFields string) (int, map[string]any) {
 	if doc == nil {
 		return 404, map[string]any{"_index": ix.Name, "_id": id, "found": false}
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
-	"github.com/aislehq/aisle/internal/engine/mapping"
-	"github.com/aislehq/aisle/internal/engine/search"
+	"github.com/aislehq/aisle/internal/engine/mapper"
+	"github.com/aislehq/aisle/internal/engine/searcher"
 	"github.com/aislehq/aisle/internal/engine/store"
 )
 
@@ -32,7 +32,7 @@ func (a *API) info(q *req) (int, any, error) {
 }
 
 func decodeObject(body []byte) (map[string]any, error) {
-	m, err := search.DecodeBody(body)
+	m, err := searcher.DecodeBody(body)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func (a *API) createIndex(name string) func(q *req) (int, any, error) {
 				cr.Settings = store.FlattenSettings(sm)
 			case "mappings":
 				raw, _ := json.Marshal(v)
-				m, err := mapping.Parse(raw)
+				m, err := mapper.Parse(raw)
 				if err != nil {
 					return 0, nil, err
 				}
@@ -189,7 +189,7 @@ func (a *API) putMapping(expr string) func(q *req) (int, any, error) {
 				return 0, nil, eserr.IllegalArgument("Types cannot be provided in put mapping requests")
 			}
 		}
-		m, err := mapping.Parse(q.body)
+		m, err := mapper.Parse(q.body)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -203,7 +203,7 @@ func (a *API) putMapping(expr string) func(q *req) (int, any, error) {
 			}
 		}
 		for _, ix := range indices {
-			if _, err := mapping.Merge(ix.Mapping(), m); err != nil {
+			if _, err := mapper.Merge(ix.Mapping(), m); err != nil {
 				return 0, nil, err
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
-	"github.com/aislehq/aisle/internal/engine/search"
+	"github.com/aislehq/aisle/internal/engine/searcher"
 	"github.com/aislehq/aisle/internal/engine/store"
 )
 
@@ -30,11 +30,11 @@ func (a *API) search(expr string) func(q *req) (int, any, error) {
 		if st := q.param("search_type"); st != "" && st != "query_then_fetch" && st != "dfs_query_then_fetch" {
 			return 0, nil, eserr.IllegalArgument("No search type for [%s]", st)
 		}
-		body, err := search.DecodeBody(q.body)
+		body, err := searcher.DecodeBody(q.body)
 		if err != nil {
 			return 0, nil, err
 		}
-		sr, err := search.ParseBody(body)
+		sr, err := searcher.ParseBody(body)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -48,8 +48,8 @@ func (a *API) search(expr string) func(q *req) (int, any, error) {
 		if err := a.applyAliasFilters(expr, indices, sr); err != nil {
 			return 0, nil, err
 		}
-		o := search.Options{TypedKeys: q.param("typed_keys") == "true", RestTotalHitsAsInt: q.param("rest_total_hits_as_int") == "true"}
-		resp, err := search.Run(q.r.Context(), indices, sr, o)
+		o := searcher.Options{TypedKeys: q.param("typed_keys") == "true", RestTotalHitsAsInt: q.param("rest_total_hits_as_int") == "true"}
+		resp, err := searcher.Run(q.r.Context(), indices, sr, o)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -58,7 +58,7 @@ func (a *API) search(expr string) func(q *req) (int, any, error) {
 }
 
 // applyAliasFilters adds the filters of filtered aliases the search went through.
-func (a *API) applyAliasFilters(expr string, indices []*store.Index, sr *search.Request) error {
+func (a *API) applyAliasFilters(expr string, indices []*store.Index, sr *searcher.Request) error {
 	filters := a.Store.AliasFilters(expr)
 	if len(filters) == 0 {
 		return nil
@@ -92,7 +92,7 @@ func (a *API) count(expr string) func(q *req) (int, any, error) {
 		if err := unsupportedParams(q, "q", "min_score", "terminate_after"); err != nil {
 			return 0, nil, err
 		}
-		body, err := search.DecodeBody(q.body)
+		body, err := searcher.DecodeBody(q.body)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -105,11 +105,11 @@ func (a *API) count(expr string) func(q *req) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		sr := &search.Request{Query: body["query"]}
+		sr := &searcher.Request{Query: body["query"]}
 		if err := a.applyAliasFilters(expr, indices, sr); err != nil {
 			return 0, nil, err
 		}
-		n, err := search.Count(q.r.Context(), indices, sr.Query)
+		n, err := searcher.Count(q.r.Context(), indices, sr.Query)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -164,7 +164,7 @@ func (a *API) mget(defIndex string) func(q *req) (int, any, error) {
 			}
 			return 0, nil, eserr.New(400, "action_request_validation_exception", "%s", reason)
 		}
-		paramFilter := search.SourceFromParams(q.param("_source"), q.param("_source_includes"), q.param("_source_excludes"))
+		paramFilter := searcher.SourceFromParams(q.param("_source"), q.param("_source_includes"), q.param("_source_excludes"))
 		docs := make([]any, len(body.Docs))
 		for i, d := range body.Docs {
 			docs[i] = a.mgetOne(q, d, defIndex, paramFilter)
@@ -173,7 +173,7 @@ func (a *API) mget(defIndex string) func(q *req) (int, any, error) {
 	}
 }
 
-func (a *API) mgetOne(q *req, d mgetDoc, defIndex string, paramFilter *search.SourceFilter) any {
+func (a *API) mgetOne(q *req, d mgetDoc, defIndex string, paramFilter *searcher.SourceFilter) any {
 	index := d.Index
 	if index == "" {
 		index = defIndex
@@ -190,7 +190,7 @@ func (a *API) mgetOne(q *req, d mgetDoc, defIndex string, paramFilter *search.So
 	if len(d.Source) > 0 {
 		var v any
 		_ = json.Unmarshal(d.Source, &v)
-		if f, err := search.ParseSourceFilter(v); err == nil {
+		if f, err := searcher.ParseSourceFilter(v); err == nil {
 			filter = f
 		}
 	}

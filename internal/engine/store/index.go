@@ -17,7 +17,7 @@ import (
 	"github.com/blevesearch/bleve/v2/document"
 	blevemapping "github.com/blevesearch/bleve/v2/mapping"
 
-	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/mapper"
 	"github.com/aislehq/aisle/internal/engine/sourcefile"
 )
 
@@ -32,9 +32,9 @@ type Index struct {
 	dir     string
 	store   *Store
 
-	mapping  atomic.Pointer[mapping.Mapping]
+	mapping  atomic.Pointer[mapper.Mapping]
 	settings atomic.Pointer[Settings]
-	analysis *mapping.Analysis
+	analysis *mapper.Analysis
 	im       *blevemapping.IndexMappingImpl
 
 	// mu serialises writes: it guards docs, seqNo, pending and the translog, which makes
@@ -70,7 +70,7 @@ type Index struct {
 }
 
 // Mapping returns the current mapping (never nil).
-func (ix *Index) Mapping() *mapping.Mapping { return ix.mapping.Load() }
+func (ix *Index) Mapping() *mapper.Mapping { return ix.mapping.Load() }
 
 // Settings returns the current settings.
 func (ix *Index) Settings() *Settings { return ix.settings.Load() }
@@ -79,7 +79,7 @@ func (ix *Index) Settings() *Settings { return ix.settings.Load() }
 func (ix *Index) Bleve() bleve.Index { return ix.bidx }
 
 // Analysis returns the index's analysis settings (nil when none).
-func (ix *Index) Analysis() *mapping.Analysis { return ix.analysis }
+func (ix *Index) Analysis() *mapper.Analysis { return ix.analysis }
 
 // Analyzer resolves a bleve analyzer name registered for this index.
 func (ix *Index) Analyzer(name string) analysis.Analyzer {
@@ -89,8 +89,8 @@ func (ix *Index) Analyzer(name string) analysis.Analyzer {
 	return ix.im.AnalyzerNamed("es:standard")
 }
 
-func (ix *Index) builder() *mapping.Builder {
-	return &mapping.Builder{Mapping: ix.Mapping(), Analysis: ix.analysis, Analyzer: ix.Analyzer}
+func (ix *Index) builder() *mapper.Builder {
+	return &mapper.Builder{Mapping: ix.Mapping(), Analysis: ix.analysis, Analyzer: ix.Analyzer}
 }
 
 // DocCountRealtime is the number of live documents including unrefreshed ones.

@@ -12,7 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
-	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/mapper"
 	"github.com/aislehq/aisle/internal/engine/zap"
 )
 
@@ -23,17 +23,17 @@ func openIndex(st *Store, dir string, meta *indexMeta) (*Index, error) {
 		docs: map[string]docState{}, seqNo: -1}
 	m := meta.Mapping
 	if m == nil {
-		m = &mapping.Mapping{}
+		m = &mapper.Mapping{}
 	}
 	ix.mapping.Store(m)
 	set := &Settings{Flat: meta.Settings}
 	ix.settings.Store(set)
-	a, err := mapping.ParseAnalysis(set.AnalysisTree())
+	a, err := mapper.ParseAnalysis(set.AnalysisTree())
 	if err != nil {
 		return nil, err
 	}
 	ix.analysis = a
-	if ix.im, err = mapping.BuildIndexMapping(a); err != nil {
+	if ix.im, err = mapper.BuildIndexMapping(a); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
-	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/mapper"
 	"github.com/aislehq/aisle/internal/engine/sourcefile"
 )
 
@@ -26,11 +26,11 @@ type AliasMeta struct {
 }
 
 type indexMeta struct {
-	Name     string           `json:"name"`
-	UUID     string           `json:"uuid"`
-	Created  int64            `json:"created"`
-	Settings map[string]any   `json:"settings"`
-	Mapping  *mapping.Mapping `json:"mapping"`
+	Name     string          `json:"name"`
+	UUID     string          `json:"uuid"`
+	Created  int64           `json:"created"`
+	Settings map[string]any  `json:"settings"`
+	Mapping  *mapper.Mapping `json:"mapping"`
 }
 
 type metaFile struct {
@@ -167,7 +167,7 @@ func (st *Store) Index(name string) *Index {
 // CreateRequest is the body of PUT /{index}.
 type CreateRequest struct {
 	Settings map[string]any
-	Mapping  *mapping.Mapping
+	Mapping  *mapper.Mapping
 	Aliases  map[string]*AliasMeta
 }
 
@@ -216,13 +216,13 @@ func newIndexMeta(name string, req CreateRequest) (*indexMeta, error) {
 	}
 	m := req.Mapping
 	if m == nil {
-		m = &mapping.Mapping{}
+		m = &mapper.Mapping{}
 	}
-	a, err := mapping.ParseAnalysis((&Settings{Flat: flat}).AnalysisTree())
+	a, err := mapper.ParseAnalysis((&Settings{Flat: flat}).AnalysisTree())
 	if err != nil {
 		return nil, err
 	}
-	if _, err := mapping.BuildIndexMapping(a); err != nil {
+	if _, err := mapper.BuildIndexMapping(a); err != nil {
 		return nil, eserr.As(err)
 	}
 	if err := validateAnalyzers(m, a); err != nil {

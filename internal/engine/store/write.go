@@ -7,7 +7,7 @@ import (
 	"runtime/debug"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
-	"github.com/aislehq/aisle/internal/engine/mapping"
+	"github.com/aislehq/aisle/internal/engine/mapper"
 )
 
 // OpKind is a write operation type.
@@ -263,9 +263,9 @@ func (ix *Index) nextSeq() int64 {
 
 // PutMapping merges an update into the mapping under the write lock (so no document is
 // built against a stale mapping mid-update) and persists it.
-func (ix *Index) PutMapping(update *mapping.Mapping) error {
+func (ix *Index) PutMapping(update *mapper.Mapping) error {
 	ix.mu.Lock()
-	merged, err := mapping.Merge(ix.Mapping(), update)
+	merged, err := mapper.Merge(ix.Mapping(), update)
 	if err == nil {
 		err = validateAnalyzers(merged, ix.analysis)
 	}
@@ -279,9 +279,9 @@ func (ix *Index) PutMapping(update *mapping.Mapping) error {
 	return ix.store.saveMeta()
 }
 
-func validateAnalyzers(m *mapping.Mapping, a *mapping.Analysis) error {
+func validateAnalyzers(m *mapper.Mapping, a *mapper.Analysis) error {
 	for _, name := range m.Analyzers() {
-		if !mapping.KnownAnalyzer(name, a) {
+		if !mapper.KnownAnalyzer(name, a) {
 			return eserr.MapperParsing("Failed to parse mapping: analyzer [%s] has not been configured in mappings", name)
 		}
 	}

@@ -1,0 +1,70 @@
+package dsl_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/aislehq/aisle/internal/engine/dsl"
+	"github.com/aislehq/aisle/internal/engine/eserr"
+	"github.com/aislehq/aisle/internal/engine/mapper"
+)
+
+func fuzzContext() *dsl.Context {
+	leaves := map[string]*mapper.Leaf{
+		"title":   {Path: "title", Type: "text", Analyzer: "standard", SearchAnalyzer: "standard"},
+		"brand":   {Path: "brand", Type: "keyword"},
+		"price":   {Path: "price", Type: "float"},
+		"stock":   {Path: "stock", Type: "long"},
+		"created": {Path: "created", Type: "date"},
+		"ok":      {Path: "ok", Type: "boolean"},
+	}
+	return &dsl.Context{
+		Index: "fuzz",
+		Leaf:  func(p string) *mapper.Leaf { return leaves[p] },
+		Leaves: func() []string {
+			return []string{"brand", "created", "ok", "price", "stock", "title"}
+		},
+		Analyze:     func(_, text string) []string { return []string{text} },
+		PrefixTerms: func(_, prefix string, _ int) []string { return []string{prefix + "x"} },
+	}
+}
+
+// FuzzParse checks that no query body makes the parser panic and that every rejection is
+// an ES-shaped 4xx error. `go test` runs the seed corpus below.
+func FuzzParse(f *testing.F) {
+	seeds := []string{
+		`{"match_all":{}}`, `{"match":{"title":"red shoes"}}`,
+		`{"match":{"title":{"query":"a b","operator":"and","minimum_should_match":"75%","fuzziness":"AUTO"}}}`,
+		`{"multi_match":{"query":"x","fields":["title^3","br*"],"type":"phrase_prefix"}}`,
+		`{"match_phrase_prefix":{"title":"quick bro"}}`, `{"term":{"price":"abc"}}`, `{"term":{"ok":"maybe"}}`,
+		`{"terms":{"brand":["a","b",1,null]}}`, `{"range":{"created":{"gte":"now-1d/d","lt":"2024-01-01||+1M"}}}`,
+		`{"range":{"price":{"gt":"x"}}}`, `{"exists":{"field":"ti*"}}`, `{"ids":{"values":[1,"2"]}}`,
+		`{"prefix":{"brand":{"value":"ac"}}}`, `{"bool":{"must":[{"term":{"brand":"a"}}],"should":{"match_all":{}},"minimum_should_match":-1}}`,
+		`{"bool":{"filter":"x"}}`, `{"unknown":{}}`, `[]`, `{"a":1,"b":2}`, `{"range":{"stock":5}}`,
+		`{"constant_score":{"filter":{"term":{"brand":"x"}},"boost":"high"}}`,
+		`{"match_phrase":{"title":{"query":"a b","slop":0}}}`, `{"match_phrase":{"title":{"query":"a b","slop":2}}}`,
+		`{"match_phrase_prefix":{"title":{"query":"a b","slop":"x"}}}`,
+		`{"multi_match":{"query":"a b","fields":["title"],"type":"phrase","slop":null}}`,
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	ctx := fuzzContext()
+	f.Fuzz(func(t *testing.T, body string) {
+		if !json.Valid([]byte(body)) {
+			return
+		}
+		q, err := dsl.Parse(json.RawMessage(body), ctx)
+		if err != nil {
+			var e *eserr.Error
+			if !errors.As(err, &e) || e.Status < 400 || e.Status >= 500 {
+				t.Fatalf("non-ES error for %s: %v", body, err)
+			}
+			return
+		}
+		if q == nil {
+			t.Fatalf("nil query without error for %s", body)
+		}
+	})
+}

@@ -1,0 +1,315 @@
+// Package dsl translates Elasticsearch's query DSL into bleve queries, resolving field
+// types from the mapping so term, range and match behave per field type as in ES.
+package dsl
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/aislehq/aisle/internal/engine/eserr"
+	"github.com/aislehq/aisle/internal/engine/mapper"
+)
+
+// Context gives the parser what it needs to know about the searched indices.
+type Context struct {
+	// Leaf returns the mapped field at a dotted path, or nil if unmapped.
+	Leaf func(path string) *mapper.Leaf
+	// Leaves lists every mapped leaf path (for wildcards and default fields).
+	Leaves func() []string
+	// Analyze runs an ES analyzer (by ES name) over text.
+	Analyze func(esAnalyzer, text string) []string
+	// PrefixTerms lists indexed terms of field starting with prefix (match_phrase_prefix).
+	PrefixTerms func(field, prefix string, max int) []string
+	// Index is the ES index name used in error metadata.
+	Index string
+	// MaxTerms is index.max_terms_count and MaxIDs index.max_result_window (0: no limit).
+	MaxTerms int
+	MaxIDs   int
+}
+
+// Parse decodes a raw query object.
+func Parse(raw json.RawMessage, ctx *Context) (bq.Query, error) {
+	var v any
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, eserr.Parsing("failed to parse query: %s", err.Error())
+	}
+	return ctx.parse(v)
+}
+
+// ParseValue parses an already decoded (UseNumber) query value.
+func ParseValue(v any, ctx *Context) (bq.Query, error) { return ctx.parse(v) }
+
+func (c *Context) parse(v any) (bq.Query, error) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, eserr.Parsing("[_na] query malformed, must start with start_object")
+	}
+	if len(obj) != 1 {
+		if len(obj) == 0 {
+			return bleve.NewMatchAllQuery(), nil
+		}
+		keys := sortedKeys(obj)
+		return nil, eserr.Parsing("[%s] malformed query, expected [END_OBJECT] but found [FIELD_NAME]", keys[0])
+	}
+	for typ, body := range obj {
+		fn, ok := parsers[typ]
+		if !ok {
+			return nil, eserr.Parsing("unknown query [%s]", typ).With("line", 1).With("col", 1)
+		}
+		return fn(c, body)
+	}
+	return nil, nil
+}
+
+type parser func(c *Context, body any) (bq.Query, error)
+
+var parsers map[string]parser
+
+func init() {
+	parsers = map[string]parser{
+		"match_all":           parseMatchAll,
+		"match_none":          func(*Context, any) (bq.Query, error) { return bleve.NewMatchNoneQuery(), nil },
+		"bool":                parseBool,
+		"match":               parseMatch,
+		"match_phrase":        parseMatchPhrase,
+		"match_phrase_prefix": parseMatchPhrasePrefix,
+		"multi_match":         parseMultiMatch,
+		"term":                parseTerm,
+		"terms":               parseTerms,
+		"range":               parseRange,
+		"exists":              parseExists,
+		"ids":                 parseIDs,
+		"prefix":              parsePrefix,
+		"constant_score":      parseConstantScore,
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func asObject(typ string, body any) (map[string]any, error) {
+	m, ok := body.(map[string]any)
+	if !ok {
+		return nil, eserr.Parsing("[%s] query malformed, no start_object after query name", typ)
+	}
+	return m, nil
+}
+
+// fieldBody splits {"field": value-or-object} query bodies (term, match, prefix, range...).
+func fieldBody(typ string, body any) (string, any, map[string]any, error) {
+	m, err := asObject(typ, body)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	var field string
+	var val any
+	n := 0
+	opts := map[string]any{}
+	for k, v := range m {
+		switch k {
+		case "boost", "_name":
+			opts[k] = v
+			continue
+		}
+		field, val = k, v
+		n++
+	}
+	if n != 1 {
+		if n == 0 {
+			return "", nil, nil, eserr.IllegalArgument("[%s] query doesn't support multiple fields, found none", typ)
+		}
+		return "", nil, nil, eserr.Parsing("[%s] query doesn't support multiple fields, found [%s] and [%s]", typ, sortedKeys(m)[0], sortedKeys(m)[1])
+	}
+	if inner, ok := val.(map[string]any); ok {
+		for k, v := range opts {
+			if _, set := inner[k]; !set {
+				inner[k] = v
+			}
+		}
+		return field, nil, inner, nil
+	}
+	return field, val, opts, nil
+}
+
+func boostOf(opts map[string]any) (float64, bool, error) {
+	b, ok := opts["boost"]
+	if !ok {
+		return 1, false, nil
+	}
+	f, err := num(b)
+	if err != nil {
+		return 0, false, eserr.Parsing("[boost] must be a number")
+	}
+	return f, true, nil
+}
+
+func num(v any) (float64, error) { return mapper.ToNumber(v, "double") }
+
+func applyBoost(q bq.Query, opts map[string]any) (bq.Query, error) {
+	b, ok, err := boostOf(opts)
+	if err != nil || !ok {
+		return q, err
+	}
+	if bb, can := q.(bq.BoostableQuery); can {
+		bb.SetBoost(b)
+	}
+	return q, nil
+}
+
+// checkKeys rejects unknown options like ES's "[match] query does not support [foo]".
+func checkKeys(typ string, opts map[string]any, allowed ...string) error {
+	set := map[string]bool{"boost": true, "_name": true}
+	for _, a := range allowed {
+		set[a] = true
+	}
+	for _, k := range sortedKeys(opts) {
+		if !set[k] {
+			return eserr.Parsing("[%s] query does not support [%s]", typ, k)
+		}
+	}
+	return nil
+}
+
+func parseMatchAll(c *Context, body any) (bq.Query, error) {
+	m, err := asObject("match_all", body)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKeys("match_all", m); err != nil {
+		return nil, err
+	}
+	return applyBoost(bleve.NewMatchAllQuery(), m)
+}
+
+func parseConstantScore(c *Context, body any) (bq.Query, error) {
+	m, err := asObject("constant_score", body)
+	if err != nil {
+		return nil, err
+	}
+	f, ok := m["filter"]
+	if !ok {
+		return nil, eserr.Parsing("[constant_score] requires a 'filter' element")
+	}
+	inner, err := c.parse(f)
+	if err != nil {
+		return nil, err
+	}
+	q := bleve.NewBooleanQuery()
+	q.AddMust(bleve.NewMatchAllQuery())
+	q.AddFilter(inner)
+	return applyBoost(q, m)
+}
+
+func list(v any) []any {
+	if arr, ok := v.([]any); ok {
+		return arr
+	}
+	if v == nil {
+		return nil
+	}
+	return []any{v}
+}
+
+func parseBool(c *Context, body any) (bq.Query, error) {
+	m, err := asObject("bool", body)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKeys("bool", m, "must", "filter", "should", "must_not", "minimum_should_match", "adjust_pure_negative"); err != nil {
+		return nil, err
+	}
+	clauses, err := parseClauses(c, m)
+	if err != nil {
+		return nil, err
+	}
+	q := bleve.NewBooleanQuery()
+	if len(clauses["must"]) > 0 {
+		q.AddMust(clauses["must"]...)
+	}
+	ranges := addFilters(q, clauses)
+	if len(clauses["must_not"]) > 0 {
+		q.AddMustNot(clauses["must_not"]...)
+	}
+	min, err := addShould(q, m, clauses)
+	if err != nil {
+		return nil, err
+	}
+	if min > len(clauses["should"]) {
+		return bleve.NewMatchNoneQuery(), nil
+	}
+	if len(clauses["must"]) == 0 && (len(clauses["should"]) == 0 || min == 0) {
+		q.AddMust(bleve.NewMatchAllQuery())
+	}
+	if _, err := applyBoost(q, m); err != nil || len(ranges) == 0 {
+		return q, err
+	}
+	return &rangeFiltered{BooleanQuery: q, ranges: ranges}, nil
+}
+
+// parseClauses parses the bool query's clause lists, by occurrence.
+func parseClauses(c *Context, m map[string]any) (map[string][]bq.Query, error) {
+	clauses := map[string][]bq.Query{}
+	for _, key := range []string{"must", "filter", "should", "must_not"} {
+		for _, raw := range list(m[key]) {
+			q, err := c.parse(raw)
+			if err != nil {
+				return nil, err
+			}
+			clauses[key] = append(clauses[key], q)
+		}
+	}
+	return clauses, nil
+}
+
+// addFilters adds the filter clauses to q; with must clauses, range filters are returned
+// instead, to be checked per candidate of the must clauses (see rangeFiltered).
+func addFilters(q *bq.BooleanQuery, clauses map[string][]bq.Query) []columnRange {
+	filters := clauses["filter"]
+	var ranges []columnRange
+	if len(clauses["must"]) > 0 {
+		ranges, filters = splitRanges(filters)
+	}
+	if len(filters) == 1 {
+		q.AddFilter(filters[0])
+	} else if len(filters) > 1 {
+		q.AddFilter(bleve.NewConjunctionQuery(filters...))
+	}
+	return ranges
+}
+
+// addShould adds the should clauses to q and returns how many must match: one when the
+// query has no must or filter clause, unless minimum_should_match says otherwise. The
+// caller answers match_none when that is more than there are.
+func addShould(q *bq.BooleanQuery, m map[string]any, clauses map[string][]bq.Query) (int, error) {
+	should := clauses["should"]
+	if len(should) == 0 {
+		return 0, nil
+	}
+	q.AddShould(should...)
+	min := 0
+	if len(clauses["must"]) == 0 && len(clauses["filter"]) == 0 {
+		min = 1
+	}
+	if msm, ok := m["minimum_should_match"]; ok {
+		var err error
+		if min, err = minimumShouldMatch(msm, len(should)); err != nil {
+			return 0, err
+		}
+	}
+	if min <= len(should) {
+		q.SetMinShould(float64(min))
+	}
+	return min, nil
+}

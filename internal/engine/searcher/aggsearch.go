@@ -1,0 +1,86 @@
+package searcher
+
+import (
+	"context"
+
+	"github.com/blevesearch/bleve/v2"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/aislehq/aisle/internal/engine/aggs"
+	"github.com/aislehq/aisle/internal/engine/store"
+)
+
+// search finds the plan's hits and collects its aggregations. When hits are asked of a
+// single index, one search does both (the query feeds the collector as it matches);
+// otherwise each index's aggregations come from a search of their own (see
+// searchShards).
+func (p *plan) search(ctx context.Context, indices []*store.Index, r *Request) (*bleve.SearchResult, aggs.Result, error) {
+	switch {
+	case p.aggs == nil:
+		res, err := Searchable(indices).SearchInContext(ctx, p.req)
+		return res, aggs.Result{}, err
+	case p.coll != nil:
+		res, err := Searchable(indices).SearchInContext(ctx, p.req)
+		return res, p.coll.Reduce(), err
+	}
+	return p.searchShards(ctx, indices, r)
+}
+
+// searchShards collects the aggregations with one search per index, run in parallel as
+// ES runs them per shard, or takes them from the request cache, and the hits with one
+// search over all the indices, which is skipped when no hit is asked for: the total is
+// then the sum of the indices' matches.
+func (p *plan) searchShards(ctx context.Context, indices []*store.Index, r *Request) (*bleve.SearchResult, aggs.Result, error) {
+	g, gctx := errgroup.WithContext(ctx)
+	shards := make([]shardResult, len(indices))
+	key, cacheable := requestKeyOf(indices, r)
+	for i, ix := range indices {
+		g.Go(func() (err error) {
+			shards[i], err = p.searchShard(gctx, ix, key, cacheable)
+			return err
+		})
+	}
+	var hits *bleve.SearchResult
+	if p.req.Size > 0 {
+		g.Go(func() (err error) {
+			hits, err = Searchable(indices).SearchInContext(gctx, p.req)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, aggs.Result{}, err
+	}
+	results := make([]aggs.Result, len(shards))
+	var total uint64
+	for i, s := range shards {
+		results[i], total = s.aggs, total+s.total
+	}
+	if hits == nil {
+		hits = &bleve.SearchResult{Total: total}
+	}
+	return hits, aggs.Merge(results...), nil
+}
+
+// searchShard collects the aggregations of one index; a cacheable request (see
+// requestKeyOf, whose key it completes for ix) goes through the request cache.
+func (p *plan) searchShard(ctx context.Context, ix *store.Index, key requestKey, cacheable bool) (shardResult, error) {
+	if cacheable {
+		key = key.of(ix)
+		if cached, ok := requestCache.Get(key); ok {
+			return cached, nil
+		}
+	}
+	c := aggs.NewCollector(p.aggs)
+	defer c.Close() //nolint:errcheck // closing searchers of a finished search
+	req := bleve.NewSearchRequestOptions(c.Wrap(p.query), 0, 0, false)
+	req.Score = bleve.ScoreNone
+	res, err := ix.Bleve().SearchInContext(ctx, req)
+	if err != nil {
+		return shardResult{}, err
+	}
+	out := shardResult{total: res.Total, aggs: c.Reduce()}
+	if cacheable {
+		cacheResult(key, out)
+	}
+	return out, nil
+}

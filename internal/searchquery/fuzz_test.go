@@ -1,0 +1,74 @@
+package searchquery_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/searchquery"
+	"github.com/aislehq/aisle/internal/strictjson"
+)
+
+// fuzzSchema maps a field of every kind, so values meet every rule.
+var fuzzSchema = searchquery.Schema{
+	"name":      {Path: "name", Kind: searchquery.KindString, Type: "text", Keyword: "name.keyword"},
+	"brand":     {Path: "brand", Kind: searchquery.KindString, Type: "keyword", Keyword: "brand"},
+	"price":     {Path: "price", Kind: searchquery.KindNumber, Type: "float", Keyword: "price"},
+	"stock":     {Path: "stock", Kind: searchquery.KindNumber, Type: "long", Keyword: "stock"},
+	"inStock":   {Path: "inStock", Kind: searchquery.KindBool, Type: "boolean", Keyword: "inStock"},
+	"createdAt": {Path: "createdAt", Kind: searchquery.KindDate, Type: "date", Keyword: "createdAt"},
+	"loc":       {Path: "loc", Kind: searchquery.KindOther, Type: "geo_point", Keyword: "loc"},
+}
+
+var fuzzSettings = searchv1alpha1.IndexSettings{
+	FilterableFields: []searchv1alpha1.FieldPath{"name", "brand", "price", "stock", "inStock", "createdAt", "loc", "unmapped"},
+	FacetFields:      []searchv1alpha1.FieldPath{"brand", "inStock"},
+	SortableFields:   []searchv1alpha1.FieldPath{"price", "createdAt"},
+}
+
+// FuzzBuild: a search body decoded as the API decodes it is either a 400 (ErrInvalid)
+// or a plan whose body is JSON, with a key or from a browser; nothing panics. Seeds are
+// in testdata/fuzz/FuzzBuild.
+func FuzzBuild(f *testing.F) {
+	f.Add([]byte(`{"q": "shoe", "offset": 10, "limit": 5, "filters": {"and": [{"field": "price", "range": {"gte": 1}}, {"field": "inStock", "eq": true}]}}`))
+	public := searchv1alpha1.PublicSearchPolicy{AllowedFilters: fuzzSettings.FilterableFields, AllowedFacets: fuzzSettings.FacetFields,
+		ForcedFilters: []searchv1alpha1.FilterCondition{{Field: "inStock", Values: []string{"true"}}}}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var req searchquery.Request
+		if strictjson.Decode(body, &req) != nil {
+			return
+		}
+		for _, rules := range []searchquery.Rules{searchquery.KeyedRules(fuzzSettings), searchquery.PublicRules(fuzzSettings, public)} {
+			plan, err := searchquery.Build(req, rules, fuzzSchema)
+			if err != nil {
+				if !errors.Is(err, searchquery.ErrInvalid) {
+					t.Fatalf("%q: an error that is not a 400: %v", body, err)
+				}
+				continue
+			}
+			if !json.Valid(plan.Body) {
+				t.Fatalf("%q: the plan's body is not JSON: %s", body, plan.Body)
+			}
+		}
+	})
+}
+
+// FuzzCheckPolicy: a policy is either refused with ErrInvalid or accepted, and a search
+// under any policy, accepted or not (a field's kind may change after), never fails.
+func FuzzCheckPolicy(f *testing.F) {
+	f.Add([]byte(`{"maxHits": 10, "forcedFilters": [{"field": "price", "range": {"gte": "abc"}}, {"field": "inStock", "values": ["maybe"]}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var p searchv1alpha1.PublicSearchPolicy
+		if strictjson.Decode(body, &p) != nil {
+			return
+		}
+		if err := searchquery.CheckPolicy(p, fuzzSchema); err != nil && !errors.Is(err, searchquery.ErrInvalid) {
+			t.Fatalf("%q: an error that is not a 400: %v", body, err)
+		}
+		p.AllowedFilters, p.AllowedFacets, p.AllowedSorts = nil, nil, nil
+		if _, err := searchquery.Build(searchquery.Request{}, searchquery.PublicRules(fuzzSettings, p), fuzzSchema); err != nil {
+			t.Fatalf("%q: a public search under the policy failed: %v", body, err)
+		}
+	})
+}

@@ -1,0 +1,132 @@
+// Package searchquery turns a search request of Aisle's HTTP API into an Elasticsearch search
+// body, and an Elasticsearch answer into the API's search response. It is pure: no I/O,
+// so every rule is covered by table tests.
+//
+// How a request becomes a query (documented for clients in docs/openapi.yaml):
+//   - q matches the searchable fields with their weights (multi_match with field^weight):
+//     exact words, words within a typo distance (match fuzziness AUTO: one typo from 3
+//     characters, two from 6) and, for search as you type, the last word as a prefix
+//     (multi_match type phrase_prefix). Synonyms are applied by the index's search
+//     analyzer. A hit needs at least one of the query's words.
+//   - Hits are ordered by the request's sort fields, then relevance, then the index's
+//     custom ranking: with an empty q every hit is equally relevant, so custom ranking
+//     alone decides.
+//   - Filters and facets work on the exact value of a field: <path>.keyword for strings,
+//     <path> for numbers, dates and booleans (see internal/indexmapping). Which of the two a
+//     field has comes from the index's mapping (Schema).
+//   - The reserved version field of the catalog is never returned.
+package searchquery
+
+import "encoding/json"
+
+// Limits of a search request.
+const (
+	// MaxLimit is the most hits a keyed search returns.
+	MaxLimit = 100
+	// MaxPublicLimit is the most hits a public search returns.
+	MaxPublicLimit = 50
+	// DefaultLimit is the number of hits when the request does not say.
+	DefaultLimit = 20
+	// MaxWindow bounds offset+limit: deep pages cost the backend more with every page.
+	MaxWindow = 1000
+	// DefaultFacetValues is the number of values per facet when the request does not say.
+	DefaultFacetValues = 10
+	// MaxFacetValues bounds maxValuesPerFacet.
+	MaxFacetValues = 100
+	// MaxQueryLength bounds q, in bytes.
+	MaxQueryLength = 512
+	// MaxConditions bounds the leaf conditions of one filter tree.
+	MaxConditions = 100
+	// MaxDepth bounds the nesting of and/or/not.
+	MaxDepth = 5
+	// MaxInValues bounds the values of one "in" condition.
+	MaxInValues = 100
+	// VersionField is the catalog's reserved field (internal/catalog.VersionField): it
+	// is stripped from every hit.
+	VersionField = "aisleVersion"
+)
+
+// Request is the body of POST /search and of the public search endpoint.
+type Request struct {
+	// Q is the query text; empty matches every record.
+	Q string `json:"q"`
+	// Limit is the number of hits (default 20).
+	Limit *int `json:"limit"`
+	// Offset skips that many hits, for pagination.
+	Offset int `json:"offset"`
+	// Filters keep only the records that match.
+	Filters *Filter `json:"filters"`
+	// Facets are field paths whose value counts are returned.
+	Facets []string `json:"facets"`
+	// MaxValuesPerFacet is the number of values returned per facet (default 10).
+	MaxValuesPerFacet int `json:"maxValuesPerFacet"`
+	// Sort orders hits by fields before relevance.
+	Sort []Sort `json:"sort"`
+	// Fields limits the record fields returned; empty returns all.
+	Fields []string `json:"fields"`
+	// TypoTolerance matches words within a typo distance (default true).
+	TypoTolerance *bool `json:"typoTolerance"`
+	// Highlight adds highlighted snippets of matched words (default true).
+	Highlight *bool `json:"highlight"`
+}
+
+// Filter is one node of a filter tree: a condition on a field (exactly one of Eq, In,
+// Range, Exists) or a combination (exactly one of And, Or, Not).
+type Filter struct {
+	Field  string   `json:"field,omitempty"`
+	Eq     any      `json:"eq,omitempty"`
+	In     []any    `json:"in,omitempty"`
+	Range  *Range   `json:"range,omitempty"`
+	Exists *bool    `json:"exists,omitempty"`
+	And    []Filter `json:"and,omitempty"`
+	Or     []Filter `json:"or,omitempty"`
+	Not    *Filter  `json:"not,omitempty"`
+}
+
+// Range bounds a number or a date (RFC 3339 or yyyy-mm-dd).
+type Range struct {
+	GT  any `json:"gt,omitempty"`
+	GTE any `json:"gte,omitempty"`
+	LT  any `json:"lt,omitempty"`
+	LTE any `json:"lte,omitempty"`
+}
+
+// Sort is one sort key.
+type Sort struct {
+	Field string `json:"field"`
+	// Order is asc (default) or desc.
+	Order string `json:"order,omitempty"`
+}
+
+// Response is the answer of a search.
+type Response struct {
+	Hits   []Hit                   `json:"hits"`
+	Total  int64                   `json:"total"`
+	Offset int                     `json:"offset"`
+	Limit  int                     `json:"limit"`
+	Facets map[string][]FacetValue `json:"facets"`
+	// Took is the time the search took, in milliseconds, measured by the API server.
+	Took int64 `json:"took"`
+}
+
+// Hit is one matching record.
+type Hit struct {
+	ObjectID string          `json:"objectID"`
+	Record   json.RawMessage `json:"record"`
+	// Highlights maps a field path to its value with matched words in <em>…</em>,
+	// HTML-escaped: a string, or an array of strings for a field holding several.
+	Highlights map[string]any `json:"highlights,omitempty"`
+}
+
+// FacetValue is one value of a facet and the number of matching records holding it.
+type FacetValue struct {
+	Value any   `json:"value"`
+	Count int64 `json:"count"`
+}
+
+func boolOr(p *bool, def bool) bool {
+	if p == nil {
+		return def
+	}
+	return *p
+}

@@ -1,0 +1,115 @@
+package searchquery
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// esResponse is the part of an Elasticsearch search answer the API uses.
+type esResponse struct {
+	Hits struct {
+		Total struct {
+			Value int64 `json:"value"`
+		} `json:"total"`
+		Hits []struct {
+			ID     string          `json:"_id"`
+			Source json.RawMessage `json:"_source"`
+		} `json:"hits"`
+	} `json:"hits"`
+	Aggregations map[string]struct {
+		Buckets []struct {
+			Key         json.RawMessage `json:"key"`
+			KeyAsString *string         `json:"key_as_string"`
+			DocCount    int64           `json:"doc_count"`
+		} `json:"buckets"`
+	} `json:"aggregations"`
+}
+
+// Shape turns the Elasticsearch answer of plan's body into the API response (Took is
+// left for the caller, who measures it).
+func Shape(plan Plan, raw []byte) (Response, error) {
+	var res esResponse
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return Response{}, fmt.Errorf("decoding the search answer: %w", err)
+	}
+	out := Response{
+		Hits:   make([]Hit, 0, len(res.Hits.Hits)),
+		Total:  res.Hits.Total.Value,
+		Offset: plan.Offset,
+		Limit:  plan.Limit,
+		Facets: make(map[string][]FacetValue, len(plan.Facets)),
+	}
+	for _, h := range res.Hits.Hits {
+		hit, err := shapeHit(h.ID, h.Source, plan.Highlight)
+		if err != nil {
+			return Response{}, err
+		}
+		out.Hits = append(out.Hits, hit)
+	}
+	for i, path := range plan.Facets {
+		agg := res.Aggregations["f"+strconv.Itoa(i)]
+		values := make([]FacetValue, 0, len(agg.Buckets))
+		for _, b := range agg.Buckets {
+			values = append(values, FacetValue{Value: facetValue(b.Key, b.KeyAsString), Count: b.DocCount})
+		}
+		out.Facets[path] = values
+	}
+	return out, nil
+}
+
+// shapeHit strips the version field (defence in depth: the query excludes it already)
+// and highlights the record.
+func shapeHit(id string, src json.RawMessage, h *Highlighter) (Hit, error) {
+	hit := Hit{ObjectID: id, Record: src}
+	if len(src) == 0 {
+		hit.Record = json.RawMessage(`{}`)
+		return hit, nil
+	}
+	needFields := h != nil || bytes.Contains(src, []byte(`"`+VersionField+`"`))
+	if !needFields {
+		return hit, nil
+	}
+	var record map[string]any
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.UseNumber() // keeps large integers exact when the record is re-encoded
+	if err := dec.Decode(&record); err != nil {
+		return Hit{}, fmt.Errorf("decoding hit %q: %w", id, err)
+	}
+	if _, ok := record[VersionField]; ok {
+		delete(record, VersionField)
+		clean, err := json.Marshal(record)
+		if err != nil {
+			return Hit{}, err
+		}
+		hit.Record = clean
+	}
+	if h != nil {
+		if marked := h.Apply(record); len(marked) > 0 {
+			hit.Highlights = marked
+		}
+	}
+	return hit, nil
+}
+
+// facetValue is the bucket key as the record holds it: booleans and dates come back
+// from Elasticsearch as numbers with a key_as_string, which is what records contain.
+func facetValue(key json.RawMessage, asString *string) any {
+	if asString != nil {
+		switch *asString {
+		case "true":
+			return true
+		case "false":
+			return false
+		}
+		return *asString
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(key))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return string(key)
+	}
+	return v
+}

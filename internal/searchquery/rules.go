@@ -1,0 +1,103 @@
+package searchquery
+
+import (
+	"slices"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+)
+
+// Rules say what a request may ask of an index: from its settings for keyed search, and
+// narrowed by the public search policy for browsers.
+type Rules struct {
+	Settings searchv1alpha1.IndexSettings
+	// Public marks a browser search: Policy applies.
+	Public bool
+	Policy searchv1alpha1.PublicSearchPolicy
+}
+
+// KeyedRules are the rules of POST /search.
+func KeyedRules(s searchv1alpha1.IndexSettings) Rules {
+	return Rules{Settings: s}
+}
+
+// PublicRules are the rules of public search under policy p (maxHits 0 means the
+// default cap).
+func PublicRules(s searchv1alpha1.IndexSettings, p searchv1alpha1.PublicSearchPolicy) Rules {
+	return Rules{Settings: s, Public: true, Policy: p}
+}
+
+// DefaultPublicMaxHits is the public hit cap when the policy does not set one.
+const DefaultPublicMaxHits = 20
+
+// maxLimit is the largest limit a request may ask for (400 above).
+func (r Rules) maxLimit() int {
+	if r.Public {
+		return MaxPublicLimit
+	}
+	return MaxLimit
+}
+
+// hitCap is the most hits returned, whatever the request asks: the policy's maxHits for
+// browsers.
+func (r Rules) hitCap() int {
+	if !r.Public {
+		return MaxLimit
+	}
+	if r.Policy.MaxHits > 0 {
+		return int(min(r.Policy.MaxHits, MaxPublicLimit))
+	}
+	return DefaultPublicMaxHits
+}
+
+// list is one kind of permission: the fields allowed, and how to name the list in errors.
+type list struct {
+	allowed []string
+	// is completes `"x" is ...`, label names the list: "a filterable field" and
+	// "filterable fields", or "allowed in public filters" and "allowed".
+	is, label string
+}
+
+func (l list) has(path string) bool { return slices.Contains(l.allowed, path) }
+
+func (r Rules) filterable() list {
+	return r.narrow(paths(r.Settings.FilterableFields), r.Policy.AllowedFilters, "filterable", "filters")
+}
+
+func (r Rules) facetable() list {
+	return r.narrow(paths(r.Settings.FacetFields), r.Policy.AllowedFacets, "facet", "facets")
+}
+
+func (r Rules) sortable() list {
+	return r.narrow(paths(r.Settings.SortableFields), r.Policy.AllowedSorts, "sortable", "sorts")
+}
+
+// narrow intersects the settings' list with the policy's for browsers: a field must be
+// configured and allowed.
+func (r Rules) narrow(settings []string, policy []searchv1alpha1.FieldPath, what, publicWhat string) list {
+	if !r.Public {
+		return list{allowed: settings, is: "a " + what + " field", label: what + " fields"}
+	}
+	var out []string
+	for _, p := range policy {
+		if slices.Contains(settings, string(p)) {
+			out = append(out, string(p))
+		}
+	}
+	return list{allowed: out, is: "allowed in public " + publicWhat, label: "allowed"}
+}
+
+// retrievable returns the fields a hit may show (nil: all).
+func (r Rules) retrievable() []string {
+	if !r.Public {
+		return nil
+	}
+	return paths(r.Policy.RetrievableFields)
+}
+
+func paths(fs []searchv1alpha1.FieldPath) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = string(f)
+	}
+	return out
+}
