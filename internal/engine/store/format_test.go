@@ -74,7 +74,10 @@ func recreateAsZapx(t *testing.T, ix *Index) {
 	if err := os.RemoveAll(ix.bleveDir()); err != nil {
 		t.Fatal(err)
 	}
-	b, err := bleve.NewUsing(ix.bleveDir(), ix.im, scorch.Name, scorch.Name, map[string]interface{}{"unsafe_batch": true})
+	// Safe batches return once their segment is on disk: the store's own config
+	// (unsafe_batch) leaves persisting to a background goroutine, which a loaded machine
+	// may not have run before the test closes the store and looks for segment files.
+	b, err := bleve.NewUsing(ix.bleveDir(), ix.im, scorch.Name, scorch.Name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
