@@ -19,9 +19,13 @@ type putConfigResponse struct {
 	Rebuilt []string `json:"rebuilt"`
 }
 
-// getConfig answers GET /config: the settings and any rebuild in progress.
+// getConfig answers GET /config: the settings and any rebuild in progress, as the
+// Kubernetes API holds them now (a client reads what it just wrote, on any replica).
 func (s *Server) getConfig(c *fiber.Ctx) error {
-	idx := tenantFrom(c.UserContext()).index
+	idx, err := s.settings.Fresh(c.UserContext(), tenantFrom(c.UserContext()).index)
+	if err != nil {
+		return err
+	}
 	return c.JSON(configResponse{settingsBody: settingsOf(idx.Spec.Settings), Rebuild: rebuildOf(idx.Status.Rebuild)})
 }
 

@@ -47,9 +47,14 @@ func EffectivePolicy(idx *searchv1alpha1.SearchIndex) policyBody {
 	}
 }
 
-// getPublicAccess answers GET /public-access.
+// getPublicAccess answers GET /public-access, as the Kubernetes API holds the index now
+// (a client reads what it just wrote, on any replica).
 func (s *Server) getPublicAccess(c *fiber.Ctx) error {
-	return c.JSON(publicAccessOf(tenantFrom(c.UserContext()).index))
+	idx, err := s.settings.Fresh(c.UserContext(), tenantFrom(c.UserContext()).index)
+	if err != nil {
+		return err
+	}
+	return c.JSON(publicAccessOf(idx))
 }
 
 func publicAccessOf(idx *searchv1alpha1.SearchIndex) publicAccessResponse {

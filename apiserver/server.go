@@ -63,8 +63,9 @@ type Config struct {
 	Search *search.Service
 	// Usage counts searches against the monthly plan limit; nil counts nothing.
 	Usage *usage.Meter
-	// Writer writes settings and policies into SearchIndexes (see
-	// internal/settingsstore); nil answers those endpoints with 503.
+	// Writer reads and writes settings and policies in SearchIndexes (see
+	// internal/settingsstore); nil answers the writes with 503, and the reads from the
+	// informer cache.
 	Writer client.Client
 	// Insights reads events back (statistics, Bought together); nil answers those
 	// endpoints with 503.

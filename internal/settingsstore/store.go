@@ -3,6 +3,18 @@
 // change, writes it as a JSON merge patch under the API server's field manager (a dry
 // run when the change is refused, so that the Kubernetes API's own rules are named too),
 // and answers with sentinel errors the HTTP layer maps to statuses.
+//
+// Reads go past the informer cache. A write is acknowledged once the Kubernetes API
+// stored it, but each API server replica's informer learns of it a moment later, so a
+// client that wrote through one replica and then read GET /config or GET /public-access
+// through any replica (that one included) could be answered the previous state. Fresh
+// reads the SearchIndex from the Kubernetes API instead: a read that starts after a
+// write was acknowledged sees it (or a later write), whichever replica serves it, and
+// the replicas share nothing. Waiting for the informer to reach the write's
+// resourceVersion would need that version on the replica that reads, and only the
+// writer's replica knows it. Those two endpoints serve people and deploy scripts, seldom,
+// so one Kubernetes read per call costs little; authorization and search keep reading
+// the informer cache (internal/tenancy), which a change reaches within moments.
 package settingsstore
 
 import (
@@ -21,8 +33,8 @@ import (
 // FieldManager is the field manager of the API server's writes to SearchIndexes.
 const FieldManager = "aisle-apiserver"
 
-// The API server reads a SearchIndex past its cache before changing its settings, and
-// writes its spec; nothing else.
+// The API server reads SearchIndexes past its cache (Fresh, and before a settings
+// change) and writes their spec; nothing else.
 // +kubebuilder:rbac:groups=search.aisle.dev,resources=searchindexes,verbs=get;patch
 
 var (
@@ -52,6 +64,15 @@ type Store struct {
 // With nil schemas (no search backend) nothing is checked against the records' fields.
 func New(kube client.Client, schemas Schemas) *Store {
 	return &Store{kube: kube, schemas: schemas}
+}
+
+// Fresh returns idx, an informer's copy, as the Kubernetes API holds it now (see the
+// package comment). Without a Kubernetes client the copy is all there is.
+func (s *Store) Fresh(ctx context.Context, idx *searchv1alpha1.SearchIndex) (*searchv1alpha1.SearchIndex, error) {
+	if s.kube == nil {
+		return idx, nil
+	}
+	return s.get(ctx, client.ObjectKeyFromObject(idx))
 }
 
 // get reads the SearchIndex key from the Kubernetes API.
