@@ -54,7 +54,7 @@ manifests: controller-gen helm-docs ## Generate CRDs and RBAC into config/, and 
 	rm -f config/crd/bases/*.yaml
 	$(CONTROLLER_GEN) crd paths="./api/..." output:crd:artifacts:config=config/crd/bases
 	$(CONTROLLER_GEN) rbac:roleName=aisle-operator paths="./controllers/..." output:rbac:artifacts:config=config/rbac/operator
-	$(CONTROLLER_GEN) rbac:roleName=aisle-apiserver paths="./internal/tenancy/...;./apiserver/..." output:rbac:artifacts:config=config/rbac/apiserver
+	$(CONTROLLER_GEN) rbac:roleName=aisle-apiserver paths="./internal/tenancy/...;./internal/settingsstore/...;./apiserver/..." output:rbac:artifacts:config=config/rbac/apiserver
 	$(CONTROLLER_GEN) rbac:roleName=aisle-leader-election paths="./cmd/aisle" output:rbac:artifacts:config=config/rbac/leader-election
 	mkdir -p charts/aisle/crds
 	rm -f charts/aisle/crds/*.yaml

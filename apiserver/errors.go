@@ -12,98 +12,145 @@ import (
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/searchquery"
+	"github.com/aislehq/aisle/internal/settingsstore"
+	"github.com/aislehq/aisle/internal/strictjson"
 	"github.com/aislehq/aisle/internal/tenancy"
 )
 
-// Error is a failure the client caused or must know about, with its HTTP status.
-// Services return plain sentinel errors; statusOf maps them here, in one place.
-type Error struct {
-	Status  int
-	Message string
+// message says what a client reads of an error its row matched.
+type message int
+
+const (
+	// sentinelText: the sentinel's own text.
+	sentinelText message = iota
+	// fromSentinel: the error's text from the sentinel's on (it names the record, the
+	// field, counts or limits), without what wrapped it.
+	fromSentinel
+	// afterSentinel: as fromSentinel without the sentinel's text, so an invalid record
+	// reads "records[17]: objectID must be ...".
+	afterSentinel
+	// fixedText: the row's text, where the sentinel's would mean nothing to a client.
+	fixedText
+)
+
+// errorRow answers the errors that are (or wrap) err with status and a message.
+type errorRow struct {
+	err     error
+	status  int
+	message message
+	text    string // the message, for fixedText
 }
 
-func (e *Error) Error() string { return e.Message }
+// errorTable maps errors to answers, in one place: handlers and services return sentinel
+// errors, wrapped with detail, and the first row an error matches answers it. Order
+// matters where an error wraps two sentinels: a service's sentinel comes before the
+// backend failure it may wrap, so that its own message reaches the client.
+var errorTable = []errorRow{
+	// The server's state and the request's shape (errors.go's own sentinels below).
+	{errNotReady, http.StatusServiceUnavailable, sentinelText, ""},
+	{errNoBackend, http.StatusServiceUnavailable, sentinelText, ""},
+	{errRateLimited, http.StatusTooManyRequests, sentinelText, ""},
+	{errNotJSON, http.StatusUnsupportedMediaType, sentinelText, ""},
+	{errEventsNotText, http.StatusUnsupportedMediaType, sentinelText, ""},
+	{errOriginNotAllowed, http.StatusForbidden, sentinelText, ""},
+	{errRecordsRequired, http.StatusBadRequest, sentinelText, ""},
+	{errPolicyRequired, http.StatusBadRequest, sentinelText, ""},
+	{errObjectIDEscape, http.StatusBadRequest, sentinelText, ""},
+	{strictjson.ErrEmpty, http.StatusBadRequest, sentinelText, ""},
+	{strictjson.ErrInvalid, http.StatusBadRequest, fromSentinel, ""},
+	{errSearchQuota, http.StatusPaymentRequired, sentinelText, ""},
 
-// errorf builds an *Error.
-func errorf(status int, message string) *Error {
-	return &Error{Status: status, Message: message}
+	{tenancy.ErrMissingKey, http.StatusUnauthorized, sentinelText, ""},
+	{tenancy.ErrMalformedKey, http.StatusUnauthorized, sentinelText, ""},
+	{tenancy.ErrInvalidKey, http.StatusUnauthorized, sentinelText, ""},
+	{tenancy.ErrExpiredKey, http.StatusUnauthorized, sentinelText, ""},
+	{tenancy.ErrRevokedKey, http.StatusUnauthorized, sentinelText, ""},
+	{tenancy.ErrOtherWorkspace, http.StatusForbidden, sentinelText, ""},
+	{tenancy.ErrScopeDenied, http.StatusForbidden, sentinelText, ""},
+	{tenancy.ErrIndexDenied, http.StatusForbidden, sentinelText, ""},
+	{tenancy.ErrIndexNotFound, http.StatusNotFound, sentinelText, ""},
+
+	{settingsstore.ErrNoKubernetes, http.StatusServiceUnavailable, sentinelText, ""},
+	{settingsstore.ErrIndexNotFound, http.StatusNotFound, sentinelText, ""},
+	{settingsstore.ErrInvalidSettings, http.StatusBadRequest, fromSentinel, ""},
+	{settingsstore.ErrInvalidPolicy, http.StatusBadRequest, fromSentinel, ""},
+	{searchquery.ErrInvalid, http.StatusBadRequest, fromSentinel, ""},
+
+	{events.ErrBadBody, http.StatusBadRequest, fromSentinel, ""},
+	{events.ErrBadParameter, http.StatusBadRequest, fromSentinel, ""},
+	{events.ErrUnavailable, http.StatusServiceUnavailable, sentinelText, ""}, // the client resends
+
+	{catalog.ErrInvalid, http.StatusBadRequest, afterSentinel, ""},
+	{catalog.ErrPlanLimit, http.StatusPaymentRequired, fromSentinel, ""},
+	{catalog.ErrVersionConflict, http.StatusConflict, sentinelText, ""},
+	{catalog.ErrBatchConflict, http.StatusConflict, fromSentinel, ""},
+	{catalog.ErrStageClosed, http.StatusConflict, fromSentinel, ""},
+	{catalog.ErrStageOutdated, http.StatusConflict, fromSentinel, ""},
+	{catalog.ErrStageNotFound, http.StatusNotFound, fromSentinel, ""},
+	{catalog.ErrIdempotencyMismatch, http.StatusUnprocessableEntity, sentinelText, ""},
+	{catalog.ErrCountMismatch, http.StatusUnprocessableEntity, fromSentinel, ""},
+	{catalog.ErrBusy, http.StatusServiceUnavailable, fromSentinel, ""},
+	{catalog.ErrFenced, http.StatusServiceUnavailable, sentinelText, ""},
+	{catalog.ErrSwapBusy, http.StatusServiceUnavailable, sentinelText, ""},
+	{catalog.ErrLeaseLost, http.StatusServiceUnavailable, sentinelText, ""},
+
+	// Last: the backend failed, and no service said more about it.
+	{es.ErrUnavailable, http.StatusServiceUnavailable, fixedText, "search backend unavailable; retry with backoff"},
 }
 
-// statusOf maps domain errors to HTTP statuses. With detail, the client gets the whole
-// message from the sentinel on (it names the record, counts or limits); else the
-// sentinel's own text.
-var statusOf = []struct {
-	err    error
-	status int
-	detail bool
-}{
-	{tenancy.ErrMissingKey, http.StatusUnauthorized, false},
-	{tenancy.ErrMalformedKey, http.StatusUnauthorized, false},
-	{tenancy.ErrInvalidKey, http.StatusUnauthorized, false},
-	{tenancy.ErrExpiredKey, http.StatusUnauthorized, false},
-	{tenancy.ErrRevokedKey, http.StatusUnauthorized, false},
-	{tenancy.ErrOtherWorkspace, http.StatusForbidden, false},
-	{tenancy.ErrScopeDenied, http.StatusForbidden, false},
-	{tenancy.ErrIndexDenied, http.StatusForbidden, false},
-	{tenancy.ErrIndexNotFound, http.StatusNotFound, false},
-	{catalog.ErrInvalid, http.StatusBadRequest, true},
-	{catalog.ErrPlanLimit, http.StatusPaymentRequired, true},
-	{catalog.ErrVersionConflict, http.StatusConflict, false},
-	{catalog.ErrBatchConflict, http.StatusConflict, true},
-	{catalog.ErrStageClosed, http.StatusConflict, true},
-	{catalog.ErrStageOutdated, http.StatusConflict, true},
-	{catalog.ErrStageNotFound, http.StatusNotFound, true},
-	{catalog.ErrIdempotencyMismatch, http.StatusUnprocessableEntity, false},
-	{catalog.ErrCountMismatch, http.StatusUnprocessableEntity, true},
-	{catalog.ErrBusy, http.StatusServiceUnavailable, true},
-	{catalog.ErrFenced, http.StatusServiceUnavailable, false},
-	{catalog.ErrSwapBusy, http.StatusServiceUnavailable, false},
-	{catalog.ErrLeaseLost, http.StatusServiceUnavailable, false},
-	{es.ErrUnavailable, http.StatusServiceUnavailable, false},
-}
+// The request-shape and server-state errors of this package: a body or header the
+// contract refuses before any service sees the request.
+var (
+	errNotReady         = errors.New("not ready: informers are not in sync yet")
+	errNoBackend        = errors.New("no search backend configured")
+	errRateLimited      = errors.New("rate limit reached; retry after the number of seconds in Retry-After")
+	errNotJSON          = errors.New("request body must be sent with Content-Type: application/json")
+	errEventsNotText    = errors.New("events must be sent with Content-Type: text/plain or application/json")
+	errOriginNotAllowed = errors.New("origin not allowed: send an Origin header with one of the index's allowed origins")
+	errRecordsRequired  = errors.New(`records is required: send {"records": [...]}`)
+	errPolicyRequired   = errors.New(`policy is required: send {"policy": {...}}`)
+	errObjectIDEscape   = errors.New("objectID: invalid percent-encoding")
+	// errSearchQuota: the workspace used its monthly searches.
+	errSearchQuota = errors.New("plan limit reached: the workspace has used its monthly searches")
+)
 
-// detailOf returns err's message from the sentinel's text on; an invalid request's
-// message drops the sentinel, so it reads like "records[17]: objectID must be ...".
-func detailOf(err, sentinel error) string {
-	msg, head := err.Error(), sentinel.Error()
-	if i := strings.Index(msg, head); i >= 0 {
-		msg = msg[i:]
-	}
-	if errors.Is(sentinel, catalog.ErrInvalid) {
-		msg = strings.TrimPrefix(msg, head+": ")
-	}
-	return msg
-}
-
-// classify returns the status and client-facing message of err. Errors it does not know
-// are internal: the client gets a generic message and the log gets the detail.
+// classify returns the status and client-facing message of err. Fiber's own errors
+// carry their status; every other error is answered by the first row of errorTable it
+// matches. Errors no row knows are internal: the client gets a generic message and the
+// log gets the detail.
 func classify(err error) (int, string) {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Status, e.Message
-	}
 	var fe *fiber.Error
 	if errors.As(err, &fe) {
 		return fe.Code, fiberMessage(fe)
 	}
-	if status, message, ok := classifyEvents(err); ok {
-		return status, message
-	}
-	if status, message, ok := classifySearch(err); ok {
-		return status, message
-	}
-	for _, m := range statusOf {
-		if errors.Is(err, m.err) && m.detail {
-			return m.status, detailOf(err, m.err)
-		}
-		if errors.Is(err, m.err) {
-			if errors.Is(m.err, es.ErrUnavailable) {
-				return m.status, "search backend unavailable; retry with backoff"
-			}
-			return m.status, m.err.Error()
+	for _, row := range errorTable {
+		if errors.Is(err, row.err) {
+			return row.status, row.messageOf(err)
 		}
 	}
 	return http.StatusInternalServerError, "internal error; retry with backoff"
+}
+
+// messageOf is the message the row's rule makes of err.
+func (r errorRow) messageOf(err error) string {
+	head := r.err.Error()
+	switch r.message {
+	case fromSentinel:
+		return fromText(err.Error(), head)
+	case afterSentinel:
+		return strings.TrimPrefix(fromText(err.Error(), head), head+": ")
+	case fixedText:
+		return r.text
+	}
+	return head
+}
+
+// fromText returns msg from the first occurrence of head on (all of msg without it).
+func fromText(msg, head string) string {
+	if i := strings.Index(msg, head); i >= 0 {
+		return msg[i:]
+	}
+	return msg
 }
 
 // fiberMessage rewords the errors Fiber raises itself (unknown route, body or headers
@@ -138,31 +185,4 @@ func handleError(c *fiber.Ctx, err error) error {
 		loggerFrom(c.UserContext()).ErrorContext(c.UserContext(), "request failed", slog.Any("error", err))
 	}
 	return c.Status(status).JSON(fiber.Map{"error": message})
-}
-
-// classifySearch maps the errors of search, settings and public access. An invalid
-// search names every broken rule, so its whole message goes to the client.
-func classifySearch(err error) (int, string, bool) {
-	switch {
-	case errors.Is(err, searchquery.ErrInvalid):
-		return http.StatusBadRequest, err.Error(), true
-	case errors.Is(err, errSearchQuota):
-		return http.StatusPaymentRequired, errSearchQuota.Error(), true
-	case errors.Is(err, es.ErrUnavailable):
-		return http.StatusServiceUnavailable, "search backend unavailable; retry with backoff", true
-	}
-	return 0, "", false
-}
-
-// classifyEvents maps the errors of the event endpoints: a body that is not a list of
-// events is 400 with its reason; a backend that cannot record orders is 503, and the
-// client resends.
-func classifyEvents(err error) (int, string, bool) {
-	switch {
-	case errors.Is(err, events.ErrBadBody):
-		return http.StatusBadRequest, err.Error(), true
-	case errors.Is(err, events.ErrUnavailable):
-		return http.StatusServiceUnavailable, events.ErrUnavailable.Error(), true
-	}
-	return 0, "", false
 }

@@ -33,7 +33,7 @@ const PublicEventsBodyLimit = 1 << 20
 // needEvents answers 503 when the server runs without a search backend.
 func (s *Server) needEvents(c *fiber.Ctx) error {
 	if s.events == nil {
-		return errorf(fiber.StatusServiceUnavailable, "no search backend configured")
+		return errNoBackend
 	}
 	return c.Next()
 }
@@ -108,7 +108,7 @@ func (s *Server) publicEvents(c *fiber.Ctx) error {
 func requireEventBody(c *fiber.Ctx) error {
 	mediaType, _, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
 	if err != nil || (mediaType != fiber.MIMETextPlain && mediaType != fiber.MIMEApplicationJSON) {
-		return errorf(fiber.StatusUnsupportedMediaType, "events must be sent with Content-Type: text/plain or application/json")
+		return errEventsNotText
 	}
 	return nil
 }

@@ -1,8 +1,6 @@
 package apiserver
 
 import (
-	"errors"
-
 	"github.com/gofiber/fiber/v2"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
@@ -26,17 +24,9 @@ func (s *Server) insightRoutes(idx fiber.Router) {
 // needInsights answers 503 when the server runs without a search backend.
 func (s *Server) needInsights(c *fiber.Ctx) error {
 	if s.insights == nil {
-		return errorf(fiber.StatusServiceUnavailable, "no search backend configured")
+		return errNoBackend
 	}
 	return c.Next()
-}
-
-// badParameter turns a malformed query parameter into a 400 naming it.
-func badParameter(err error) error {
-	if errors.Is(err, events.ErrBadParameter) {
-		return errorf(fiber.StatusBadRequest, err.Error())
-	}
-	return err
 }
 
 // getStats answers GET /events/stats?from&to.
@@ -44,7 +34,7 @@ func (s *Server) getStats(c *fiber.Ctx) error {
 	idx := tenantFrom(c.UserContext()).index
 	p, err := events.ParsePeriod(c.Query("from"), c.Query("to"), s.insights.Now())
 	if err != nil {
-		return badParameter(err)
+		return err
 	}
 	stats, err := s.insights.Stats(c.UserContext(), esnames.For(idx.Namespace, idx.Name), p)
 	if err != nil {
@@ -80,7 +70,7 @@ func (s *Server) together(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, maxLimi
 	}
 	limit, err := events.ParseLimit(c.Query("limit"), events.DefaultTogetherLimit, maxLimit)
 	if err != nil {
-		return badParameter(err)
+		return err
 	}
 	req := events.TogetherRequest{ObjectID: id, Limit: min(limit, hitCap), Fields: fields}
 	list, err := s.insights.Together(c.UserContext(), esnames.For(idx.Namespace, idx.Name), req)

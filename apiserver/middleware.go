@@ -55,7 +55,7 @@ func requireJSON(c *fiber.Ctx) error {
 	}
 	mediaType, _, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
 	if err != nil || mediaType != fiber.MIMEApplicationJSON {
-		return errorf(fiber.StatusUnsupportedMediaType, "request body must be sent with Content-Type: application/json")
+		return errNotJSON
 	}
 	return c.Next()
 }

@@ -9,6 +9,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/searchquery"
+	"github.com/aislehq/aisle/internal/strictjson"
 )
 
 // corsMaxAge lets browsers reuse a preflight answer for ten minutes, so a change of
@@ -31,7 +32,7 @@ func (s *Server) publicIndex(c *fiber.Ctx) error {
 	c.Vary(fiber.HeaderOrigin)
 	origin := c.Get(fiber.HeaderOrigin)
 	if origin == "" || !slices.Contains(idx.Spec.AllowedOrigins, searchv1alpha1.Origin(origin)) {
-		return errorf(fiber.StatusForbidden, "origin not allowed: send an Origin header with one of the index's allowed origins")
+		return errOriginNotAllowed
 	}
 	c.Set(fiber.HeaderAccessControlAllowOrigin, origin)
 	// Without this a page cannot read Retry-After, which a 429 tells it to wait.
@@ -67,7 +68,7 @@ func (s *Server) publicSearch(c *fiber.Ctx) error {
 		return err
 	}
 	var req searchquery.Request
-	if err := decodeStrict(c.Body(), &req); err != nil {
+	if err := strictjson.Decode(c.Body(), &req); err != nil {
 		return err
 	}
 	var policy searchv1alpha1.PublicSearchPolicy
@@ -81,7 +82,7 @@ func (s *Server) publicSearch(c *fiber.Ctx) error {
 func requireJSONBody(c *fiber.Ctx) error {
 	ct := strings.TrimSpace(strings.SplitN(c.Get(fiber.HeaderContentType), ";", 2)[0])
 	if !strings.EqualFold(ct, fiber.MIMEApplicationJSON) {
-		return errorf(fiber.StatusUnsupportedMediaType, "request body must be sent with Content-Type: application/json")
+		return errNotJSON
 	}
 	return nil
 }

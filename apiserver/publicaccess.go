@@ -1,14 +1,12 @@
 package apiserver
 
 import (
-	"errors"
-	"strings"
-
 	"github.com/gofiber/fiber/v2"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/searchquery"
+	"github.com/aislehq/aisle/internal/strictjson"
 )
 
 // policyBody is the wire form of a public search policy, with defaults filled in.
@@ -49,14 +47,22 @@ func EffectivePolicy(idx *searchv1alpha1.SearchIndex) policyBody {
 	}
 }
 
-// getPublicAccess answers GET /public-access.
+// getPublicAccess answers GET /public-access, as the Kubernetes API holds the index now
+// (a client reads what it just wrote, on any replica).
 func (s *Server) getPublicAccess(c *fiber.Ctx) error {
-	idx := tenantFrom(c.UserContext()).index
-	return c.JSON(publicAccessResponse{
+	idx, err := s.settings.Fresh(c.UserContext(), tenantFrom(c.UserContext()).index)
+	if err != nil {
+		return err
+	}
+	return c.JSON(publicAccessOf(idx))
+}
+
+func publicAccessOf(idx *searchv1alpha1.SearchIndex) publicAccessResponse {
+	return publicAccessResponse{
 		PublicID:       idx.Status.PublicID,
 		AllowedOrigins: orEmpty(idx.Spec.AllowedOrigins),
 		Policy:         EffectivePolicy(idx),
-	})
+	}
 }
 
 // policyRequest is the body of PUT /public-access/policy.
@@ -64,61 +70,29 @@ type policyRequest struct {
 	Policy *searchv1alpha1.PublicSearchPolicy `json:"policy"`
 }
 
-var policyKeys = []string{"maxHits", "retrievableFields", "forcedFilters", "allowedFacets", "allowedFilters", "allowedSorts"}
-
 // putPolicy answers PUT /public-access/policy: replace the public search policy.
 func (s *Server) putPolicy(c *fiber.Ctx) error {
 	var body policyRequest
-	if err := decodeStrict(c.Body(), &body); err != nil {
+	if err := strictjson.Decode(c.Body(), &body); err != nil {
 		return err
 	}
 	if body.Policy == nil {
-		return errorf(fiber.StatusBadRequest, "policy is required: send {\"policy\": {...}}")
-	}
-	if err := s.checkForcedFilters(c, *body.Policy); err != nil {
-		return err
-	}
-	patch, err := fullObjectPatch(body.Policy, policyKeys, "spec", "publicAccess", "policy")
-	if err != nil {
-		return err
-	}
-	return s.writePolicy(c, patch)
-}
-
-// checkForcedFilters refuses forced filters that public search could not apply to the
-// index's fields as they are mapped now.
-func (s *Server) checkForcedFilters(c *fiber.Ctx, p searchv1alpha1.PublicSearchPolicy) error {
-	if s.search == nil || len(p.ForcedFilters) == 0 {
-		return nil
+		return errPolicyRequired
 	}
 	idx := tenantFrom(c.UserContext()).index
-	schema, err := s.search.Schema(c.UserContext(), esnames.For(idx.Namespace, idx.Name).Alias())
+	updated, err := s.settings.PutPolicy(c.UserContext(), client.ObjectKeyFromObject(idx), *body.Policy)
 	if err != nil {
 		return err
 	}
-	if err := searchquery.CheckPolicy(p, schema); err != nil {
-		return errorf(fiber.StatusBadRequest, strings.Replace(err.Error(), searchquery.ErrInvalid.Error(), "invalid policy", 1))
-	}
-	return nil
+	return c.JSON(publicAccessOf(updated))
 }
 
 // deletePolicy answers DELETE /public-access/policy: back to the defaults.
 func (s *Server) deletePolicy(c *fiber.Ctx) error {
-	return s.writePolicy(c, []byte(`{"spec":{"publicAccess":{"policy":null}}}`))
-}
-
-func (s *Server) writePolicy(c *fiber.Ctx, patch []byte) error {
-	updated, err := s.patchIndex(c, tenantFrom(c.UserContext()).index, patch, false)
-	if err := invalidSettings(nil, err); err != nil {
-		var e *Error
-		if errors.As(err, &e) && e.Status == fiber.StatusBadRequest {
-			e.Message = strings.Replace(e.Message, "invalid settings: ", "invalid policy: ", 1)
-		}
+	idx := tenantFrom(c.UserContext()).index
+	updated, err := s.settings.DeletePolicy(c.UserContext(), client.ObjectKeyFromObject(idx))
+	if err != nil {
 		return err
 	}
-	return c.JSON(publicAccessResponse{
-		PublicID:       updated.Status.PublicID,
-		AllowedOrigins: orEmpty(updated.Spec.AllowedOrigins),
-		Policy:         EffectivePolicy(updated),
-	})
+	return c.JSON(publicAccessOf(updated))
 }

@@ -168,5 +168,5 @@ func newEventLimiters(cfg EventLimits) *eventLimiters {
 // limited answers 429 with Retry-After: a bucket is empty for wait.
 func limited(c *fiber.Ctx, wait time.Duration) error {
 	c.Set(fiber.HeaderRetryAfter, retryAfter(wait))
-	return errorf(fiber.StatusTooManyRequests, "rate limit reached; retry after the number of seconds in Retry-After")
+	return errRateLimited
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/strictjson"
 )
 
 // recordsBody is the body of POST and PUT /records and of a staged batch.
@@ -22,11 +23,11 @@ type recordsBody struct {
 // bindRecords decodes {records: [...]} and validates between minN and maxN records.
 func bindRecords(c *fiber.Ctx, minN, maxN int) ([]catalog.Record, error) {
 	var body recordsBody
-	if err := decodeStrict(c.Body(), &body); err != nil {
+	if err := strictjson.Decode(c.Body(), &body); err != nil {
 		return nil, err
 	}
 	if body.Records == nil {
-		return nil, errorf(fiber.StatusBadRequest, "records is required: send {\"records\": [...]}")
+		return nil, errRecordsRequired
 	}
 	return catalog.ValidateRecords(*body.Records, minN, maxN)
 }
@@ -58,7 +59,7 @@ func (s *Server) target(c *fiber.Ctx) (catalog.Target, error) {
 func objectIDParam(c *fiber.Ctx) (string, error) {
 	id, err := url.PathUnescape(c.Params("objectID"))
 	if err != nil {
-		return "", errorf(fiber.StatusBadRequest, "objectID: invalid percent-encoding")
+		return "", errObjectIDEscape
 	}
 	id = utils.CopyString(id)
 	return id, catalog.ValidateObjectID("objectID", id)
@@ -139,7 +140,7 @@ func (s *Server) getRecord(c *fiber.Ctx) error {
 // postRecordWrite answers POST /record-writes: a conditional upsert or delete.
 func (s *Server) postRecordWrite(c *fiber.Ctx) error {
 	var req catalog.ConditionalRequest
-	if err := decodeStrict(c.Body(), &req); err != nil {
+	if err := strictjson.Decode(c.Body(), &req); err != nil {
 		return err
 	}
 	cw, err := catalog.ValidateConditional(req)

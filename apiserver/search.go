@@ -1,22 +1,18 @@
 package apiserver
 
 import (
-	"errors"
-
 	"github.com/gofiber/fiber/v2"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/searchquery"
+	"github.com/aislehq/aisle/internal/strictjson"
 )
-
-// errSearchQuota: the workspace used its monthly searches (402).
-var errSearchQuota = errors.New("plan limit reached: the workspace has used its monthly searches")
 
 // needSearch answers 503 when the server runs without a search backend.
 func (s *Server) needSearch(c *fiber.Ctx) error {
 	if s.search == nil {
-		return errorf(fiber.StatusServiceUnavailable, "no search backend configured")
+		return errNoBackend
 	}
 	return c.Next()
 }
@@ -25,7 +21,7 @@ func (s *Server) needSearch(c *fiber.Ctx) error {
 func (s *Server) postSearch(c *fiber.Ctx) error {
 	idx := tenantFrom(c.UserContext()).index
 	var req searchquery.Request
-	if err := decodeStrict(c.Body(), &req); err != nil {
+	if err := strictjson.Decode(c.Body(), &req); err != nil {
 		return err
 	}
 	return s.runSearch(c, idx, searchquery.KeyedRules(idx.Spec.Settings), req)

@@ -19,6 +19,7 @@ import (
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/search"
+	"github.com/aislehq/aisle/internal/settingsstore"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
 )
@@ -62,8 +63,9 @@ type Config struct {
 	Search *search.Service
 	// Usage counts searches against the monthly plan limit; nil counts nothing.
 	Usage *usage.Meter
-	// Writer writes settings and policies into SearchIndexes; nil answers those
-	// endpoints with 503.
+	// Writer reads and writes settings and policies in SearchIndexes (see
+	// internal/settingsstore); nil answers the writes with 503, and the reads from the
+	// informer cache.
 	Writer client.Client
 	// Insights reads events back (statistics, Bought together); nil answers those
 	// endpoints with 503.
@@ -86,7 +88,7 @@ type Server struct {
 	ready    atomic.Bool
 	search   *search.Service
 	usage    *usage.Meter
-	writer   client.Client
+	settings *settingsstore.Store
 	limits   *limiters
 	insights *events.Reader
 
@@ -98,7 +100,7 @@ type Server struct {
 // New builds the server on a tenancy registry.
 func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
-	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, writer: cfg.Writer, limits: newLimiters(cfg.PublicLimits),
+	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, settings: settingsStore(cfg), limits: newLimiters(cfg.PublicLimits),
 		insights: cfg.Insights, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
@@ -146,6 +148,15 @@ func withDefaults(cfg Config) Config {
 		cfg.MetricsGatherer = prometheus.DefaultGatherer
 	}
 	return cfg
+}
+
+// settingsStore writes settings through cfg.Writer, checked against the fields of the
+// records cfg.Search reads.
+func settingsStore(cfg Config) *settingsstore.Store {
+	if cfg.Search == nil {
+		return settingsstore.New(cfg.Writer, nil)
+	}
+	return settingsstore.New(cfg.Writer, cfg.Search)
 }
 
 func orDefault[T int | time.Duration](v, def T) T {
@@ -196,7 +207,7 @@ func (s *Server) searchRoutes(idx fiber.Router) {
 // needCatalog answers 503 when the server runs without a search backend.
 func (s *Server) needCatalog(c *fiber.Ctx) error {
 	if s.catalog == nil {
-		return errorf(fiber.StatusServiceUnavailable, "no search backend configured")
+		return errNoBackend
 	}
 	return c.Next()
 }
@@ -221,7 +232,7 @@ func (s *Server) Listen(ctx context.Context, addr string) error {
 
 func (s *Server) readyz(c *fiber.Ctx) error {
 	if !s.ready.Load() {
-		return errorf(fiber.StatusServiceUnavailable, "not ready: informers are not in sync yet")
+		return errNotReady
 	}
 	return c.JSON(fiber.Map{"status": "ready"})
 }

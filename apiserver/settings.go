@@ -3,8 +3,6 @@ package apiserver
 import (
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
 
@@ -75,10 +73,4 @@ func orEmpty[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// getConfig answers GET /config: the settings and any rebuild in progress.
-func (s *Server) getConfig(c *fiber.Ctx) error {
-	idx := tenantFrom(c.UserContext()).index
-	return c.JSON(configResponse{settingsBody: settingsOf(idx.Spec.Settings), Rebuild: rebuildOf(idx.Status.Rebuild)})
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/gofiber/fiber/v2/utils"
 
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/strictjson"
 )
 
 // keyParam returns a validated stageId or batchId path value, copied out of Fiber's buffer.
@@ -67,7 +68,7 @@ func (s *Server) commitStage(c *fiber.Ctx) error {
 		return err
 	}
 	var body catalog.CommitRequest
-	if err := decodeStrict(c.Body(), &body); err != nil {
+	if err := strictjson.Decode(c.Body(), &body); err != nil {
 		return err
 	}
 	batches, records, err := catalog.ValidateCommit(body)

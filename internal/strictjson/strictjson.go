@@ -23,21 +23,26 @@ var strictOptions = jsonv2.JoinOptions(
 	jsontext.AllowInvalidUTF8(false),
 )
 
-// ErrEmpty: the body holds nothing but whitespace.
-var ErrEmpty = errors.New("request body is empty; expected a JSON object")
+var (
+	// ErrEmpty: the body holds nothing but whitespace.
+	ErrEmpty = errors.New("request body is empty; expected a JSON object")
+	// ErrInvalid: the body is not a JSON object the target takes; the problem and its
+	// place follow the sentinel's text.
+	ErrInvalid = errors.New("invalid JSON body")
+)
 
-// Decode decodes a JSON object body into v. Its error is ErrEmpty, or a message
-// starting "invalid JSON body: " that names the problem and its place.
+// Decode decodes a JSON object body into v. Its error is ErrEmpty, or ErrInvalid
+// wrapped in a message "invalid JSON body: " that names the problem and its place.
 func Decode(body []byte, v any) error {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
 		return ErrEmpty
 	}
 	if trimmed[0] != '{' {
-		return errors.New("invalid JSON body: expected a JSON object")
+		return fmt.Errorf("%w: expected a JSON object", ErrInvalid)
 	}
 	if err := jsonv2.Unmarshal(trimmed, v, strictOptions); err != nil {
-		return errors.New("invalid JSON body: " + describeJSONError(err))
+		return fmt.Errorf("%w: %s", ErrInvalid, describeJSONError(err))
 	}
 	return nil
 }

@@ -1,0 +1,61 @@
+package settingsstore
+
+import (
+	"errors"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/indexsettings"
+)
+
+func TestSettingsStore(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Settings store")
+}
+
+var _ = Describe("A full-object merge patch", func() {
+	It("sends every key of the object, absent ones as null, so the object is replaced", func() {
+		patch, err := fullObjectPatch(searchv1alpha1.PublicSearchPolicy{MaxHits: 7}, policyKeys, "spec", "publicAccess", "policy")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(patch).To(MatchJSON(`{"spec": {"publicAccess": {"policy": {"maxHits": 7, "retrievableFields": null,
+			"forcedFilters": null, "allowedFacets": null, "allowedFilters": null, "allowedSorts": null}}}}`))
+	})
+})
+
+var _ = Describe("A refused write", func() {
+	gk := schema.GroupKind{Group: "search.aisle.dev", Kind: "SearchIndex"}
+	// As the Kubernetes API words a CRD schema's refusal: the cause repeats its field.
+	invalid := apierrors.NewInvalid(gk, "lab", nil)
+	invalid.ErrStatus.Details.Causes = []metav1.StatusCause{{
+		Field:   "spec.settings.searchableFields[0].weight",
+		Message: "spec.settings.searchableFields[0].weight in body should be less than or equal to 100",
+	}}
+
+	It("names the local problems and the Kubernetes API's in the API's field names, after the sentinel", func() {
+		local := []indexsettings.FieldError{{Field: "sortableFields[1]", Message: `"price" is listed twice`}}
+		err := refusal(ErrInvalidSettings, local, invalid)
+		Expect(errors.Is(err, ErrInvalidSettings)).To(BeTrue())
+		Expect(err).To(MatchError(`invalid settings: sortableFields[1]: "price" is listed twice; ` +
+			`searchableFields[0].weight: should be less than or equal to 100`))
+	})
+
+	It("is no refusal when the write was stored", func() {
+		Expect(refusal(ErrInvalidPolicy, nil, nil)).To(Succeed())
+	})
+
+	It("says a missing index with ErrIndexNotFound", func() {
+		err := refusal(ErrInvalidPolicy, nil, apierrors.NewNotFound(schema.GroupResource{Resource: "searchindexes"}, "lab"))
+		Expect(err).To(MatchError(ErrIndexNotFound))
+	})
+
+	It("passes another failure on as it is", func() {
+		internal := apierrors.NewInternalError(errors.New("etcd"))
+		Expect(refusal(ErrInvalidPolicy, nil, internal)).To(BeIdenticalTo(internal))
+	})
+})
