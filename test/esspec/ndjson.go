@@ -79,8 +79,8 @@ type bulkLines struct {
 func (l *bulkLines) line(n int, b []byte) error {
 	if l.wantSource {
 		l.wantSource = false
-		if _, err := objectKeys(b); err != nil {
-			return fmt.Errorf("line %d: the source is not a JSON object: %v", n, err)
+		if !isObject(b) {
+			return fmt.Errorf("line %d: the source is not a JSON object", n)
 		}
 		return nil
 	}
@@ -102,28 +102,90 @@ func (l *bulkLines) end() error {
 	return nil
 }
 
+// bulkAction reads an action line: one key, the action, whose object takes only ES's
+// metadata keys (BulkRequestParser answers "contains an unknown parameter" otherwise). It
+// scans the bytes rather than decoding them, as a bulk has thousands of these lines.
 func bulkAction(b []byte) (string, error) {
-	var line map[string]json.RawMessage
-	if err := json.Unmarshal(b, &line); err != nil {
-		return "", err
+	if !isObject(b) {
+		return "", fmt.Errorf("not a JSON object")
 	}
-	if len(line) != 1 {
-		return "", fmt.Errorf("want one action, got %d keys", len(line))
+	var action string
+	var err error
+	scanKeys(b, func(depth int, key string, value byte) {
+		switch {
+		case err != nil:
+		case depth == 1 && action != "":
+			err = fmt.Errorf("more than one action: [%s], [%s]", action, key)
+		case depth == 1 && !bulkActions[key]:
+			err = fmt.Errorf("unknown action [%s]", key)
+		case depth == 1 && value != '{':
+			err = fmt.Errorf("the action [%s] is not an object", key)
+		case depth == 1:
+			action = key
+		case depth == 2 && !contains(bulkMeta, key):
+			err = fmt.Errorf("unknown parameter [%s]", key)
+		}
+	})
+	if err == nil && action == "" {
+		err = fmt.Errorf("no action")
 	}
-	for action, meta := range line {
-		if !bulkActions[action] {
-			return "", fmt.Errorf("unknown action [%s]", action)
+	return action, err
+}
+
+// scanKeys calls fn with each object key of valid JSON b, its depth (1 for the top
+// object's keys) and the first byte of its value.
+func scanKeys(b []byte, fn func(depth int, key string, value byte)) {
+	var inObject []bool // per open container: an object, or an array
+	expectKey := false
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '{':
+			inObject, expectKey = append(inObject, true), true
+		case '[':
+			inObject, expectKey = append(inObject, false), false
+		case '}', ']':
+			inObject = inObject[:len(inObject)-1]
+		case ',':
+			expectKey = len(inObject) > 0 && inObject[len(inObject)-1]
+		case '"':
+			end := stringEnd(b, i)
+			if expectKey {
+				fn(len(inObject), string(b[i+1:end]), valueStart(b, end+1))
+				expectKey = false
+			}
+			i = end
 		}
-		keys, err := objectKeys(meta)
-		if err != nil {
-			return "", err
-		}
-		if k := firstOutside(keys, bulkMeta); k != "" {
-			return "", fmt.Errorf("unknown parameter [%s]", k)
-		}
-		return action, nil
 	}
-	return "", nil
+}
+
+// stringEnd is the index of the quote closing the string that opens at b[start].
+func stringEnd(b []byte, start int) int {
+	for i := start + 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return len(b) - 1
+}
+
+// valueStart is the first byte of the value after a key's closing quote.
+func valueStart(b []byte, i int) byte {
+	for ; i < len(b); i++ {
+		if c := b[i]; c != ':' && c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return c
+		}
+	}
+	return 0
+}
+
+// isObject reports whether b is one JSON object, cheaply: a bulk carries thousands of
+// sources.
+func isObject(b []byte) bool {
+	b = bytes.TrimSpace(b)
+	return len(b) > 0 && b[0] == '{' && json.Valid(b)
 }
 
 // msearchLines: a header object, then a search body, in turn.
