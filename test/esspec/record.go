@@ -97,10 +97,10 @@ func (r *Recorder) Close() error {
 
 func (r *Recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.count.Add(1)
-	what := Request{Method: req.Method, Path: req.URL.EscapedPath(), Query: req.URL.Query()}.String()
-	api, err := r.spec.Match(req.Method, req.URL.EscapedPath())
+	what := Request{Method: req.Method, Path: req.URL.EscapedPath(), Query: req.URL.Query()}
+	api, err := r.spec.Match(what.Method, what.Path)
 	if err == nil {
-		err = r.spec.CheckParams(api, req.URL.Query())
+		err = r.spec.CheckParams(api, what.Query)
 	}
 	var body *checkedBody
 	if err == nil {
@@ -114,7 +114,7 @@ func (r *Recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		err = body.verdict()
 	}
 	if err != nil {
-		r.refuse(what + ": " + err.Error())
+		r.refuse(what.String() + ": " + err.Error())
 	}
 }
 
