@@ -34,6 +34,7 @@ import (
 	"github.com/aislehq/aisle/internal/usage"
 	"github.com/aislehq/aisle/test/envtestenv"
 	"github.com/aislehq/aisle/test/esbackend"
+	"github.com/aislehq/aisle/test/esspec"
 	"github.com/aislehq/aisle/test/openapicheck"
 )
 
@@ -45,10 +46,10 @@ var (
 	testEnv   *envtest.Environment
 	k8sClient client.Client
 	server    *apiserver.Server
-	registry  *tenancy.Registry // the first replica's, for specs that build their own server
-	replicas  []string          // base URLs of the two listening replicas
-	esClient  *elasticsearch.TypedClient
-	esURL     string
+	registry  *tenancy.Registry          // the first replica's, for specs that build their own server
+	replicas  []string                   // base URLs of the two listening replicas
+	esClient  *elasticsearch.TypedClient // the specs' own client, straight to the backend
+	esURL     string                     // the backend as the API servers and the operator reach it
 	kubeconf  string
 	openapi   *openapicheck.Validator
 	searchSvc *search.Service
@@ -76,13 +77,20 @@ var _ = BeforeSuite(func() {
 	openapi, err = openapicheck.Load(filepath.Join(root, "docs", "openapi.yaml"))
 	Expect(err).NotTo(HaveOccurred())
 
-	var stopES func() error
-	esURL, stopES, err = esbackend.Start(ctx, GinkgoT().TempDir())
+	backendURL, stopES, err := esbackend.Start(ctx, GinkgoT().TempDir())
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(stopES)
-	esClient, err = es.New(esURL)
+	esClient, err = es.New(backendURL)
 	Expect(err).NotTo(HaveOccurred())
-	searchSvc = search.New(esClient)
+	// The API servers and the operator go through a recorder, which fails the suite when
+	// one of them sent a request Elasticsearch would refuse; the specs' own reads do not.
+	recorder, err := esspec.Record(backendURL, GinkgoWriter)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(recorder.Close)
+	esURL = recorder.URL()
+	productES, err := es.New(esURL)
+	Expect(err).NotTo(HaveOccurred())
+	searchSvc = search.New(productES)
 
 	testEnv, err = envtestenv.New()
 	Expect(err).NotTo(HaveOccurred())

@@ -25,6 +25,7 @@ import (
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/test/envtestenv"
 	"github.com/aislehq/aisle/test/esbackend"
+	"github.com/aislehq/aisle/test/esspec"
 )
 
 // The suite runs the three reconcilers in a manager against a real kube-apiserver and
@@ -36,6 +37,7 @@ var (
 	k8sClient client.Client
 	esClient  *elasticsearch.TypedClient
 	proxy     *esbackend.Proxy
+	recorder  *esspec.Recorder
 	stopES    func() error
 )
 
@@ -55,7 +57,11 @@ var _ = BeforeSuite(func() {
 	stopES = stop
 	esClient, err = es.New(url)
 	Expect(err).NotTo(HaveOccurred())
-	proxy, err = esbackend.NewProxy(url)
+	// The operator's requests pass the proxy, then a recorder that fails the suite when
+	// one of them is outside Elasticsearch's specification.
+	recorder, err = esspec.Record(url, GinkgoWriter)
+	Expect(err).NotTo(HaveOccurred())
+	proxy, err = esbackend.NewProxy(recorder.URL())
 	Expect(err).NotTo(HaveOccurred())
 	operatorES, err := es.New(proxy.URL())
 	Expect(err).NotTo(HaveOccurred())
@@ -91,6 +97,9 @@ var _ = AfterSuite(func() {
 	}
 	if testEnv != nil {
 		Expect(testEnv.Stop()).To(Succeed())
+	}
+	if recorder != nil {
+		Expect(recorder.Close()).To(Succeed())
 	}
 	if stopES != nil {
 		Expect(stopES()).To(Succeed())

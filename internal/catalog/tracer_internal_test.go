@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 
 	"github.com/aislehq/aisle/test/esbackend"
+	"github.com/aislehq/aisle/test/esspec"
 )
 
 // tracer records the requests a client sends to the backend, as "METHOD path?query"
@@ -45,7 +47,9 @@ func (t *tracer) take(prefix string) []string {
 	return out
 }
 
-// startEngine starts the embedded engine for the test and returns its URL.
+// startEngine starts the embedded engine for the test and returns its URL, behind a
+// recorder that fails the test when the service sent a request outside Elasticsearch's
+// specification.
 func startEngine(tb testing.TB) string {
 	tb.Helper()
 	url, stop, err := esbackend.Start(context.Background(), tb.TempDir())
@@ -53,7 +57,16 @@ func startEngine(tb testing.TB) string {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = stop() })
-	return url
+	rec, err := esspec.Record(url, io.Discard)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		if err := rec.Close(); err != nil {
+			tb.Error(err)
+		}
+	})
+	return rec.URL()
 }
 
 // tracedClient is a client of url whose requests t records.

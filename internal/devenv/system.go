@@ -34,6 +34,9 @@ type Options struct {
 	Logger     *slog.Logger
 	// Started is called once everything is Ready, with what dev-env.json holds.
 	Started func(Env)
+	// Front, when set, is given the engine's URL and returns the URL the operator and the
+	// API server use instead: tests put a recorder of their requests there.
+	Front func(engineURL string) (string, error)
 }
 
 // Run starts the control plane, the engine, the operator and the API server in this
@@ -54,16 +57,20 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("starting the engine: %w", err)
 	}
 	defer stopLogged(o.Logger, "engine", eng.Close)
+	esURL, err := o.productURL(eng.URL())
+	if err != nil {
+		return err
+	}
 
 	ctrl.SetLogger(logr.FromSlogHandler(o.Logger.Handler()))
-	mgr, err := newManager(cp, eng.URL())
+	mgr, err := newManager(cp, esURL)
 	if err != nil {
 		return err
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return mgr.Start(gctx) })
 	g.Go(func() error {
-		return apiserver.Run(gctx, cp.Config, scheme, apiserver.RunOptions{Addr: o.Listen, ESURL: eng.URL(), Config: apiserver.Config{Logger: o.Logger}})
+		return apiserver.Run(gctx, cp.Config, scheme, apiserver.RunOptions{Addr: o.Listen, ESURL: esURL, Config: apiserver.Config{Logger: o.Logger}})
 	})
 	g.Go(func() error { return bringUp(gctx, mgr.GetClient(), o, cp, eng.URL()) })
 	err = g.Wait()
@@ -71,6 +78,14 @@ func Run(ctx context.Context, o Options) error {
 		return nil
 	}
 	return err
+}
+
+// productURL is the backend URL of the operator and the API server.
+func (o Options) productURL(engineURL string) (string, error) {
+	if o.Front == nil {
+		return engineURL, nil
+	}
+	return o.Front(engineURL)
 }
 
 func newManager(cp *ControlPlane, esURL string) (ctrl.Manager, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/test/esbackend"
+	"github.com/aislehq/aisle/test/esspec"
 )
 
 // The specs run against the search backend of the tests (the embedded engine unless
@@ -31,6 +32,11 @@ var _ = BeforeSuite(func() {
 	url, stop, err := esbackend.Start(ctx, GinkgoT().TempDir())
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(stop)
-	esClient, err = es.New(url)
+	// The service's requests, and the specs' own, pass a recorder that fails the suite
+	// when one is outside Elasticsearch's specification.
+	recorder, err := esspec.Record(url, GinkgoWriter)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(recorder.Close)
+	esClient, err = es.New(recorder.URL())
 	Expect(err).NotTo(HaveOccurred())
 })

@@ -20,6 +20,7 @@ import (
 	"github.com/aislehq/aisle/test/aislebin"
 	"github.com/aislehq/aisle/test/envtestenv"
 	"github.com/aislehq/aisle/test/esbackend"
+	"github.com/aislehq/aisle/test/esspec"
 )
 
 // The suite runs the operator and the API server as `aisle` processes, so that a spec
@@ -30,8 +31,8 @@ var (
 	ctx       context.Context
 	cancel    context.CancelFunc
 	k8sClient client.Client
-	esClient  *elasticsearch.TypedClient
-	esURL     string
+	esClient  *elasticsearch.TypedClient // the specs' own client, straight to the backend
+	esURL     string                     // the backend as the `aisle` processes reach it
 	kubeconf  string
 	aisle     string
 	apiURL    string
@@ -48,13 +49,17 @@ var _ = BeforeSuite(func() {
 	SetDefaultEventuallyTimeout(time.Minute)
 	SetDefaultEventuallyPollingInterval(200 * time.Millisecond)
 
-	var stopES func() error
-	var err error
-	esURL, stopES, err = esbackend.Start(ctx, GinkgoT().TempDir())
+	backendURL, stopES, err := esbackend.Start(ctx, GinkgoT().TempDir())
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(stopES)
-	esClient, err = es.New(esURL)
+	esClient, err = es.New(backendURL)
 	Expect(err).NotTo(HaveOccurred())
+	// The `aisle` processes go through a recorder, which fails the suite when one of them
+	// sent a request Elasticsearch would refuse.
+	recorder, err := esspec.Record(backendURL, GinkgoWriter)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(recorder.Close)
+	esURL = recorder.URL()
 
 	testEnv, err := envtestenv.New()
 	Expect(err).NotTo(HaveOccurred())

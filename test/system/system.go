@@ -1,6 +1,8 @@
 // Package system starts the whole of Aisle in the test process, as `aisle dev` does:
 // etcd and kube-apiserver, the engine, the operator and the API server, with the
-// samples applied and Ready. Suites that test across components share it.
+// samples applied and Ready. Suites that test across components share it. The operator
+// and the API server reach the engine through an esspec.Recorder; Stop fails when one of
+// them sent a request outside Elasticsearch's REST API specification.
 package system
 
 import (
@@ -9,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"path/filepath"
 
 	"k8s.io/client-go/tools/clientcmd"
@@ -17,14 +20,16 @@ import (
 	"github.com/aislehq/aisle/internal/devenv"
 	"github.com/aislehq/aisle/internal/kubescheme"
 	"github.com/aislehq/aisle/internal/repo"
+	"github.com/aislehq/aisle/test/esspec"
 )
 
 // Running is a started system.
 type Running struct {
-	Env    devenv.Env
-	Root   string
-	cancel context.CancelFunc
-	done   chan error
+	Env      devenv.Env
+	Root     string
+	cancel   context.CancelFunc
+	done     chan error
+	recorder *esspec.Recorder
 }
 
 // Start brings the system up with its data in dir and returns once the samples are Ready.
@@ -49,6 +54,7 @@ func Start(dir string) (*Running, error) {
 		Listen: listen, EngineAddr: engineAddr, EnvFile: filepath.Join(dir, "dev-env.json"),
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Started: func(e devenv.Env) { started <- e },
+		Front:   r.record,
 	}
 	go func() { r.done <- devenv.Run(ctx, opts) }()
 	select {
@@ -73,10 +79,24 @@ func (r *Running) Client() (client.Client, error) {
 	return client.New(cfg, client.Options{Scheme: scheme})
 }
 
-// Stop stops everything and reports how the run ended.
+// Stop stops everything and reports how the run ended, and the requests to the engine
+// outside Elasticsearch's specification.
 func (r *Running) Stop() error {
 	r.cancel()
-	return <-r.done
+	err := <-r.done
+	if r.recorder != nil {
+		err = errors.Join(err, r.recorder.Close())
+	}
+	return err
+}
+
+func (r *Running) record(engineURL string) (string, error) {
+	rec, err := esspec.Record(engineURL, os.Stderr)
+	if err != nil {
+		return "", err
+	}
+	r.recorder = rec
+	return rec.URL(), nil
 }
 
 func freeAddr() string {

@@ -100,7 +100,7 @@ func (c *Context) matchField(field, text string, opts map[string]any) (bq.Query,
 		}
 		return bleve.NewMatchNoneQuery(), nil
 	}
-	fuzz, err := fuzziness(opts)
+	fuzz, err := fuzzyOf("match", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func (c *Context) phrase(field, text string, opts map[string]any, prefix bool) (
 	}
 	if !prefix {
 		if len(terms) == 1 {
-			return termFor(field, terms[0], 0), nil
+			return termFor(field, terms[0], fuzzy{}), nil
 		}
 		return bleve.NewPhraseQuery(terms, field), nil
 	}
@@ -203,7 +203,7 @@ func (c *Context) phrase(field, text string, opts map[string]any, prefix bool) (
 	if len(terms) == 1 {
 		qs := make([]bq.Query, 0, len(expanded))
 		for _, t := range expanded {
-			qs = append(qs, termFor(field, t, 0))
+			qs = append(qs, termFor(field, t, fuzzy{}))
 		}
 		return bleve.NewDisjunctionQuery(qs...), nil
 	}
@@ -273,7 +273,7 @@ func parseMultiMatch(c *Context, body any) (bq.Query, error) {
 	}
 	typ, _ := m["type"].(string)
 	opts := map[string]any{"lenient": true}
-	for _, k := range []string{"operator", "minimum_should_match", "analyzer", "fuzziness", "zero_terms_query", "slop", "max_expansions"} {
+	for _, k := range []string{"operator", "minimum_should_match", "analyzer", "fuzziness", "prefix_length", "fuzzy_transpositions", "zero_terms_query", "slop", "max_expansions"} {
 		if v, ok := m[k]; ok {
 			opts[k] = v
 		}

@@ -29,25 +29,77 @@ func fuzziness(opts map[string]any) (int, error) {
 	return n, nil
 }
 
-// termFor is the query for one analyzed term: exact, or within fuzz edits; AUTO allows
-// none below 3 characters, one up to 5 and two above, as ES's AUTO:3,6.
-func termFor(field, t string, fuzz int) bq.Query {
-	if fuzz == 0 || (fuzz == -1 && len([]rune(t)) < 3) {
+// fuzzy is how far a match query's terms may stray from the indexed ones.
+type fuzzy struct {
+	edits  int // 0 (exact), 1 or 2, or -1 for AUTO
+	prefix int // leading characters that must match exactly (prefix_length)
+}
+
+// fuzzyOf reads fuzziness and prefix_length, and refuses the fuzzy options the engine
+// cannot honour, as it refuses a slop: accepted and ignored, they would match otherwise
+// than ES does.
+func fuzzyOf(typ string, opts map[string]any) (fuzzy, error) {
+	edits, err := fuzziness(opts)
+	if err != nil {
+		return fuzzy{}, err
+	}
+	f := fuzzy{edits: edits}
+	if v, ok := opts["prefix_length"]; ok {
+		n, err := num(v)
+		if err != nil || n != float64(int(n)) {
+			return fuzzy{}, eserr.Parsing("[%s] failed to parse prefix_length [%v]", typ, v)
+		}
+		if n < 0 {
+			return fuzzy{}, eserr.IllegalArgument("prefixLength cannot be less than 0")
+		}
+		f.prefix = int(n)
+	}
+	if edits == 0 {
+		return f, nil
+	}
+	// Bleve's automaton counts a transposition as one edit, as ES's default does.
+	if t, ok := opts["fuzzy_transpositions"].(bool); ok && !t {
+		return fuzzy{}, eserr.IllegalArgument("[%s] fuzzy_transpositions false is not supported by this engine", typ)
+	}
+	if _, ok := opts["max_expansions"]; ok {
+		return fuzzy{}, eserr.IllegalArgument("[%s] max_expansions with fuzziness is not supported by this engine", typ)
+	}
+	return f, nil
+}
+
+// termFor is the query for one analyzed term: exact, or within f.edits edits with its
+// first f.prefix characters unchanged; AUTO allows none below 3 characters, one up to 5
+// and two above, as ES's AUTO:3,6.
+func termFor(field, t string, f fuzzy) bq.Query {
+	n := len([]rune(t))
+	if f.edits == 0 || (f.edits == -1 && n < 3) {
 		q := bleve.NewTermQuery(t)
 		q.SetField(field)
 		return q
 	}
 	q := bleve.NewFuzzyQuery(t)
 	q.SetField(field)
-	if fuzz == -1 {
+	q.SetFuzziness(f.edits)
+	if f.edits == -1 {
 		q.SetFuzziness(1)
-		if len([]rune(t)) > 5 {
+		if n > 5 {
 			q.SetFuzziness(2)
 		}
-	} else {
-		q.SetFuzziness(fuzz)
 	}
+	q.SetPrefix(prefixBytes(t, f.prefix))
 	return q
+}
+
+// prefixBytes is the length in bytes of t's first n characters: bleve counts a fuzzy
+// prefix in bytes, ES in characters.
+func prefixBytes(t string, n int) int {
+	for i := range t {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(t)
 }
 
 // combineTerms joins the term queries of a match query by its operator and

@@ -11,7 +11,7 @@ import (
 	"github.com/aislehq/aisle/internal/engine/store"
 )
 
-var bulkParams = []string{"refresh", "routing", "wait_for_active_shards", "require_alias", "require_data_stream", "pipeline", "_source", "_source_includes", "_source_excludes", "list_executed_pipelines", "include_source_on_error"}
+var bulkParams = []string{"refresh", "routing", "wait_for_active_shards", "require_alias", "require_data_stream", "pipeline", "_source", "_source_includes", "_source_excludes", "list_executed_pipelines", "include_source_on_error", "timeout"}
 
 // bulkItem is one action of a _bulk body.
 type bulkItem struct {

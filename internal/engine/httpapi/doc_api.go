@@ -15,7 +15,7 @@ import (
 	"github.com/aislehq/aisle/internal/engine/store"
 )
 
-var docWriteParams = []string{"if_seq_no", "if_primary_term", "op_type", "refresh", "routing", "wait_for_active_shards", "require_alias", "require_data_stream", "pipeline", "version", "version_type", "list_executed_pipelines", "include_source_on_error"}
+var docWriteParams = []string{"if_seq_no", "if_primary_term", "op_type", "refresh", "routing", "wait_for_active_shards", "require_alias", "require_data_stream", "pipeline", "version", "version_type", "list_executed_pipelines", "include_source_on_error", "timeout"}
 
 var getParams = []string{"_source", "_source_includes", "_source_excludes", "realtime", "refresh", "routing", "preference", "stored_fields", "version", "version_type"}
 

@@ -48,10 +48,10 @@ func (a *API) routesFor(p []string) methods {
 	idx := p[0]
 	if n == 1 {
 		return methods{
-			"PUT":    h(a.createIndex(idx), "wait_for_active_shards"),
-			"DELETE": h(a.deleteIndex(idx), resolveParams...),
-			"HEAD":   h(a.existsIndex(idx), with(resolveParams, "local", "flat_settings", "include_defaults")...),
-			"GET":    h(a.getIndex(idx), with(resolveParams, "local", "flat_settings", "include_defaults", "features")...),
+			"PUT":    h(a.createIndex(idx), createIndexParams...),
+			"DELETE": h(a.deleteIndex(idx), deleteIndexParams...),
+			"HEAD":   h(a.existsIndex(idx), existsIndexParams...),
+			"GET":    h(a.getIndex(idx), getIndexParams...),
 		}
 	}
 	switch p[1] {
@@ -63,7 +63,7 @@ func (a *API) routesFor(p []string) methods {
 			return methods{
 				"PUT": h(a.indexDoc(idx, p[2], false), docWriteParams...), "POST": h(a.indexDoc(idx, p[2], false), docWriteParams...),
 				"GET": h(a.getDoc(idx, p[2], false), getParams...), "HEAD": h(a.getDoc(idx, p[2], false), getParams...),
-				"DELETE": h(a.deleteDoc(idx, p[2]), docWriteParams...),
+				"DELETE": h(a.deleteDoc(idx, p[2]), deleteDocParams...),
 			}
 		}
 	case "_create":
@@ -82,15 +82,15 @@ func (a *API) routesFor(p []string) methods {
 		switch p[1] {
 		case "_alias", "_aliases":
 			return methods{
-				"PUT": h(a.putAlias(idx, p[2])), "POST": h(a.putAlias(idx, p[2])),
-				"DELETE": h(a.deleteAlias(idx, p[2])),
-				"GET":    h(a.getAlias(idx, p[2]), with(resolveParams, "local")...),
-				"HEAD":   h(a.getAlias(idx, p[2]), with(resolveParams, "local")...),
+				"PUT": h(a.putAlias(idx, p[2]), ackParams...), "POST": h(a.putAlias(idx, p[2]), ackParams...),
+				"DELETE": h(a.deleteAlias(idx, p[2]), ackParams...),
+				"GET":    h(a.getAlias(idx, p[2]), aliasReadParams...),
+				"HEAD":   h(a.getAlias(idx, p[2]), aliasReadParams...),
 			}
 		case "_settings":
-			return methods{"GET": h(a.getSettings(idx, p[2]), with(resolveParams, "flat_settings", "include_defaults", "local")...)}
+			return methods{"GET": h(a.getSettings(idx, p[2]), getSettingsParams...)}
 		case "_mapping":
-			return methods{"GET": h(a.getMapping(idx), with(resolveParams, "local")...)}
+			return methods{"GET": h(a.getMapping(idx), getMappingParams...)}
 		}
 	}
 	return nil
@@ -112,18 +112,18 @@ func (a *API) indexScopedRoutes(idx, op string) methods {
 		return methods{"POST": h(a.refresh(idx), resolveParams...), "GET": h(a.refresh(idx), resolveParams...)}
 	case "_mapping", "_mappings":
 		return methods{
-			"GET": h(a.getMapping(idx), with(resolveParams, "local")...),
-			"PUT": h(a.putMapping(idx), with(resolveParams, "write_index_only")...), "POST": h(a.putMapping(idx), with(resolveParams, "write_index_only")...),
+			"GET": h(a.getMapping(idx), getMappingParams...),
+			"PUT": h(a.putMapping(idx), putMappingParams...), "POST": h(a.putMapping(idx), putMappingParams...),
 		}
 	case "_settings":
 		return methods{
-			"GET": h(a.getSettings(idx, ""), with(resolveParams, "flat_settings", "include_defaults", "local")...),
-			"PUT": h(a.putSettings(idx), with(resolveParams, "preserve_existing", "flat_settings", "reopen")...),
+			"GET": h(a.getSettings(idx, ""), getSettingsParams...),
+			"PUT": h(a.putSettings(idx), putSettingsParams...),
 		}
 	case "_alias", "_aliases":
-		return methods{"GET": h(a.getAlias(idx, ""), with(resolveParams, "local")...)}
+		return methods{"GET": h(a.getAlias(idx, ""), aliasReadParams...)}
 	case "_stats":
-		return methods{"GET": h(a.stats(idx), with(resolveParams, "level", "completion_fields", "fielddata_fields", "fields", "groups", "include_segment_file_sizes", "include_unloaded_segments", "forbid_closed_indices")...)}
+		return methods{"GET": h(a.stats(idx), statsParams...)}
 	}
 	return nil
 }
@@ -153,26 +153,26 @@ func (a *API) globalRoutes(p []string) methods {
 		}
 	case "_aliases":
 		if n == 1 {
-			return methods{"POST": h(a.updateAliases), "GET": h(a.getAlias("", ""), with(resolveParams, "local")...)}
+			return methods{"POST": h(a.updateAliases, ackParams...), "GET": h(a.getAlias("", ""), aliasReadParams...)}
 		}
 	case "_alias":
 		if n == 1 {
-			return methods{"GET": h(a.getAlias("", ""), with(resolveParams, "local")...)}
+			return methods{"GET": h(a.getAlias("", ""), aliasReadParams...)}
 		}
 		if n == 2 {
-			return methods{"GET": h(a.getAlias("", p[1]), with(resolveParams, "local")...), "HEAD": h(a.getAlias("", p[1]), with(resolveParams, "local")...)}
+			return methods{"GET": h(a.getAlias("", p[1]), aliasReadParams...), "HEAD": h(a.getAlias("", p[1]), aliasReadParams...)}
 		}
 	case "_mapping", "_mappings":
 		if n == 1 {
-			return methods{"GET": h(a.getMapping(""), with(resolveParams, "local")...)}
+			return methods{"GET": h(a.getMapping(""), getMappingParams...)}
 		}
 	case "_settings":
 		if n == 1 {
-			return methods{"GET": h(a.getSettings("", ""), with(resolveParams, "flat_settings", "include_defaults", "local")...),
-				"PUT": h(a.putSettings(""), with(resolveParams, "preserve_existing", "flat_settings")...)}
+			return methods{"GET": h(a.getSettings("", ""), getSettingsParams...),
+				"PUT": h(a.putSettings(""), putSettingsParams...)}
 		}
 		if n == 2 {
-			return methods{"GET": h(a.getSettings("", p[1]), with(resolveParams, "flat_settings", "include_defaults", "local")...)}
+			return methods{"GET": h(a.getSettings("", p[1]), getSettingsParams...)}
 		}
 	case "_stats":
 		if n == 1 {
@@ -184,7 +184,7 @@ func (a *API) globalRoutes(p []string) methods {
 			if n == 3 {
 				idx = p[2]
 			}
-			return methods{"GET": h(a.health(idx), "level", "local", "wait_for_active_shards", "wait_for_nodes", "wait_for_events", "wait_for_no_relocating_shards", "wait_for_no_initializing_shards", "wait_for_status", "expand_wildcards")}
+			return methods{"GET": h(a.health(idx), healthParams...)}
 		}
 	}
 	return nil

@@ -14,13 +14,13 @@ import (
 var searchParams = with(resolveParams, "typed_keys", "rest_total_hits_as_int", "size", "from", "sort", "_source", "_source_includes",
 	"_source_excludes", "track_total_hits", "track_scores", "version", "seq_no_primary_term", "search_type", "request_cache",
 	"preference", "routing", "batched_reduce_size", "max_concurrent_shard_requests", "pre_filter_shard_size",
-	"allow_partial_search_results", "ccs_minimize_roundtrips", "q", "scroll", "ignore_throttled")
+	"allow_partial_search_results", "ccs_minimize_roundtrips", "q", "scroll", "ignore_throttled", "timeout")
 
 var countParams = with(resolveParams, "q", "routing", "preference", "min_score", "terminate_after", "ignore_throttled", "analyzer", "df", "default_operator", "lenient", "analyze_wildcard")
 
 var mgetParams = []string{"_source", "_source_includes", "_source_excludes", "realtime", "refresh", "routing", "preference", "stored_fields", "force_synthetic_source"}
 
-var dbqParams = with(resolveParams, "refresh", "conflicts", "wait_for_completion", "max_docs", "requests_per_second", "slices", "scroll_size", "routing", "q", "preference", "wait_for_active_shards", "scroll", "search_timeout", "request_cache")
+var dbqParams = with(resolveParams, "refresh", "conflicts", "wait_for_completion", "max_docs", "requests_per_second", "slices", "scroll_size", "routing", "q", "preference", "wait_for_active_shards", "scroll", "search_timeout", "request_cache", "timeout")
 
 func (a *API) search(expr string) func(q *req) (int, any, error) {
 	return func(q *req) (int, any, error) {

@@ -91,31 +91,6 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, q.head, status, body)
 }
 
-// commonParams are accepted by every ES endpoint.
-var commonParams = []string{"pretty", "human", "error_trace", "filter_path", "format", "master_timeout", "timeout"}
-
-func checkParams(q *req, allowed []string) *eserr.Error {
-	for k := range q.params {
-		ok := false
-		for _, a := range allowed {
-			if a == k {
-				ok = true
-				break
-			}
-		}
-		for _, a := range commonParams {
-			if a == k {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return eserr.IllegalArgument("request [%s] contains unrecognized parameter: [%s]", q.r.URL.Path, k)
-		}
-	}
-	return nil
-}
-
 func writeJSON(w http.ResponseWriter, head bool, status int, body any) {
 	w.Header().Set("Content-Type", "application/json")
 	if head {
@@ -171,13 +146,6 @@ func (a *API) resolveOpts(q *req, allowNoIndices bool) (store.ResolveOpts, error
 		return store.ResolveOpts{}, err
 	}
 	return store.ResolveOpts{IgnoreUnavailable: iu, AllowNoIndices: an}, nil
-}
-
-var resolveParams = []string{"ignore_unavailable", "allow_no_indices", "expand_wildcards"}
-
-func with(base []string, more ...string) []string {
-	out := append([]string{}, base...)
-	return append(out, more...)
 }
 
 // readBody reads up to MaxBodyBytes+1 bytes of the request body, into one buffer when the

@@ -78,7 +78,7 @@ func (r *Request) addArg(s *Specs, api *API, p APIPath, k string, v any) error {
 		return r.setIgnore(v)
 	case contains(p.Parts, k) || (api.isPart(k) && joinList(v) == ""):
 		return nil
-	case api.Params[k] || s.Common[k]:
+	case s.Takes(api, k):
 		r.Query.Set(k, joinList(v))
 		return nil
 	case api.isPart(k):

@@ -14,12 +14,19 @@ import (
 type API struct {
 	Name         string
 	Paths        []APIPath
-	Params       map[string]bool
+	Params       map[string]Param
 	BodyAllowed  bool
 	BodyRequired bool
 	// Bulk marks APIs whose body is newline-delimited JSON.
 	Bulk        bool
 	ContentType string
+}
+
+// Param is one query parameter's declared type ("boolean", "number", "time", "enum",
+// "list", "string", ...) and, for an enum, its options.
+type Param struct {
+	Type    string   `json:"type"`
+	Options []string `json:"options"`
 }
 
 // APIPath is one URL template with the methods it accepts.
@@ -32,7 +39,7 @@ type APIPath struct {
 // Specs holds every API spec of a directory plus the common parameters.
 type Specs struct {
 	APIs   map[string]*API
-	Common map[string]bool
+	Common map[string]Param
 }
 
 // rawSpec covers both spec schemas found in the suite: the current one
@@ -43,10 +50,10 @@ type rawSpec struct {
 	URL     struct {
 		Paths  []json.RawMessage `json:"paths"`
 		Parts  map[string]any    `json:"parts"`
-		Params map[string]any    `json:"params"`
+		Params map[string]Param  `json:"params"`
 	} `json:"url"`
-	Params  map[string]any `json:"params"`
-	Body    *rawBody       `json:"body"`
+	Params  map[string]Param `json:"params"`
+	Body    *rawBody         `json:"body"`
 	Headers struct {
 		ContentType []string `json:"content_type"`
 	} `json:"headers"`
@@ -84,20 +91,20 @@ func LoadSpecs(dir string) (*Specs, error) {
 
 // NewSpecs returns an empty spec set.
 func NewSpecs() *Specs {
-	return &Specs{APIs: map[string]*API{}, Common: map[string]bool{}}
+	return &Specs{APIs: map[string]*API{}, Common: map[string]Param{}}
 }
 
 // Add parses one spec file's content; file is its base name.
 func (s *Specs) Add(file string, raw []byte) error {
 	if file == "_common.json" {
 		var c struct {
-			Params map[string]any `json:"params"`
+			Params map[string]Param `json:"params"`
 		}
 		if err := json.Unmarshal(raw, &c); err != nil {
 			return err
 		}
-		for k := range c.Params {
-			s.Common[k] = true
+		for k, p := range c.Params {
+			s.Common[k] = p
 		}
 		return nil
 	}
@@ -116,12 +123,12 @@ func (s *Specs) Add(file string, raw []byte) error {
 }
 
 func buildAPI(name string, r rawSpec) (*API, error) {
-	api := &API{Name: name, Params: map[string]bool{}, ContentType: "application/json"}
-	for k := range r.Params {
-		api.Params[k] = true
+	api := &API{Name: name, Params: map[string]Param{}, ContentType: "application/json"}
+	for k, p := range r.Params {
+		api.Params[k] = p
 	}
-	for k := range r.URL.Params {
-		api.Params[k] = true
+	for k, p := range r.URL.Params {
+		api.Params[k] = p
 	}
 	if r.Body != nil {
 		api.BodyAllowed = true
@@ -225,4 +232,11 @@ func joinList(v any) string {
 		return strings.Join(parts, ",")
 	}
 	return scalarString(v)
+}
+
+// Takes reports whether api takes the query parameter name, its own or a common one.
+func (s *Specs) Takes(api *API, name string) bool {
+	_, own := api.Params[name]
+	_, common := s.Common[name]
+	return own || common
 }
