@@ -38,6 +38,8 @@ import (
 	"time"
 
 	"github.com/elastic/go-elasticsearch/v8"
+
+	"github.com/aislehq/aisle/internal/indexlifecycle"
 )
 
 // Domain errors; the HTTP layer maps each to its status.
@@ -128,6 +130,7 @@ func (c Config) withDefaults() Config {
 // Service runs the write path against one Elasticsearch cluster.
 type Service struct {
 	es     *elasticsearch.TypedClient
+	idx    indexlifecycle.Indices
 	cfg    Config
 	ctl    *control
 	maps   mappings
@@ -141,7 +144,7 @@ type Service struct {
 // New returns a service on client.
 func New(client *elasticsearch.TypedClient, cfg Config) *Service {
 	cfg = cfg.withDefaults()
-	return &Service{es: client, cfg: cfg, ctl: newControl(client), owner: newOwnerID()}
+	return &Service{es: client, idx: indexlifecycle.New(client), cfg: cfg, ctl: newControl(client), owner: newOwnerID()}
 }
 
 // Receipt is the answer to a write, and the body of GET /indexing.

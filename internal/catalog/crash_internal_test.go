@@ -55,7 +55,7 @@ func TestCommitCrashRecovery(t *testing.T) {
 			if err := later.Sweep(ctx, tg.Names, hash); err != nil {
 				t.Fatal(err)
 			}
-			if left, _ := later.physicalIndices(ctx, tg.Names); len(left) != 1 {
+			if left, _ := later.idx.List(ctx, tg.Names.PhysicalPattern()); len(left) != 1 {
 				t.Fatalf("after the janitor %d physical indices are left, want 1", len(left))
 			}
 		})

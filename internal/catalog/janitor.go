@@ -10,7 +10,6 @@ import (
 
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/conflicts"
-	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/expandwildcard"
 
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
@@ -37,7 +36,7 @@ func (s *Service) Sweep(ctx context.Context, names esnames.Index, settingsHash s
 		return err
 	}
 	now := s.cfg.Now()
-	indices, err := s.physicalIndices(ctx, names)
+	indices, err := s.idx.List(ctx, names.PhysicalPattern())
 	if err != nil {
 		return err
 	}
@@ -148,19 +147,6 @@ func floatPtr(v string) *types.Float64 {
 	f, _ := strconv.ParseFloat(v, 64)
 	x := types.Float64(f)
 	return &x
-}
-
-func (s *Service) physicalIndices(ctx context.Context, names esnames.Index) (map[string]types.IndexState, error) {
-	res, err := s.es.Indices.Get(names.PhysicalPattern()).
-		ExpandWildcards(expandwildcard.Open, expandwildcard.Closed).
-		AllowNoIndices(true).IgnoreUnavailable(true).Do(ctx)
-	if err := es.Classify(err); err != nil {
-		if errors.Is(err, es.ErrNotFound) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("listing physical indices of %s: %w", names.Alias(), err)
-	}
-	return res, nil
 }
 
 // catalogMeta reads _meta.aisle.catalog: whether the catalog made the index, and when.

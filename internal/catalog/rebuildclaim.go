@@ -48,7 +48,7 @@ func (s *Service) claimStep(ctx context.Context, t Target, want string) (*rebuil
 	}
 	w := rebuildWorld{found: v.found, alias: alias, want: want, now: s.cfg.Now()}
 	if v.found {
-		if w.targetExists, err = s.exists(ctx, d.Target); err != nil {
+		if w.targetExists, err = s.idx.Exists(ctx, d.Target); err != nil {
 			return nil, err
 		}
 	}
@@ -108,13 +108,4 @@ func (s *Service) startRebuild(ctx context.Context, t Target, want, source strin
 		return nil, err
 	}
 	return &rebuildRun{lease: newRebuildLease(s, t.Names, d), doc: d}, nil
-}
-
-// exists reports whether an index exists.
-func (s *Service) exists(ctx context.Context, index string) (bool, error) {
-	ok, err := s.es.Indices.Exists(index).Do(ctx)
-	if err != nil {
-		return false, fmt.Errorf("checking index %s: %w", index, es.Classify(err))
-	}
-	return ok, nil
 }

@@ -3,6 +3,8 @@ package catalog
 import (
 	"slices"
 	"time"
+
+	"github.com/aislehq/aisle/internal/indexlifecycle"
 )
 
 // Lease is a revision handed to a writer that has not finished yet. Its writer must not
@@ -213,9 +215,9 @@ func (s State) Settle(now time.Time, owner, physical string, moved bool) State {
 }
 
 // NextGeneration hands out a physical index generation above both the stored counter
-// and the generation of the index behind the alias (made by the operator or a rebuild).
-func (s State) NextGeneration(current int64) (State, int64) {
-	s.Generation = max(s.Generation, current) + 1
+// and highest, the highest generation that exists (indexlifecycle.Next).
+func (s State) NextGeneration(highest int64) (State, int64) {
+	s.Generation = indexlifecycle.Next(s.Generation, highest)
 	return s, s.Generation
 }
 

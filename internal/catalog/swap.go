@@ -1,19 +1,16 @@
 package catalog
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
-
-	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
 
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/indexlifecycle"
 	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
@@ -23,30 +20,50 @@ const MetaKey = "catalog"
 
 // aliasTarget returns the physical index behind the alias ("" when there is none).
 func (s *Service) aliasTarget(ctx context.Context, names esnames.Index) (string, error) {
-	res, err := s.es.Indices.GetAlias().Name(names.Alias()).Do(ctx)
-	if err := es.Classify(err); err != nil {
-		if errors.Is(err, es.ErrNotFound) {
-			return "", nil
-		}
-		return "", fmt.Errorf("reading alias %s: %w", names.Alias(), err)
-	}
-	indices := make([]string, 0, len(res))
-	for name := range res {
-		indices = append(indices, name)
-	}
-	sort.Strings(indices)
-	if len(indices) == 0 {
-		return "", nil
-	}
-	return indices[0], nil
+	return s.idx.AliasTarget(ctx, names.Alias())
 }
 
 // newPhysical creates an empty physical index for a replacement, with the mapping the
-// operator would build from the settings, and returns its name.
+// operator would build from the settings, and returns its name. Its generation is above
+// the revision document's counter and every physical index that exists
+// (indexlifecycle.Next).
 func (s *Service) newPhysical(ctx context.Context, t Target, kind, id string) (string, error) {
+	raw, err := s.physicalBody(t, kind, id)
+	if err != nil {
+		return "", err
+	}
+	for attempt := 0; attempt < 5; attempt++ {
+		indices, err := s.idx.List(ctx, t.Names.PhysicalPattern())
+		if err != nil {
+			return "", err
+		}
+		highest := indexlifecycle.Highest(t.Names, indexlifecycle.Names(indices))
+		var next int64
+		if _, err := s.update(ctx, t.Names, func(st State) (State, error) {
+			st, next = st.NextGeneration(highest)
+			return st, nil
+		}); err != nil {
+			return "", err
+		}
+		physical := t.Names.Physical(next)
+		err = s.idx.Create(ctx, physical, raw)
+		if err == nil {
+			return physical, nil
+		}
+		if !errors.Is(err, es.ErrConflict) {
+			return "", err
+		}
+		// Made meanwhile by someone not counting in our state: look again.
+	}
+	return "", fmt.Errorf("creating a physical index for %s: every generation tried exists", t.Names.Alias())
+}
+
+// physicalBody is the body of a new physical index of t: the operator's, marked in its
+// mapping's _meta as the catalog's (MetaKey), for the janitor.
+func (s *Service) physicalBody(t Target, kind, id string) ([]byte, error) {
 	body, err := indexmapping.Build(t.Settings)
 	if err != nil {
-		return "", fmt.Errorf("deriving the index mapping: %w", err)
+		return nil, fmt.Errorf("deriving the index mapping: %w", err)
 	}
 	meta, _ := body.Mappings["_meta"].(map[string]any)
 	if aisle, ok := meta["aisle"].(map[string]any); ok {
@@ -54,33 +71,9 @@ func (s *Service) newPhysical(ctx context.Context, t Target, kind, id string) (s
 	}
 	raw, err := body.JSON()
 	if err != nil {
-		return "", fmt.Errorf("encoding the index body: %w", err)
+		return nil, fmt.Errorf("encoding the index body: %w", err)
 	}
-	for attempt := 0; attempt < 5; attempt++ {
-		current, err := s.aliasTarget(ctx, t.Names)
-		if err != nil {
-			return "", err
-		}
-		gen, _ := t.Names.Generation(current)
-		var next int64
-		if _, err := s.update(ctx, t.Names, func(st State) (State, error) {
-			st, next = st.NextGeneration(gen)
-			return st, nil
-		}); err != nil {
-			return "", err
-		}
-		physical := t.Names.Physical(next)
-		_, err = s.es.Indices.Create(physical).Raw(bytes.NewReader(raw)).Do(ctx)
-		err = es.Classify(err)
-		if err == nil {
-			return physical, nil
-		}
-		if !errors.Is(err, es.ErrConflict) {
-			return "", fmt.Errorf("creating index %s: %w", physical, err)
-		}
-		// Made by someone not counting in our state (a rebuild): take the next one.
-	}
-	return "", fmt.Errorf("creating a physical index for %s: every generation tried exists", t.Names.Alias())
+	return raw, nil
 }
 
 // crashPoint is called after each step of a swap that leaves state behind; tests make
@@ -175,22 +168,16 @@ func (s *Service) moveAlias(ctx context.Context, names esnames.Index, physical s
 	if err != nil {
 		return "", err
 	}
-	alias := names.Alias()
-	actions := []types.IndicesAction{}
-	if old != "" && old != physical {
-		actions = append(actions, types.IndicesAction{Remove: &types.RemoveAction{Index: &old, Alias: &alias}})
+	if err := s.idx.MoveAlias(ctx, names.Alias(), old, physical); err != nil {
+		return "", err
 	}
-	actions = append(actions, types.IndicesAction{Add: &types.AddAction{Index: &physical, Alias: &alias}})
-	if _, err := s.es.Indices.UpdateAliases().Actions(actions...).Do(ctx); err != nil {
-		return "", fmt.Errorf("moving alias %s to %s: %w", alias, physical, es.Classify(err))
-	}
-	s.maps.setTarget(alias, physical)
+	s.maps.setTarget(names.Alias(), physical)
 	return old, nil
 }
 
 // deleteIndex deletes a physical index; failures are left to the janitor.
 func (s *Service) deleteIndex(ctx context.Context, name string) {
-	_, _ = s.es.Indices.Delete(name).Do(context.WithoutCancel(ctx))
+	_ = s.idx.Delete(context.WithoutCancel(ctx), name)
 }
 
 // refresh makes a filled index searchable before it goes behind the alias.
