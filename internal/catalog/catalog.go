@@ -39,6 +39,7 @@ import (
 
 	"github.com/elastic/go-elasticsearch/v8"
 
+	"github.com/aislehq/aisle/internal/controlindex"
 	"github.com/aislehq/aisle/internal/indexlifecycle"
 )
 
@@ -132,7 +133,7 @@ type Service struct {
 	es     *elasticsearch.TypedClient
 	idx    indexlifecycle.Indices
 	cfg    Config
-	ctl    *control
+	docs   *controlindex.Store
 	maps   mappings
 	groups stateGroups
 	held   reservations
@@ -144,7 +145,7 @@ type Service struct {
 // New returns a service on client.
 func New(client *elasticsearch.TypedClient, cfg Config) *Service {
 	cfg = cfg.withDefaults()
-	return &Service{es: client, idx: indexlifecycle.New(client), cfg: cfg, ctl: newControl(client), owner: newOwnerID()}
+	return &Service{es: client, idx: indexlifecycle.New(client), cfg: cfg, docs: controlindex.NewStore(client), owner: newOwnerID()}
 }
 
 // Receipt is the answer to a write, and the body of GET /indexing.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/aislehq/aisle/internal/catalog/wait"
 	"github.com/aislehq/aisle/internal/esnames"
 )
 
@@ -13,7 +14,7 @@ import (
 func (s *Service) CommitStage(ctx context.Context, t Target, id string, expBatches, expRecords int64) (Receipt, error) {
 	var d stageDoc
 	var action commitAction
-	err := waitFor(ctx, s.cfg.FenceLease+s.cfg.WriteLease, func() error {
+	err := wait.For(ctx, s.cfg.FenceLease+s.cfg.WriteLease, func() error {
 		var err error
 		d, err = s.updateStage(ctx, t.Names, id, func(d stageDoc) (stageDoc, error) {
 			a, err := decideCommit(d, s.cfg.Now(), expBatches, expRecords)

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aislehq/aisle/internal/catalog/wait"
+	"github.com/aislehq/aisle/internal/controlindex"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 )
@@ -37,7 +39,7 @@ func (c *stateChange) finish(st State, err error) {
 // knownState is the revision document as this replica last wrote or read it, at.
 type knownState struct {
 	st State
-	v  versioned
+	v  controlindex.Versioned
 	at time.Time
 }
 
@@ -96,7 +98,7 @@ func (g *stateGroup) remembered() *knownState {
 }
 
 // remember notes the document st, at version v.
-func (g *stateGroup) remember(st State, v versioned) {
+func (g *stateGroup) remember(st State, v controlindex.Versioned) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.known = &knownState{st: st, v: v, at: time.Now()}
@@ -202,7 +204,7 @@ func (s *Service) flush(names esnames.Index, g *stateGroup, batch []*stateChange
 			finishEach(batch, known.st, errs)
 			return
 		}
-		v, err := s.ctl.put(ctx, names.Control(), revisionID, known.v, next)
+		v, err := s.docs.Put(ctx, names.Control(), revisionID, known.v, next)
 		if err == nil {
 			g.remember(next, v)
 			finishEach(batch, next, errs)
@@ -214,7 +216,7 @@ func (s *Service) flush(names esnames.Index, g *stateGroup, batch []*stateChange
 			return
 		}
 		if attempt > 0 {
-			if err := sleep(ctx, backoff(attempt-1, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
+			if err := wait.Sleep(ctx, wait.Backoff(attempt-1, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
 				finishAll(batch, State{}, err)
 				return
 			}

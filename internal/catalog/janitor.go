@@ -11,6 +11,7 @@ import (
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/conflicts"
 
+	"github.com/aislehq/aisle/internal/controlindex"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 )
@@ -69,7 +70,7 @@ func (s *Service) Sweep(ctx context.Context, names esnames.Index, settingsHash s
 // returns the target that a live or resumable one holds.
 func (s *Service) sweepRebuild(ctx context.Context, names esnames.Index, w rebuildWorld, indices map[string]types.IndexState) (string, error) {
 	d, v, err := s.getRebuild(ctx, names)
-	if err != nil || !v.found {
+	if err != nil || !v.Found {
 		return "", err
 	}
 	w.found = true
@@ -112,7 +113,7 @@ func (s *Service) sweepControl(ctx context.Context, names esnames.Index, target 
 			if b.Deadline > millis(now) {
 				held[b.Physical] = true
 			} else {
-				_ = s.ctl.del(ctx, control, *hit.Id_, versioned{})
+				_ = s.docs.Delete(ctx, control, *hit.Id_, controlindex.Versioned{})
 			}
 		case kindStage:
 			d := doc
@@ -123,7 +124,7 @@ func (s *Service) sweepControl(ctx context.Context, names esnames.Index, target 
 			if d.Physical != target {
 				s.deleteIndex(ctx, d.Physical)
 			}
-			_ = s.ctl.del(ctx, control, *hit.Id_, versioned{})
+			_ = s.docs.Delete(ctx, control, *hit.Id_, controlindex.Versioned{})
 		}
 	}
 	return held, rebuilding, s.expireKeys(ctx, control, now)

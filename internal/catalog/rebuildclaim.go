@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aislehq/aisle/internal/catalog/wait"
+	"github.com/aislehq/aisle/internal/controlindex"
 	"github.com/aislehq/aisle/internal/es"
 )
 
@@ -27,7 +29,7 @@ func (s *Service) claimRebuild(ctx context.Context, t Target, want string) (*reb
 		if err != nil || run != nil {
 			return run, err
 		}
-		if err := sleep(ctx, backoff(attempt, 50*time.Millisecond, time.Second)); err != nil {
+		if err := wait.Sleep(ctx, wait.Backoff(attempt, 50*time.Millisecond, time.Second)); err != nil {
 			return nil, err
 		}
 	}
@@ -46,8 +48,8 @@ func (s *Service) claimStep(ctx context.Context, t Target, want string) (*rebuil
 	if alias == "" {
 		return nil, fmt.Errorf("rebuilding %s: the alias points at no index", t.Names.Alias())
 	}
-	w := rebuildWorld{found: v.found, alias: alias, want: want, now: s.cfg.Now()}
-	if v.found {
+	w := rebuildWorld{found: v.Found, alias: alias, want: want, now: s.cfg.Now()}
+	if v.Found {
 		if w.targetExists, err = s.idx.Exists(ctx, d.Target); err != nil {
 			return nil, err
 		}
@@ -72,10 +74,10 @@ func (s *Service) claimStep(ctx context.Context, t Target, want string) (*rebuil
 }
 
 // takeOver makes this run the owner of a lapsed checkpoint.
-func (s *Service) takeOver(ctx context.Context, t Target, d rebuildDoc, v versioned) (*rebuildRun, error) {
+func (s *Service) takeOver(ctx context.Context, t Target, d rebuildDoc, v controlindex.Versioned) (*rebuildRun, error) {
 	now := s.cfg.Now()
 	d.Owner, d.Deadline, d.UpdatedAt = newOwnerID(), millis(now.Add(s.cfg.BuildLease)), millis(now)
-	if _, err := s.ctl.put(ctx, t.Names.Control(), rebuildDocID, v, d); err != nil {
+	if _, err := s.docs.Put(ctx, t.Names.Control(), rebuildDocID, v, d); err != nil {
 		if errors.Is(err, es.ErrConflict) { // another run was quicker
 			return nil, nil
 		}
@@ -100,7 +102,7 @@ func (s *Service) startRebuild(ctx context.Context, t Target, want, source strin
 	if d.Target, err = s.newPhysical(ctx, t, kindRebuild, d.Owner); err != nil {
 		return nil, err
 	}
-	if _, err := s.ctl.put(ctx, t.Names.Control(), rebuildDocID, versioned{}, d); err != nil {
+	if _, err := s.docs.Put(ctx, t.Names.Control(), rebuildDocID, controlindex.Versioned{}, d); err != nil {
 		s.deleteIndex(ctx, d.Target)
 		if errors.Is(err, es.ErrConflict) { // another run started one first
 			return nil, nil

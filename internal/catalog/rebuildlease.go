@@ -7,31 +7,33 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aislehq/aisle/internal/catalog/wait"
+	"github.com/aislehq/aisle/internal/controlindex"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 )
 
 // getRebuild reads the checkpoint in real time.
-func (s *Service) getRebuild(ctx context.Context, names esnames.Index) (rebuildDoc, versioned, error) {
-	return readControl[rebuildDoc](ctx, s.ctl, names, rebuildDocID)
+func (s *Service) getRebuild(ctx context.Context, names esnames.Index) (rebuildDoc, controlindex.Versioned, error) {
+	return controlindex.Read[rebuildDoc](ctx, s.docs, names, rebuildDocID)
 }
 
 // settleRebuild tidies up after a run that moved the alias to its target and stopped
 // before removing its checkpoint: its swap's revision counts as a write, its fence goes.
-func (s *Service) settleRebuild(ctx context.Context, names esnames.Index, d rebuildDoc, v versioned) error {
+func (s *Service) settleRebuild(ctx context.Context, names esnames.Index, d rebuildDoc, v controlindex.Versioned) error {
 	if _, err := s.update(ctx, names, func(st State) (State, error) {
 		return st.Settle(s.cfg.Now(), fenceOwner(d.Target), d.Target, true), nil
 	}); err != nil {
 		return fmt.Errorf("settling the rebuild of %s: %w", names.Alias(), err)
 	}
-	return s.ctl.del(ctx, names.Control(), rebuildDocID, v)
+	return s.docs.Delete(ctx, names.Control(), rebuildDocID, v)
 }
 
 // dropRebuild deletes a checkpoint nobody owns any more, then its target. When the
 // compare-and-set fails, someone took the checkpoint over (or dropped it first) and
 // the target is left alone.
-func (s *Service) dropRebuild(ctx context.Context, names esnames.Index, d rebuildDoc, v versioned) error {
-	if err := s.ctl.del(ctx, names.Control(), rebuildDocID, v); err != nil {
+func (s *Service) dropRebuild(ctx context.Context, names esnames.Index, d rebuildDoc, v controlindex.Versioned) error {
+	if err := s.docs.Delete(ctx, names.Control(), rebuildDocID, v); err != nil {
 		return fmt.Errorf("dropping the rebuild of %s: %w", names.Alias(), err)
 	}
 	if alias, err := s.aliasTarget(ctx, names); err == nil && alias != d.Target {
@@ -62,19 +64,19 @@ func (l *rebuildLease) update(ctx context.Context, fn func(*rebuildDoc)) error {
 		if err != nil {
 			return err
 		}
-		if !v.found || d.Owner != l.owner {
+		if !v.Found || d.Owner != l.owner {
 			return ErrRebuildTakenOver
 		}
 		now := l.s.cfg.Now()
 		d.Deadline, d.UpdatedAt = millis(now.Add(l.s.cfg.BuildLease)), millis(now)
 		fn(&d)
-		if _, err := l.s.ctl.put(ctx, l.names.Control(), rebuildDocID, v, d); err == nil {
+		if _, err := l.s.docs.Put(ctx, l.names.Control(), rebuildDocID, v, d); err == nil {
 			l.deadline.Store(d.Deadline)
 			return nil
 		} else if !errors.Is(err, es.ErrConflict) {
 			return err
 		}
-		if err := sleep(ctx, backoff(attempt, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
+		if err := wait.Sleep(ctx, wait.Backoff(attempt, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
 			return err
 		}
 	}
@@ -85,7 +87,7 @@ func (l *rebuildLease) renew(ctx context.Context) error { return l.update(ctx, f
 
 // hold renews the lease until ctx ends, and cancels the run when it was taken over.
 func (l *rebuildLease) hold(ctx context.Context, cancel context.CancelCauseFunc) {
-	every(ctx, l.s.cfg.BuildLease/3, func() bool {
+	wait.Every(ctx, l.s.cfg.BuildLease/3, func() bool {
 		err := l.renew(ctx)
 		if errors.Is(err, ErrRebuildTakenOver) {
 			cancel(err)
@@ -110,13 +112,13 @@ func (l *rebuildLease) release(ctx context.Context) error {
 func (l *rebuildLease) finish(ctx context.Context) error {
 	for attempt := 0; ; attempt++ {
 		d, v, err := l.s.getRebuild(ctx, l.names)
-		if err != nil || !v.found || d.Owner != l.owner {
+		if err != nil || !v.Found || d.Owner != l.owner {
 			return err
 		}
-		if err := l.s.ctl.del(ctx, l.names.Control(), rebuildDocID, v); !errors.Is(err, es.ErrConflict) {
+		if err := l.s.docs.Delete(ctx, l.names.Control(), rebuildDocID, v); !errors.Is(err, es.ErrConflict) {
 			return err
 		}
-		if err := sleep(ctx, backoff(attempt, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
+		if err := wait.Sleep(ctx, wait.Backoff(attempt, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
 			return err
 		}
 	}
@@ -125,7 +127,7 @@ func (l *rebuildLease) finish(ctx context.Context) error {
 // discard deletes the checkpoint and the target of a rebuild that is of no more use.
 func (l *rebuildLease) discard(ctx context.Context) error {
 	d, v, err := l.s.getRebuild(ctx, l.names)
-	if err != nil || !v.found || d.Owner != l.owner {
+	if err != nil || !v.Found || d.Owner != l.owner {
 		return err
 	}
 	return l.s.dropRebuild(ctx, l.names, d, v)

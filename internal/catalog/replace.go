@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/aislehq/aisle/internal/catalog/wait"
+	"github.com/aislehq/aisle/internal/controlindex"
 	"github.com/aislehq/aisle/internal/esnames"
 )
 
@@ -79,12 +81,12 @@ func (s *Service) holdBuild(ctx context.Context, names esnames.Index, physical s
 	put := func(ctx context.Context) error {
 		now := s.cfg.Now()
 		doc := buildDoc{Kind: kindBuild, Physical: physical, CreatedAt: millis(now), Deadline: millis(now.Add(s.cfg.BuildLease))}
-		return s.ctl.overwrite(ctx, names.Control(), buildID(physical), doc)
+		return s.docs.Overwrite(ctx, names.Control(), buildID(physical), doc)
 	}
 	if err := put(ctx); err != nil {
 		return fmt.Errorf("taking the build lease of %s: %w", physical, err)
 	}
-	go every(ctx, s.cfg.BuildLease/3, func() bool {
+	go wait.Every(ctx, s.cfg.BuildLease/3, func() bool {
 		_ = put(ctx)
 		return true
 	})
@@ -92,5 +94,5 @@ func (s *Service) holdBuild(ctx context.Context, names esnames.Index, physical s
 }
 
 func (s *Service) dropBuild(ctx context.Context, names esnames.Index, physical string) {
-	_ = s.ctl.del(ctx, names.Control(), buildID(physical), versioned{})
+	_ = s.docs.Delete(ctx, names.Control(), buildID(physical), controlindex.Versioned{})
 }

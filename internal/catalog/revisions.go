@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/aislehq/aisle/internal/catalog/wait"
 	"github.com/aislehq/aisle/internal/esnames"
 )
 
@@ -24,7 +25,7 @@ func (s *Service) begin(ctx context.Context, names esnames.Index, tk ticket) (gr
 	}
 	stale := tk.lease.Rev
 	var g grant
-	err := waitFor(ctx, s.cfg.FenceLease, func() error {
+	err := wait.For(ctx, s.cfg.FenceLease, func() error {
 		var fenced error
 		_, err := s.update(ctx, names, func(st State) (State, error) {
 			var next State

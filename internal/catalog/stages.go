@@ -7,22 +7,24 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aislehq/aisle/internal/catalog/wait"
+	"github.com/aislehq/aisle/internal/controlindex"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 )
 
 func stageID(id string) string { return kindStage + "." + id }
 
-func (s *Service) getStage(ctx context.Context, names esnames.Index, id string) (stageDoc, versioned, error) {
-	v, err := s.ctl.get(ctx, names.Control(), stageID(id))
+func (s *Service) getStage(ctx context.Context, names esnames.Index, id string) (stageDoc, controlindex.Versioned, error) {
+	v, err := s.docs.Get(ctx, names.Control(), stageID(id))
 	if err != nil {
 		return stageDoc{}, v, err
 	}
-	if !v.found {
+	if !v.Found {
 		return stageDoc{}, v, fmt.Errorf("%w: %q", ErrStageNotFound, id)
 	}
 	var d stageDoc
-	if err := json.Unmarshal(v.src, &d); err != nil {
+	if err := json.Unmarshal(v.Src, &d); err != nil {
 		return stageDoc{}, v, fmt.Errorf("decoding stage %q: %w", id, err)
 	}
 	return d, v, nil
@@ -39,12 +41,12 @@ func (s *Service) updateStage(ctx context.Context, names esnames.Index, id strin
 		if err != nil {
 			return d, err
 		}
-		if _, err = s.ctl.put(ctx, names.Control(), stageID(id), v, next); err == nil {
+		if _, err = s.docs.Put(ctx, names.Control(), stageID(id), v, next); err == nil {
 			return next, nil
 		} else if !errors.Is(err, es.ErrConflict) {
 			return d, err
 		}
-		if err := sleep(ctx, backoff(attempt, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
+		if err := wait.Sleep(ctx, wait.Backoff(attempt, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
 			return d, err
 		}
 	}
@@ -70,7 +72,7 @@ func (s *Service) StartStage(ctx context.Context, t Target, id string) (StageSta
 	now := millis(s.cfg.Now())
 	d := stageDoc{Kind: kindStage, StageID: id, State: StageOpen, Physical: physical, StartRevision: st.Accepted(),
 		Batches: map[string]batchInfo{}, CreatedAt: now, UpdatedAt: now}
-	if _, err := s.ctl.put(ctx, t.Names.Control(), stageID(id), versioned{}, d); err != nil {
+	if _, err := s.docs.Put(ctx, t.Names.Control(), stageID(id), controlindex.Versioned{}, d); err != nil {
 		s.deleteIndex(ctx, physical)
 		if errors.Is(err, es.ErrConflict) { // a concurrent start won
 			d, _, err := s.getStage(ctx, t.Names, id)
@@ -138,7 +140,7 @@ func (s *Service) AbortStage(ctx context.Context, t Target, id string) (StageSta
 	target, err := s.aliasTarget(ctx, t.Names)
 	if err == nil && target != d.Physical {
 		s.deleteIndex(ctx, d.Physical)
-		_ = s.ctl.del(ctx, t.Names.Control(), stageID(id), versioned{})
+		_ = s.docs.Delete(ctx, t.Names.Control(), stageID(id), controlindex.Versioned{})
 	}
 	return d.status(s.cfg.StageTTL), nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aislehq/aisle/internal/catalog/wait"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/indexlifecycle"
@@ -126,7 +127,7 @@ func (s *Service) swap(ctx context.Context, names esnames.Index, physical, owner
 
 // fence sets the fence and waits until no write is pending, renewing it meanwhile.
 func (s *Service) fence(ctx context.Context, names esnames.Index, owner string) error {
-	err := waitFor(ctx, s.cfg.FenceLease, func() error {
+	err := wait.For(ctx, s.cfg.FenceLease, func() error {
 		_, err := s.update(ctx, names, func(st State) (State, error) {
 			return st.SetFence(s.cfg.Now(), owner, s.cfg.FenceLease)
 		})
@@ -135,7 +136,7 @@ func (s *Service) fence(ctx context.Context, names esnames.Index, owner string) 
 	if err != nil {
 		return fmt.Errorf("fencing %s: %w", names.Alias(), err)
 	}
-	err = waitFor(ctx, s.cfg.WriteLease+time.Second, func() error {
+	err = wait.For(ctx, s.cfg.WriteLease+time.Second, func() error {
 		st, err := s.update(ctx, names, func(st State) (State, error) {
 			return st.SetFence(s.cfg.Now(), owner, s.cfg.FenceLease)
 		})
