@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/catalog/stage"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/searchquery"
@@ -49,12 +50,12 @@ var statusOf = []struct {
 	{catalog.ErrInvalid, http.StatusBadRequest, true},
 	{catalog.ErrPlanLimit, http.StatusPaymentRequired, true},
 	{catalog.ErrVersionConflict, http.StatusConflict, false},
-	{catalog.ErrBatchConflict, http.StatusConflict, true},
-	{catalog.ErrStageClosed, http.StatusConflict, true},
-	{catalog.ErrStageOutdated, http.StatusConflict, true},
-	{catalog.ErrStageNotFound, http.StatusNotFound, true},
+	{stage.ErrBatchConflict, http.StatusConflict, true},
+	{stage.ErrClosed, http.StatusConflict, true},
+	{stage.ErrOutdated, http.StatusConflict, true},
+	{stage.ErrNotFound, http.StatusNotFound, true},
 	{catalog.ErrIdempotencyMismatch, http.StatusUnprocessableEntity, false},
-	{catalog.ErrCountMismatch, http.StatusUnprocessableEntity, true},
+	{stage.ErrCountMismatch, http.StatusUnprocessableEntity, true},
 	{catalog.ErrBusy, http.StatusServiceUnavailable, true},
 	{catalog.ErrFenced, http.StatusServiceUnavailable, false},
 	{catalog.ErrSwapBusy, http.StatusServiceUnavailable, false},

@@ -12,42 +12,42 @@ import (
 	"github.com/aislehq/aisle/internal/es"
 )
 
-// bulkOp is one action of a _bulk request: index doc under id, or delete id.
-type bulkOp struct {
-	id     string
-	doc    []byte
-	delete bool
+// BulkOp is one action of a _bulk request: index Doc under ID, or delete ID.
+type BulkOp struct {
+	ID     string
+	Doc    []byte
+	Delete bool
 }
 
 // upsertOps turns records into index actions carrying version rev.
-func upsertOps(records []Record, rev int64) []bulkOp {
-	ops := make([]bulkOp, len(records))
+func upsertOps(records []Record, rev int64) []BulkOp {
+	ops := make([]BulkOp, len(records))
 	for i, r := range records {
-		ops[i] = bulkOp{id: r.ID, doc: withVersion(r.Raw, rev)}
+		ops[i] = BulkOp{ID: r.ID, Doc: WithVersion(r.Raw, rev)}
 	}
 	return ops
 }
 
 // plainOps turns records into index actions without a version: replacement records,
 // whose version is the replacement's revision (State.Bases).
-func plainOps(records []Record) []bulkOp {
-	ops := make([]bulkOp, len(records))
+func plainOps(records []Record) []BulkOp {
+	ops := make([]BulkOp, len(records))
 	for i, r := range records {
-		ops[i] = bulkOp{id: r.ID, doc: r.Raw}
+		ops[i] = BulkOp{ID: r.ID, Doc: r.Raw}
 	}
 	return ops
 }
 
 // encodeBulk renders ops as a _bulk body.
-func encodeBulk(ops []bulkOp) []byte {
+func encodeBulk(ops []BulkOp) []byte {
 	size := 0
 	for _, op := range ops {
-		size += len(op.doc) + len(op.id) + 32
+		size += len(op.Doc) + len(op.ID) + 32
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, size))
 	for _, op := range ops {
-		id, _ := json.Marshal(op.id)
-		if op.delete {
+		id, _ := json.Marshal(op.ID)
+		if op.Delete {
 			buf.WriteString(`{"delete":{"_id":`)
 			buf.Write(id)
 			buf.WriteString("}}\n")
@@ -56,7 +56,7 @@ func encodeBulk(ops []bulkOp) []byte {
 		buf.WriteString(`{"index":{"_id":`)
 		buf.Write(id)
 		buf.WriteString("}}\n")
-		buf.Write(op.doc)
+		buf.Write(op.Doc)
 		buf.WriteByte('\n')
 	}
 	return buf.Bytes()
@@ -65,17 +65,17 @@ func encodeBulk(ops []bulkOp) []byte {
 // bulkWrite sends ops through alias in one _bulk (never creating an index by accident)
 // and returns once they are searchable (refresh=wait_for), with the records they added
 // less those they deleted. The first failed item becomes the error, naming its position.
-func (s *Service) bulkWrite(ctx context.Context, alias string, ops []bulkOp) (int64, error) {
+func (s *Service) bulkWrite(ctx context.Context, alias string, ops []BulkOp) (int64, error) {
 	return s.bulk(ctx, alias, true, ops, 0)
 }
 
-// bulkAt fills a physical index with ops that start at position offset of the request.
-func (s *Service) bulkAt(ctx context.Context, index string, ops []bulkOp, offset int) error {
+// BulkAt fills a physical index with ops that start at position offset of the request.
+func (s *Service) BulkAt(ctx context.Context, index string, ops []BulkOp, offset int) error {
 	_, err := s.bulk(ctx, index, false, ops, offset)
 	return err
 }
 
-func (s *Service) bulk(ctx context.Context, index string, live bool, ops []bulkOp, offset int) (int64, error) {
+func (s *Service) bulk(ctx context.Context, index string, live bool, ops []BulkOp, offset int) (int64, error) {
 	if len(ops) == 0 {
 		return 0, nil
 	}
@@ -132,7 +132,7 @@ func failure(items []es.BulkItem, offset int) error {
 		if r.Status >= http.StatusInternalServerError || r.Status == http.StatusTooManyRequests {
 			out.err = fmt.Errorf("%w: records[%d]: %s", es.ErrUnavailable, offset+i, r.Error.Reason)
 		} else {
-			out.err = invalid("records[%d]: %s", offset+i, refusal(r.Error.Type, r.Error.Reason))
+			out.err = Invalid("records[%d]: %s", offset+i, refusal(r.Error.Type, r.Error.Reason))
 		}
 	}
 	if out.err == nil {

@@ -53,16 +53,6 @@ var (
 	ErrIdempotencyMismatch = errors.New("idempotency key was already used with a different request body")
 	// ErrPlanLimit: the write would exceed the workspace's maxRecords (402).
 	ErrPlanLimit = errors.New("plan limit reached")
-	// ErrStageNotFound: no such staged replacement (404).
-	ErrStageNotFound = errors.New("staged replacement not found")
-	// ErrBatchConflict: a batch re-uploaded with different records (409).
-	ErrBatchConflict = errors.New("batch was already uploaded with different records")
-	// ErrStageClosed: the stage is committed or aborted and takes no more changes (409).
-	ErrStageClosed = errors.New("staged replacement is no longer open")
-	// ErrStageOutdated: writes reached the index since the stage started (409).
-	ErrStageOutdated = errors.New("other writes reached the index since the staged replacement started")
-	// ErrCountMismatch: commit's expected counts differ from the stage's (422).
-	ErrCountMismatch = errors.New("staged replacement counts differ from the expected counts")
 	// ErrFenced: a swap is moving the alias; the write waits, then gives up (503).
 	ErrFenced = errors.New("the index is switching catalogs; retry shortly")
 	// ErrSwapBusy: another swap holds the fence (503 once waiting gives up).
@@ -128,7 +118,9 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Service runs the write path against one Elasticsearch cluster.
+// Service runs the write path against one Elasticsearch cluster. Its exported
+// building blocks (Update, Swap and its steps, NewPhysical, Fill, ...) are what the
+// packages stage, rebuild and janitor build on.
 type Service struct {
 	es     *elasticsearch.TypedClient
 	idx    indexlifecycle.Indices
@@ -145,8 +137,20 @@ type Service struct {
 // New returns a service on client.
 func New(client *elasticsearch.TypedClient, cfg Config) *Service {
 	cfg = cfg.withDefaults()
-	return &Service{es: client, idx: indexlifecycle.New(client), cfg: cfg, docs: controlindex.NewStore(client), owner: newOwnerID()}
+	return &Service{es: client, idx: indexlifecycle.New(client), cfg: cfg, docs: controlindex.NewStore(client), owner: NewOwner()}
 }
+
+// Config returns the service's configuration, with the defaults filled in.
+func (s *Service) Config() Config { return s.cfg }
+
+// Client returns the backend's client.
+func (s *Service) Client() *elasticsearch.TypedClient { return s.es }
+
+// Docs returns the store of control documents.
+func (s *Service) Docs() *controlindex.Store { return s.docs }
+
+// Indices returns the lifecycle requests on physical indices.
+func (s *Service) Indices() indexlifecycle.Indices { return s.idx }
 
 // Receipt is the answer to a write, and the body of GET /indexing.
 type Receipt struct {

@@ -14,3 +14,9 @@ const revisionID = "revision"
 func (s *Service) loadState(ctx context.Context, names esnames.Index) (State, controlindex.Versioned, error) {
 	return controlindex.Read[State](ctx, s.docs, names, revisionID)
 }
+
+// ReadState reads the revision document of names; a missing one is the zero state.
+func (s *Service) ReadState(ctx context.Context, names esnames.Index) (State, error) {
+	st, _, err := s.loadState(ctx, names)
+	return st, err
+}

@@ -138,7 +138,7 @@ const maxFlush = time.Minute
 // update applies fn to the revision document by compare-and-set, grouped with the
 // changes other writers of this replica ask for meanwhile. fn must be pure: it may run
 // many times. It returns the document as written, after the whole group's changes.
-func (s *Service) update(ctx context.Context, names esnames.Index, fn func(State) (State, error)) (State, error) {
+func (s *Service) Update(ctx context.Context, names esnames.Index, fn func(State) (State, error)) (State, error) {
 	if err := ctx.Err(); err != nil {
 		return State{}, err
 	}

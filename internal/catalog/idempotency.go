@@ -6,7 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
+
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/conflicts"
 
 	"github.com/aislehq/aisle/internal/catalog/wait"
 	"github.com/aislehq/aisle/internal/controlindex"
@@ -153,4 +157,25 @@ func (s *Service) recordKey(ctx context.Context, names esnames.Index, key string
 // releaseKey gives up a claim after a failure the client may retry.
 func (s *Service) releaseKey(ctx context.Context, names esnames.Index, key string, c keyClaim) {
 	_ = s.docs.Delete(ctx, names.Control(), kindIdem+"."+key, c.v)
+}
+
+// ExpireKeys deletes the idempotency keys of control index control older than their
+// TTL (the janitor's step).
+func (s *Service) ExpireKeys(ctx context.Context, control string, now time.Time) error {
+	before := strconv.FormatInt(millis(now.Add(-s.cfg.IdempotencyTTL)), 10)
+	q := &types.Query{Bool: &types.BoolQuery{Filter: []types.Query{
+		{Term: map[string]types.TermQuery{"kind": {Value: kindIdem}}},
+		{Range: map[string]types.RangeQuery{"createdAt": types.NumberRangeQuery{Lt: floatPtr(before)}}},
+	}}}
+	_, err := s.es.DeleteByQuery(control).Query(q).Conflicts(conflicts.Proceed).Do(ctx)
+	if err := es.Classify(err); err != nil && !errors.Is(err, es.ErrNotFound) {
+		return fmt.Errorf("expiring idempotency keys in %s: %w", control, err)
+	}
+	return nil
+}
+
+func floatPtr(v string) *types.Float64 {
+	f, _ := strconv.ParseFloat(v, 64)
+	x := types.Float64(f)
+	return &x
 }

@@ -67,7 +67,7 @@ func (m *mappings) setTargetLocked(alias, physical string) {
 }
 
 // fetchMapping reads a physical index's current mapping (GET /<index>/_mapping).
-func (s *Service) fetchMapping(ctx context.Context, physical string) (*esmapping.Mapping, error) {
+func (s *Service) Mapping(ctx context.Context, physical string) (*esmapping.Mapping, error) {
 	res, err := s.es.Indices.GetMapping().Index(physical).Perform(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the mapping of %s: %w", physical, es.Classify(err))
@@ -110,7 +110,7 @@ func (s *Service) checkLive(ctx context.Context, names esnames.Index, records []
 			return nil
 		}
 	}
-	current, lerr := s.aliasTarget(ctx, names)
+	current, lerr := s.AliasTarget(ctx, names)
 	switch {
 	case lerr != nil:
 		return lerr
@@ -131,7 +131,7 @@ func (s *Service) checkIndex(ctx context.Context, names esnames.Index, physical 
 	fresh := m == nil
 	var err error
 	if fresh {
-		if m, err = s.fetchMapping(ctx, physical); err != nil {
+		if m, err = s.Mapping(ctx, physical); err != nil {
 			return err
 		}
 		s.maps.put(names.Alias(), physical, m)
@@ -140,7 +140,7 @@ func (s *Service) checkIndex(ctx context.Context, names esnames.Index, physical 
 	if !errors.Is(err, errStale) {
 		return err
 	}
-	if m, err = s.fetchMapping(ctx, physical); err != nil {
+	if m, err = s.Mapping(ctx, physical); err != nil {
 		return err
 	}
 	s.maps.put(names.Alias(), physical, m)

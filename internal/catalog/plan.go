@@ -49,7 +49,7 @@ func (s *Service) countAll(ctx context.Context, aliases []string) ([]int64, erro
 	g.SetLimit(planCountWorkers)
 	for i, alias := range aliases {
 		g.Go(func() (err error) {
-			n[i], err = s.count(gctx, alias)
+			n[i], err = s.Count(gctx, alias)
 			return err
 		})
 	}
@@ -81,7 +81,7 @@ func (s *Service) checkPlanUpsert(ctx context.Context, t Target, tk ticket, reco
 }
 
 // checkPlanTotal refuses a write that leaves this index with n records over the plan.
-func (s *Service) checkPlanTotal(ctx context.Context, t Target, n int64) error {
+func (s *Service) CheckPlanTotal(ctx context.Context, t Target, n int64) error {
 	if t.MaxRecords <= 0 {
 		return nil
 	}

@@ -51,7 +51,7 @@ func (s *Service) Upsert(ctx context.Context, t Target, records []Record) (Recei
 // write that still gets its revision and receipt.
 func (s *Service) Delete(ctx context.Context, t Target, objectID string) (Receipt, error) {
 	return s.write(ctx, t.Names, s.ticket(ctx, t.Names), func(ctx context.Context, _ int64) (change, error) {
-		added, err := s.bulkWrite(ctx, t.Names.Alias(), []bulkOp{{id: objectID, delete: true}})
+		added, err := s.bulkWrite(ctx, t.Names.Alias(), []BulkOp{{ID: objectID, Delete: true}})
 		return change{applied: true, added: added}, err
 	})
 }
@@ -95,7 +95,7 @@ func (s *Service) conclude(ctx context.Context, names esnames.Index, g grant, ch
 	} else {
 		go func() {
 			var err error
-			n, err = s.count(ctx, alias)
+			n, err = s.Count(ctx, alias)
 			counted <- err
 		}()
 	}
@@ -110,8 +110,8 @@ func (s *Service) conclude(ctx context.Context, names esnames.Index, g grant, ch
 	return Receipt{AcceptedRevision: g.lease.Rev, IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
 }
 
-func (s *Service) receipt(ctx context.Context, names esnames.Index, rev int64, st State) (Receipt, error) {
-	n, err := s.count(ctx, names.Alias())
+func (s *Service) ReceiptAt(ctx context.Context, names esnames.Index, rev int64, st State) (Receipt, error) {
+	n, err := s.Count(ctx, names.Alias())
 	if err != nil {
 		return Receipt{}, err
 	}
@@ -124,7 +124,7 @@ func (s *Service) Indexing(ctx context.Context, t Target) (Receipt, error) {
 	if err != nil {
 		return Receipt{}, err
 	}
-	n, err := s.count(ctx, t.Names.Alias())
+	n, err := s.Count(ctx, t.Names.Alias())
 	if err != nil {
 		return Receipt{}, err
 	}
@@ -179,7 +179,7 @@ func (s *Service) getDoc(ctx context.Context, names esnames.Index, id string) (s
 func pathID(id string) string { return url.PathEscape(id) }
 
 // count returns the number of records behind an alias (0 when it does not exist yet).
-func (s *Service) count(ctx context.Context, alias string) (int64, error) {
+func (s *Service) Count(ctx context.Context, alias string) (int64, error) {
 	res, err := s.es.Core.Count().Index(alias).Do(ctx)
 	if err := es.Classify(err); err != nil {
 		if errors.Is(err, es.ErrNotFound) {

@@ -149,7 +149,7 @@ func (s *Service) keepReserved(names esnames.Index, l Lease) {
 func (s *Service) release(ctx context.Context, names esnames.Index, l Lease) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.WriteLease)
 	defer cancel()
-	_, _ = s.update(ctx, names, func(st State) (State, error) {
+	_, _ = s.Update(ctx, names, func(st State) (State, error) {
 		return st.Release(s.cfg.Now(), l.Rev), nil
 	})
 }

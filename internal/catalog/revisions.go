@@ -27,7 +27,7 @@ func (s *Service) begin(ctx context.Context, names esnames.Index, tk ticket) (gr
 	var g grant
 	err := wait.For(ctx, s.cfg.FenceLease, func() error {
 		var fenced error
-		_, err := s.update(ctx, names, func(st State) (State, error) {
+		_, err := s.Update(ctx, names, func(st State) (State, error) {
 			var next State
 			next, g, fenced = s.allocate(st, stale)
 			if fenced != nil && stale == 0 {
@@ -61,7 +61,7 @@ func (s *Service) allocate(st State, stale int64) (State, grant, error) {
 
 // finish removes rev from the pending revisions.
 func (s *Service) finish(ctx context.Context, names esnames.Index, rev int64, applied bool) error {
-	_, err := s.update(ctx, names, func(st State) (State, error) {
+	_, err := s.Update(ctx, names, func(st State) (State, error) {
 		return st.Complete(s.cfg.Now(), rev, applied)
 	})
 	if err != nil {
@@ -79,7 +79,7 @@ func (s *Service) finish(ctx context.Context, names esnames.Index, rev int64, ap
 func (s *Service) completeReserving(ctx context.Context, names esnames.Index, rev int64) (State, error) {
 	wanted := !s.held.holds(names)
 	var reserved Lease
-	st, err := s.update(ctx, names, func(st State) (State, error) {
+	st, err := s.Update(ctx, names, func(st State) (State, error) {
 		reserved = Lease{}
 		now := s.cfg.Now()
 		next, err := st.Complete(now, rev, true)
