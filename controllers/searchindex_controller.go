@@ -33,8 +33,8 @@ type SearchIndexReconciler struct {
 	Recorder events.EventRecorder
 	Backend  *Backend
 	Options  Options
-	// Catalog sweeps what crashed or abandoned catalog writes left behind, and runs
-	// settings rebuilds.
+	// Catalog is the catalog service that the janitor (what crashed or abandoned catalog
+	// writes left behind, catalog/janitor) and settings rebuilds (catalog/rebuild) run on.
 	Catalog *catalog.Service
 
 	rebuilds  rebuilds

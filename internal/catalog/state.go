@@ -13,7 +13,7 @@ type Lease struct {
 	Rev      int64 `json:"rev"`
 	Deadline int64 `json:"deadline"` // Unix milliseconds
 	// Owner names the replica a revision is reserved for, ahead of its next write
-	// (reserve.go); empty for a revision allocated to a write.
+	// (write_reserve.go); empty for a revision allocated to a write.
 	Owner string `json:"owner,omitempty"`
 }
 

@@ -13,6 +13,9 @@ import (
 	"github.com/aislehq/aisle/internal/esnames"
 )
 
+// Step 2 of a write, the live mapping check: records are checked against the mapping of
+// the physical index behind the alias (typecheck.go) before anything is written.
+
 // mappings caches the mapping of physical indices, and the physical index last seen
 // behind each alias. A key is a physical index, so an alias that moves reads the mapping
 // of its new index. The index behind an alias is learnt from lookups and from the

@@ -13,6 +13,20 @@ import (
 	"github.com/aislehq/aisle/internal/esnames"
 )
 
+// revisionID is the id of the revision document in the control index.
+const revisionID = "revision"
+
+// loadState reads the revision document; a missing one is the zero state.
+func (s *Service) loadState(ctx context.Context, names esnames.Index) (State, controlindex.Versioned, error) {
+	return controlindex.Read[State](ctx, s.docs, names, revisionID)
+}
+
+// ReadState reads the revision document of names; a missing one is the zero state.
+func (s *Service) ReadState(ctx context.Context, names esnames.Index) (State, error) {
+	st, _, err := s.loadState(ctx, names)
+	return st, err
+}
+
 // The changes of the revision document that the writers of one replica ask for are
 // grouped: they wait in a queue per index, and one flush applies every change waiting to
 // the document in a single compare-and-set. The flush compares against the document as
