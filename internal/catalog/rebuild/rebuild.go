@@ -154,23 +154,7 @@ func (r rebuilder) finishRebuild(ctx context.Context, names esnames.Index, c *co
 	if err := r.cat.Fence(ctx, names, owner); err != nil {
 		return err
 	}
-	st, err := r.cat.ReadState(ctx, names)
-	if err == nil {
-		err = r.syncFenced(ctx, names, c, mark)
-	}
-	if err == nil {
-		// The last proof of ownership: the alias moves within this renewed lease.
-		err = c.lease.renew(ctx)
-	}
-	var lease catalog.Lease
-	if err == nil {
-		lease, err = r.cat.BeginSwap(ctx, names, c.target, owner, func(cur catalog.State) error {
-			if cur.Revision != st.Revision {
-				return fmt.Errorf("%w: a write got past the fence", catalog.ErrSwapBusy)
-			}
-			return nil
-		})
-	}
+	lease, err := r.beginFenced(ctx, names, c, mark, owner)
 	if err != nil {
 		r.cat.Unfence(context.WithoutCancel(ctx), names, owner, 0)
 		return err
@@ -192,6 +176,29 @@ func (r rebuilder) finishRebuild(ctx context.Context, names esnames.Index, c *co
 		return fmt.Errorf("removing the rebuild checkpoint of %s: %w", names.Alias(), err)
 	}
 	return nil
+}
+
+// beginFenced brings the target level with the source under owner's fence, proves the
+// run still owns the rebuild and allocates the swap's revision, unless a write got past
+// the fence meanwhile.
+func (r rebuilder) beginFenced(ctx context.Context, names esnames.Index, c *copier, mark int64, owner string) (catalog.Lease, error) {
+	st, err := r.cat.ReadState(ctx, names)
+	if err == nil {
+		err = r.syncFenced(ctx, names, c, mark)
+	}
+	if err == nil {
+		// The last proof of ownership: the alias moves within this renewed lease.
+		err = c.lease.renew(ctx)
+	}
+	if err != nil {
+		return catalog.Lease{}, err
+	}
+	return r.cat.BeginSwap(ctx, names, c.target, owner, func(cur catalog.State) error {
+		if cur.Revision != st.Revision {
+			return fmt.Errorf("%w: a write got past the fence", catalog.ErrSwapBusy)
+		}
+		return nil
+	})
 }
 
 // moveAliasBounded moves the alias within the run's lease.

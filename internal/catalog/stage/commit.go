@@ -13,27 +13,7 @@ import (
 // commit claims the commit in the manifest (or takes over a crashed one), switches the
 // catalog to the stage and records the receipt.
 func (s stages) commit(ctx context.Context, t catalog.Target, id string, expBatches, expRecords int64) (catalog.Receipt, error) {
-	var d stageDoc
-	var action commitAction
-	err := wait.For(ctx, s.cfg.FenceLease+s.cfg.WriteLease, func() error {
-		var err error
-		d, err = s.update(ctx, t.Names, id, func(d stageDoc) (stageDoc, error) {
-			a, err := decideCommit(d, s.cfg.Now(), expBatches, expRecords)
-			action = a
-			switch {
-			case err != nil:
-				return d, err
-			case a == commitWait:
-				return d, errCommitRunning
-			case a == commitDone:
-				return d, errCommitDone
-			}
-			d.State = Committing
-			d.Deadline = s.cfg.Now().Add(s.cfg.FenceLease + s.cfg.WriteLease).UnixMilli()
-			return d, nil
-		})
-		return err
-	}, errCommitRunning)
+	d, action, err := s.claimCommit(ctx, t, id, expBatches, expRecords)
 	switch {
 	case errors.Is(err, errCommitDone):
 		return *d.Receipt, nil
@@ -56,6 +36,34 @@ func (s stages) commit(ctx context.Context, t catalog.Target, id string, expBatc
 		return catalog.Receipt{}, fmt.Errorf("recording the commit of stage %q: %w", id, err)
 	}
 	return r, nil
+}
+
+// claimCommit marks the stage committing in its manifest, waiting (bounded) while
+// another commit of it runs. errCommitDone, with the manifest, says it was committed
+// before; errCommitRunning that the wait gave up.
+func (s stages) claimCommit(ctx context.Context, t catalog.Target, id string, expBatches, expRecords int64) (stageDoc, commitAction, error) {
+	var d stageDoc
+	var action commitAction
+	err := wait.For(ctx, s.cfg.FenceLease+s.cfg.WriteLease, func() error {
+		var err error
+		d, err = s.update(ctx, t.Names, id, func(d stageDoc) (stageDoc, error) {
+			a, err := decideCommit(d, s.cfg.Now(), expBatches, expRecords)
+			action = a
+			switch {
+			case err != nil:
+				return d, err
+			case a == commitWait:
+				return d, errCommitRunning
+			case a == commitDone:
+				return d, errCommitDone
+			}
+			d.State = Committing
+			d.Deadline = s.cfg.Now().Add(s.cfg.FenceLease + s.cfg.WriteLease).UnixMilli()
+			return d, nil
+		})
+		return err
+	}, errCommitRunning)
+	return d, action, err
 }
 
 var (
