@@ -18,10 +18,10 @@ import (
 
 // Settings rebuilds run as background jobs of the operator, one per SearchIndex,
 // driven by reconciles: when the settings hash of the spec differs from the one of the
-// physical index behind the alias, a job rebuilds with internal/catalog/rebuild.Run (which
-// loses no write). Each reconcile copies the job's progress into status.rebuild. A
-// spec whose hash differs from the running job's (a newer PUT /config) cancels the job
-// as abandoned, which deletes its target, and starts another.
+// physical index behind the alias, a job rebuilds with rebuild.Run (which loses no
+// write). Each reconcile copies the job's progress into status.rebuild. A spec whose
+// hash differs from the running job's (a newer PUT /config) cancels the job as
+// abandoned, which deletes its target, and starts another.
 //
 // The jobs live in the leader's memory, but the rebuild does not: its checkpoint (target
 // index, settings hash, the mark noted at the start, the cursor of the last copied page,

@@ -34,8 +34,9 @@
 // A record write (POST /records, DELETE /records/{objectID}, POST /record-writes)
 // reads top to bottom in write.go, which lists its steps; it visits, in order:
 //
-//  1. write.go: Upsert or Delete (or conditional.go: ConditionalWrite, after its
-//     idempotency claim in idempotency.go), then ticket, with write_reserve.go;
+//  1. write.go: Upsert or Delete (or conditional.go: ConditionalWrite, which with an
+//     idempotency key runs the checks first, then claims the key, idempotency.go),
+//     then ticket, with write_reserve.go;
 //  2. write_plan.go and write_mapping.go (with typecheck.go): the checks;
 //  3. write.go: begin, whose compare-and-set runs in state_group.go (state.go decides);
 //  4. write_apply.go (or conditional.go): apply;
