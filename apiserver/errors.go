@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/catalog/stage"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/searchquery"
@@ -83,12 +84,12 @@ var errorTable = []errorRow{
 	{catalog.ErrInvalid, http.StatusBadRequest, afterSentinel, ""},
 	{catalog.ErrPlanLimit, http.StatusPaymentRequired, fromSentinel, ""},
 	{catalog.ErrVersionConflict, http.StatusConflict, sentinelText, ""},
-	{catalog.ErrBatchConflict, http.StatusConflict, fromSentinel, ""},
-	{catalog.ErrStageClosed, http.StatusConflict, fromSentinel, ""},
-	{catalog.ErrStageOutdated, http.StatusConflict, fromSentinel, ""},
-	{catalog.ErrStageNotFound, http.StatusNotFound, fromSentinel, ""},
+	{stage.ErrBatchConflict, http.StatusConflict, fromSentinel, ""},
+	{stage.ErrClosed, http.StatusConflict, fromSentinel, ""},
+	{stage.ErrOutdated, http.StatusConflict, fromSentinel, ""},
+	{stage.ErrNotFound, http.StatusNotFound, fromSentinel, ""},
 	{catalog.ErrIdempotencyMismatch, http.StatusUnprocessableEntity, sentinelText, ""},
-	{catalog.ErrCountMismatch, http.StatusUnprocessableEntity, fromSentinel, ""},
+	{stage.ErrCountMismatch, http.StatusUnprocessableEntity, fromSentinel, ""},
 	{catalog.ErrBusy, http.StatusServiceUnavailable, fromSentinel, ""},
 	{catalog.ErrFenced, http.StatusServiceUnavailable, sentinelText, ""},
 	{catalog.ErrSwapBusy, http.StatusServiceUnavailable, sentinelText, ""},

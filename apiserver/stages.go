@@ -5,6 +5,7 @@ import (
 	"github.com/gofiber/fiber/v2/utils"
 
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/catalog/stage"
 	"github.com/aislehq/aisle/internal/strictjson"
 )
 
@@ -25,7 +26,7 @@ func (s *Server) startStage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	st, created, err := s.catalog.StartStage(c.UserContext(), t, id)
+	st, created, err := stage.Start(c.UserContext(), s.catalog, t, id)
 	if err != nil {
 		return err
 	}
@@ -46,7 +47,7 @@ func (s *Server) uploadBatch(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	records, err := bindRecords(c, 1, catalog.MaxBatchRecords)
+	records, err := bindRecords(c, 1, stage.MaxBatchRecords)
 	if err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func (s *Server) uploadBatch(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.catalog.UploadBatch(c.UserContext(), t, id, batchID, records, bodyHash(c.Body()))
+	st, err := stage.Upload(c.UserContext(), s.catalog, t, id, batchID, records, bodyHash(c.Body()))
 	if err != nil {
 		return err
 	}
@@ -67,11 +68,11 @@ func (s *Server) commitStage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var body catalog.CommitRequest
+	var body stage.CommitRequest
 	if err := strictjson.Decode(c.Body(), &body); err != nil {
 		return err
 	}
-	batches, records, err := catalog.ValidateCommit(body)
+	batches, records, err := stage.ValidateCommit(body)
 	if err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ func (s *Server) commitStage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r, err := s.catalog.CommitStage(c.UserContext(), t, id, batches, records)
+	r, err := stage.Commit(c.UserContext(), s.catalog, t, id, batches, records)
 	if err != nil {
 		return err
 	}
@@ -96,7 +97,7 @@ func (s *Server) abortStage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.catalog.AbortStage(c.UserContext(), t, id)
+	st, err := stage.Abort(c.UserContext(), s.catalog, t, id)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/aislehq/aisle/internal/catalog"
+	catalogstage "github.com/aislehq/aisle/internal/catalog/stage"
 )
 
 var _ = Describe("Staged replacements", func() {
@@ -19,8 +19,8 @@ var _ = Describe("Staged replacements", func() {
 	BeforeEach(func() { ci = newCatalogIndex() })
 
 	stage := func(id string) string { return ci.base + "/staged-replacements/" + id }
-	status := func(r response) catalog.StageStatus {
-		var st catalog.StageStatus
+	status := func(r response) catalogstage.Status {
+		var st catalogstage.Status
 		ExpectWithOffset(1, json.Unmarshal(r.body, &st)).To(Succeed())
 		return st
 	}

@@ -12,15 +12,16 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/catalog/rebuild"
 	"github.com/aislehq/aisle/internal/esnames"
 )
 
 // Settings rebuilds run as background jobs of the operator, one per SearchIndex,
 // driven by reconciles: when the settings hash of the spec differs from the one of the
-// physical index behind the alias, a job rebuilds with internal/catalog.Rebuild (which
-// loses no write). Each reconcile copies the job's progress into status.rebuild. A
-// spec whose hash differs from the running job's (a newer PUT /config) cancels the job
-// as abandoned, which deletes its target, and starts another.
+// physical index behind the alias, a job rebuilds with rebuild.Run (which loses no
+// write). Each reconcile copies the job's progress into status.rebuild. A spec whose
+// hash differs from the running job's (a newer PUT /config) cancels the job as
+// abandoned, which deletes its target, and starts another.
 //
 // The jobs live in the leader's memory, but the rebuild does not: its checkpoint (target
 // index, settings hash, the mark noted at the start, the cursor of the last copied page,
@@ -97,7 +98,7 @@ func (b *rebuilds) stop(key types.NamespacedName) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if j := b.jobs[key]; j != nil {
-		j.cancel(catalog.ErrRebuildAbandoned)
+		j.cancel(rebuild.ErrAbandoned)
 		delete(b.jobs, key)
 	}
 }
@@ -118,7 +119,7 @@ func (b *rebuilds) start(key types.NamespacedName, hash string, prev *searchv1al
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if old := b.jobs[key]; old != nil {
-		old.cancel(catalog.ErrRebuildAbandoned)
+		old.cancel(rebuild.ErrAbandoned)
 	}
 	parent := b.root
 	if parent == nil {
@@ -139,7 +140,7 @@ func (b *rebuilds) start(key types.NamespacedName, hash string, prev *searchv1al
 		switch {
 		case err == nil:
 			j.status.State = searchv1alpha1.RebuildSucceeded
-		case errors.Is(context.Cause(ctx), catalog.ErrRebuildAbandoned):
+		case errors.Is(context.Cause(ctx), rebuild.ErrAbandoned):
 			j.status.State, j.status.Error = searchv1alpha1.RebuildFailed, supersededMessage
 		default:
 			j.status.State, j.status.Error = searchv1alpha1.RebuildFailed, err.Error()
@@ -270,7 +271,7 @@ func supersededStatus(prev *searchv1alpha1.RebuildStatus, generation int64) *sea
 	return st
 }
 
-// runRebuild is the body of the job rebuilding si: it runs catalog.Rebuild and copies
+// runRebuild is the body of the job rebuilding si: it runs rebuild.Run and copies
 // its progress into the job's status.
 func (r *SearchIndexReconciler) runRebuild(ctx context.Context, si *searchv1alpha1.SearchIndex, names esnames.Index) func(context.Context, *rebuildJob) error {
 	logger := log.FromContext(ctx)
@@ -278,7 +279,7 @@ func (r *SearchIndexReconciler) runRebuild(ctx context.Context, si *searchv1alph
 	target := catalog.Target{Names: names, Settings: *si.Spec.Settings.DeepCopy()}
 	return func(ctx context.Context, j *rebuildJob) error {
 		announced := false
-		_, err := r.Catalog.Rebuild(ctx, target, func(p catalog.Progress) {
+		_, err := rebuild.Run(ctx, r.Catalog, target, func(p rebuild.Progress) {
 			if p.Resumed && !announced {
 				announced = true
 				logger.Info("resuming the settings rebuild", "targetIndex", p.Target, "documentsDone", p.Done)
@@ -291,7 +292,7 @@ func (r *SearchIndexReconciler) runRebuild(ctx context.Context, si *searchv1alph
 			j.status.StartTime = &started
 			j.mu.Unlock()
 		})
-		if errors.Is(err, catalog.ErrSourceMoved) {
+		if errors.Is(err, rebuild.ErrSourceMoved) {
 			logger.Info("catalog replaced during the rebuild; the next reconcile decides again")
 		}
 		return err

@@ -19,6 +19,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/catalog/janitor"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/indexmapping"
@@ -32,8 +33,8 @@ type SearchIndexReconciler struct {
 	Recorder events.EventRecorder
 	Backend  *Backend
 	Options  Options
-	// Catalog sweeps what crashed or abandoned catalog writes left behind, and runs
-	// settings rebuilds.
+	// Catalog is the catalog service that the janitor (what crashed or abandoned catalog
+	// writes left behind, catalog/janitor) and settings rebuilds (catalog/rebuild) run on.
 	Catalog *catalog.Service
 
 	rebuilds  rebuilds
@@ -111,7 +112,7 @@ func (r *SearchIndexReconciler) reconcileBackend(ctx context.Context, si *search
 	want, _ := indexmapping.Hash(si.Spec.Settings)
 	if r.Catalog != nil {
 		// Best effort: a failed sweep is retried on the next reconcile.
-		if err := r.Catalog.Sweep(ctx, names, want); err != nil {
+		if err := janitor.Sweep(ctx, r.Catalog, names, want); err != nil {
 			log.FromContext(ctx).Error(err, "sweeping catalog leftovers")
 		}
 	}

@@ -1,6 +1,8 @@
-// Package catalog is the write path of Aisle's catalogs: records, conditional writes,
-// idempotency keys, receipts and revisions, full and staged replacements, and the
-// janitor that removes what crashed or abandoned work left behind.
+// Package catalog is the core of Aisle's catalog write path: records, conditional
+// writes, idempotency keys, receipts and revisions, full replacements (PUT /records), and
+// the swap that moves the alias to a new physical index. Staged replacements
+// (catalog/stage), settings rebuilds (catalog/rebuild) and the janitor (catalog/janitor)
+// are built on the blocks it exports, and are never imported by it.
 //
 // All state lives in Elasticsearch, so any number of apiserver replicas share it:
 //
@@ -9,25 +11,36 @@
 //     the reserved field VersionField; documents of a replacement carry none, and take
 //     the revision of that replacement, kept in State.Bases by physical index.
 //   - The control index (esnames.Index.Control) holds one revision document (State),
-//     idempotency documents ("idem.<key>"), stage documents ("stage.<id>") and build
-//     leases ("build.<physical>"). Every change is optimistic: if_seq_no+if_primary_term,
-//     or op_type=create.
+//     idempotency documents ("idem.<key>"), stage documents ("stage.<id>"), build
+//     leases ("build.<physical>") and rebuild checkpoints ("rebuild"). Every change is
+//     optimistic: if_seq_no+if_primary_term, or op_type=create (controlindex.Store).
 //   - A write allocates revision r by compare-and-set (r joins State.Pending with a
 //     lease), writes its documents with refresh=wait_for and a timeout inside the lease,
 //     then removes r from Pending. indexedRevision is the revision below the lowest
 //     pending one, so it never covers a write that is not yet searchable. A replica
 //     groups the revision changes of its concurrent writers into one compare-and-set,
-//     made against the document as it last saw it (group.go). The compare-and-set
+//     made against the document as it last saw it (state_group.go). The compare-and-set
 //     that completes a write reserves the next revision for the replica's next write,
 //     which then only reads the document to check that nobody allocated since
-//     (reserve.go).
+//     (write_reserve.go).
 //   - A replacement fills a new physical index, sets the fence (no new revisions),
 //     waits for pending writes to finish, allocates its revision, moves the alias with
-//     one POST /_aliases (remove + add), clears the fence and deletes the old index.
-//     Writes after it go to the new index; none is lost.
+//     one POST /_aliases (remove + add), clears the fence and deletes the old index
+//     (swap.go). Writes after it go to the new index; none is lost.
 //   - A conditional write reads the document in real time with its seq_no and
 //     primary_term under its own revision's lease (so no swap can happen in between),
 //     and writes with if_seq_no/if_primary_term or op_type=create: exact compare-and-set.
+//
+// A record write (POST /records, DELETE /records/{objectID}, POST /record-writes)
+// reads top to bottom in write.go, which lists its steps; it visits, in order:
+//
+//  1. write.go: Upsert or Delete (or conditional.go: ConditionalWrite, which with an
+//     idempotency key runs the checks first, then claims the key, idempotency.go),
+//     then ticket, with write_reserve.go;
+//  2. write_plan.go and write_mapping.go (with typecheck.go): the checks;
+//  3. write.go: begin, whose compare-and-set runs in state_group.go (state.go decides);
+//  4. write_apply.go (or conditional.go): apply;
+//  5. write.go: finish, or conclude with write_count.go and completeReserving.
 //
 // Leases use the wall clock of the replicas; they assume clocks agree to well within
 // Config.WriteLease.
@@ -38,6 +51,11 @@ import (
 	"time"
 
 	"github.com/elastic/go-elasticsearch/v8"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/controlindex"
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/indexlifecycle"
 )
 
 // Domain errors; the HTTP layer maps each to its status.
@@ -50,16 +68,6 @@ var (
 	ErrIdempotencyMismatch = errors.New("idempotency key was already used with a different request body")
 	// ErrPlanLimit: the write would exceed the workspace's maxRecords (402).
 	ErrPlanLimit = errors.New("plan limit reached")
-	// ErrStageNotFound: no such staged replacement (404).
-	ErrStageNotFound = errors.New("staged replacement not found")
-	// ErrBatchConflict: a batch re-uploaded with different records (409).
-	ErrBatchConflict = errors.New("batch was already uploaded with different records")
-	// ErrStageClosed: the stage is committed or aborted and takes no more changes (409).
-	ErrStageClosed = errors.New("staged replacement is no longer open")
-	// ErrStageOutdated: writes reached the index since the stage started (409).
-	ErrStageOutdated = errors.New("other writes reached the index since the staged replacement started")
-	// ErrCountMismatch: commit's expected counts differ from the stage's (422).
-	ErrCountMismatch = errors.New("staged replacement counts differ from the expected counts")
 	// ErrFenced: a swap is moving the alias; the write waits, then gives up (503).
 	ErrFenced = errors.New("the index is switching catalogs; retry shortly")
 	// ErrSwapBusy: another swap holds the fence (503 once waiting gives up).
@@ -101,7 +109,7 @@ type Config struct {
 	// IdempotencyTTL is how long an idempotency key is remembered.
 	IdempotencyTTL time.Duration
 	// ReserveIdle is how long a replica keeps a revision reserved for its next write to
-	// an index before it releases it unused (reserve.go).
+	// an index before it releases it unused (write_reserve.go).
 	ReserveIdle time.Duration
 	// Now tells the time; defaults to time.Now.
 	Now func() time.Time
@@ -125,11 +133,14 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Service runs the write path against one Elasticsearch cluster.
+// Service runs the write path against one Elasticsearch cluster. Its exported
+// building blocks (Update, Swap and its steps, NewPhysical, Fill, ...) are what the
+// packages stage, rebuild and janitor build on.
 type Service struct {
 	es     *elasticsearch.TypedClient
+	idx    indexlifecycle.Indices
 	cfg    Config
-	ctl    *control
+	docs   *controlindex.Store
 	maps   mappings
 	groups stateGroups
 	held   reservations
@@ -141,7 +152,29 @@ type Service struct {
 // New returns a service on client.
 func New(client *elasticsearch.TypedClient, cfg Config) *Service {
 	cfg = cfg.withDefaults()
-	return &Service{es: client, cfg: cfg, ctl: newControl(client), owner: newOwnerID()}
+	return &Service{es: client, idx: indexlifecycle.New(client), cfg: cfg, docs: controlindex.NewStore(client), owner: NewOwner()}
+}
+
+// Config returns the service's configuration, with the defaults filled in.
+func (s *Service) Config() Config { return s.cfg }
+
+// Client returns the backend's client.
+func (s *Service) Client() *elasticsearch.TypedClient { return s.es }
+
+// Docs returns the store of control documents.
+func (s *Service) Docs() *controlindex.Store { return s.docs }
+
+// Indices returns the lifecycle requests on physical indices.
+func (s *Service) Indices() indexlifecycle.Indices { return s.idx }
+
+// Target is the SearchIndex a request works on, with what the write path needs of it.
+type Target struct {
+	Names    esnames.Index
+	Settings searchv1alpha1.IndexSettings
+	// MaxRecords is the workspace's plan limit across its indexes (0: none).
+	MaxRecords int64
+	// OtherAliases are the aliases of the workspace's other indexes, counted for the plan.
+	OtherAliases []string
 }
 
 // Receipt is the answer to a write, and the body of GET /indexing.

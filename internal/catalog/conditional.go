@@ -45,13 +45,13 @@ type Conditional struct {
 func ValidateConditional(r ConditionalRequest) (Conditional, error) {
 	c := Conditional{Operation: r.Operation, ObjectID: r.ObjectID}
 	if r.Operation != OpUpsert && r.Operation != OpDelete {
-		return c, invalid("operation must be %q or %q", OpUpsert, OpDelete)
+		return c, Invalid("operation must be %q or %q", OpUpsert, OpDelete)
 	}
 	if err := ValidateObjectID("objectID", r.ObjectID); err != nil {
 		return c, err
 	}
 	if r.ExpectedVersion == nil || *r.ExpectedVersion < 0 {
-		return c, invalid("expectedVersion must be an integer of at least 0")
+		return c, Invalid("expectedVersion must be an integer of at least 0")
 	}
 	c.ExpectedVersion = *r.ExpectedVersion
 	if r.IdempotencyKey != nil {
@@ -63,16 +63,16 @@ func ValidateConditional(r ConditionalRequest) (Conditional, error) {
 	hasRecord := len(r.Record) > 0 && !bytes.Equal(bytes.TrimSpace(r.Record), []byte("null"))
 	switch {
 	case r.Operation == OpDelete && hasRecord:
-		return c, invalid("record must be absent for a delete")
+		return c, Invalid("record must be absent for a delete")
 	case r.Operation == OpUpsert && !hasRecord:
-		return c, invalid("record is required for an upsert")
+		return c, Invalid("record is required for an upsert")
 	case r.Operation == OpUpsert:
 		rec, err := ValidateRecord(r.Record)
 		if err != nil {
-			return c, invalid("record: %s", err)
+			return c, Invalid("record: %s", err)
 		}
 		if rec.ID != r.ObjectID {
-			return c, invalid("record.objectID must equal objectID")
+			return c, Invalid("record.objectID must equal objectID")
 		}
 		c.Record = rec
 	}
@@ -136,7 +136,7 @@ func (s *Service) compareAndWrite(ctx context.Context, names esnames.Index, c Co
 	alias := names.Alias()
 	if c.Operation == OpUpsert && c.ExpectedVersion == 0 {
 		// Expecting no record is what op_type=create checks: no read is needed.
-		return s.indexIf(ctx, alias, c.ObjectID, withVersion(c.Record.Raw, rev), storedDoc{})
+		return s.indexIf(ctx, alias, c.ObjectID, WithVersion(c.Record.Raw, rev), storedDoc{})
 	}
 	// Under this revision's lease no swap can move the alias, so the read and the
 	// conditional write below see the same physical index.
@@ -154,7 +154,7 @@ func (s *Service) compareAndWrite(ctx context.Context, names esnames.Index, c Co
 	if c.Operation == OpDelete {
 		return s.deleteIf(ctx, alias, c.ObjectID, doc)
 	}
-	return s.indexIf(ctx, alias, c.ObjectID, withVersion(c.Record.Raw, rev), doc)
+	return s.indexIf(ctx, alias, c.ObjectID, WithVersion(c.Record.Raw, rev), doc)
 }
 
 // indexIf writes doc only if the stored document is still the one read (or still absent).

@@ -72,7 +72,7 @@ func TestGroupedRevisionsAcrossTwoReplicas(t *testing.T) {
 		t.Fatalf("state after the writes, the last of which was %d: %+v", last, st)
 	}
 	for i, tr := range traces {
-		casWrites := countMatching(tr.take(""), "PUT /aisle.pair.two.control/_doc/revision")
+		casWrites := countMatching(tr.Take(""), "PUT /aisle.pair.two.control/_doc/revision")
 		t.Logf("replica %d: %d compare-and-sets", i, casWrites)
 		if changes := perReplica * writes * 2; casWrites >= changes {
 			t.Errorf("replica %d wrote the revision document %d times for %d changes: nothing was grouped", i, casWrites, changes)
@@ -85,7 +85,7 @@ func TestGroupedRevisionsAcrossTwoReplicas(t *testing.T) {
 func TestARememberedFenceDoesNotRefuseAWriter(t *testing.T) {
 	p := newReplicaPair(t, "fence", Config{}, Config{})
 	a, b, tg, ctx := p.a, p.b, p.tg, context.Background()
-	if _, err := b.update(ctx, tg.Names, func(st State) (State, error) {
+	if _, err := b.Update(ctx, tg.Names, func(st State) (State, error) {
 		return st.SetFence(b.cfg.Now(), "b", time.Hour)
 	}); err != nil {
 		t.Fatal(err)
@@ -95,7 +95,7 @@ func TestARememberedFenceDoesNotRefuseAWriter(t *testing.T) {
 	if _, err := a.begin(short, tg.Names, ticket{}); !errors.Is(err, ErrFenced) && !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("allocating under a live fence: %v", err)
 	}
-	if _, err := b.update(ctx, tg.Names, func(st State) (State, error) { return st.ClearFence("b"), nil }); err != nil {
+	if _, err := b.Update(ctx, tg.Names, func(st State) (State, error) { return st.ClearFence("b"), nil }); err != nil {
 		t.Fatal(err)
 	}
 	started := time.Now()

@@ -6,8 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/conflicts"
+
+	"github.com/aislehq/aisle/internal/catalog/wait"
+	"github.com/aislehq/aisle/internal/controlindex"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 )
@@ -60,7 +66,7 @@ type idemDoc struct {
 type keyClaim struct {
 	outcome *Outcome
 	doc     idemDoc
-	v       versioned
+	v       controlindex.Versioned
 }
 
 // idemLease bounds the owner of a key: its wait for a fence plus its write.
@@ -69,7 +75,7 @@ func (s *Service) idemLease() time.Duration { return s.cfg.WriteLease + s.cfg.Fe
 func (s *Service) claimKey(ctx context.Context, names esnames.Index, key, hash string) (keyClaim, error) {
 	id := kindIdem + "." + key
 	var claim keyClaim
-	err := waitFor(ctx, s.idemLease()+5*time.Second, func() error {
+	err := wait.For(ctx, s.idemLease()+5*time.Second, func() error {
 		var err error
 		claim, err = s.tryClaim(ctx, names, id, hash)
 		return err
@@ -85,10 +91,10 @@ func (s *Service) claimKey(ctx context.Context, names esnames.Index, key, hash s
 func (s *Service) tryClaim(ctx context.Context, names esnames.Index, id, hash string) (keyClaim, error) {
 	now := s.cfg.Now()
 	fresh := idemDoc{Kind: kindIdem, Hash: hash, CreatedAt: millis(now), Deadline: millis(now.Add(s.idemLease()))}
-	if err := s.ctl.ensure(ctx, names.Control()); err != nil {
+	if err := s.docs.Ensure(ctx, names.Control()); err != nil {
 		return keyClaim{}, err
 	}
-	nv, err := s.ctl.put(ctx, names.Control(), id, versioned{}, fresh)
+	nv, err := s.docs.Put(ctx, names.Control(), id, controlindex.Versioned{}, fresh)
 	if err == nil {
 		return keyClaim{doc: fresh, v: nv}, nil
 	}
@@ -101,13 +107,13 @@ func (s *Service) tryClaim(ctx context.Context, names esnames.Index, id, hash st
 // claimExisting settles on a key that exists: its outcome to repeat, or a claim taken
 // over by compare-and-set (or created again, when it vanished meanwhile).
 func (s *Service) claimExisting(ctx context.Context, names esnames.Index, id string, fresh idemDoc) (keyClaim, error) {
-	v, err := s.ctl.get(ctx, names.Control(), id)
+	v, err := s.docs.Get(ctx, names.Control(), id)
 	if err != nil {
 		return keyClaim{}, err
 	}
-	if v.found {
+	if v.Found {
 		var d idemDoc
-		if err := json.Unmarshal(v.src, &d); err != nil {
+		if err := json.Unmarshal(v.Src, &d); err != nil {
 			return keyClaim{}, fmt.Errorf("decoding idempotency record %s: %w", id, err)
 		}
 		var outcome *Outcome
@@ -115,7 +121,7 @@ func (s *Service) claimExisting(ctx context.Context, names esnames.Index, id str
 			return keyClaim{outcome: outcome}, err
 		}
 	}
-	nv, err := s.ctl.put(ctx, names.Control(), id, v, fresh)
+	nv, err := s.docs.Put(ctx, names.Control(), id, v, fresh)
 	if err != nil {
 		return keyClaim{}, err
 	}
@@ -145,10 +151,31 @@ func decideKey(d, fresh idemDoc, ttl time.Duration) (idemDoc, *Outcome, error) {
 // recordKey stores the outcome; losing the claim meanwhile (a takeover) is logged away.
 func (s *Service) recordKey(ctx context.Context, names esnames.Index, key string, c keyClaim, oc Outcome) {
 	c.doc.Outcome = &oc
-	_, _ = s.ctl.put(ctx, names.Control(), kindIdem+"."+key, c.v, c.doc)
+	_, _ = s.docs.Put(ctx, names.Control(), kindIdem+"."+key, c.v, c.doc)
 }
 
 // releaseKey gives up a claim after a failure the client may retry.
 func (s *Service) releaseKey(ctx context.Context, names esnames.Index, key string, c keyClaim) {
-	_ = s.ctl.del(ctx, names.Control(), kindIdem+"."+key, c.v)
+	_ = s.docs.Delete(ctx, names.Control(), kindIdem+"."+key, c.v)
+}
+
+// ExpireKeys deletes the idempotency keys of control index control older than their
+// TTL (the janitor's step).
+func (s *Service) ExpireKeys(ctx context.Context, control string, now time.Time) error {
+	before := strconv.FormatInt(millis(now.Add(-s.cfg.IdempotencyTTL)), 10)
+	q := &types.Query{Bool: &types.BoolQuery{Filter: []types.Query{
+		{Term: map[string]types.TermQuery{"kind": {Value: kindIdem}}},
+		{Range: map[string]types.RangeQuery{"createdAt": types.NumberRangeQuery{Lt: floatPtr(before)}}},
+	}}}
+	_, err := s.es.DeleteByQuery(control).Query(q).Conflicts(conflicts.Proceed).Do(ctx)
+	if err := es.Classify(err); err != nil && !errors.Is(err, es.ErrNotFound) {
+		return fmt.Errorf("expiring idempotency keys in %s: %w", control, err)
+	}
+	return nil
+}
+
+func floatPtr(v string) *types.Float64 {
+	f, _ := strconv.ParseFloat(v, 64)
+	x := types.Float64(f)
+	return &x
 }

@@ -46,5 +46,5 @@ func refusedWrite(err error, place string) error {
 	if esErr.ErrorCause.Reason != nil {
 		reason = *esErr.ErrorCause.Reason
 	}
-	return invalid("%s: %s", place, refusal(esErr.ErrorCause.Type, reason))
+	return Invalid("%s: %s", place, refusal(esErr.ErrorCause.Type, reason))
 }

@@ -2,10 +2,14 @@ package catalog
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/aislehq/aisle/internal/catalog/wait"
+	"github.com/aislehq/aisle/internal/controlindex"
 	"github.com/aislehq/aisle/internal/esnames"
 )
 
@@ -14,7 +18,8 @@ import (
 // behind the alias only when no live lease (build or stage) holds it, so a crashed fill
 // is cleaned up one lease later and a running one never.
 
-const kindBuild = "build"
+// KindBuild is the kind of build lease documents.
+const KindBuild = "build"
 
 type buildDoc struct {
 	Kind      string `json:"kind"`
@@ -23,68 +28,70 @@ type buildDoc struct {
 	Deadline  int64  `json:"deadline"`
 }
 
-func buildID(physical string) string { return kindBuild + "." + physical }
+func buildID(physical string) string { return KindBuild + "." + physical }
 
 // Replace replaces the whole catalog with records (PUT /records): it fills a new
 // physical index, then swaps it behind the alias. Readers see the old catalog until the
 // swap and the new one after it, never a mix.
 func (s *Service) Replace(ctx context.Context, t Target, records []Record) (Receipt, error) {
-	if err := s.checkPlanTotal(ctx, t, int64(len(uniqueIDs(records)))); err != nil {
+	if err := s.CheckPlanTotal(ctx, t, int64(len(uniqueIDs(records)))); err != nil {
 		return Receipt{}, err
 	}
 	if err := checkSettings(t, records); err != nil {
 		return Receipt{}, err
 	}
-	physical, err := s.newPhysical(ctx, t, "replace", newOwnerID())
+	physical, err := s.NewPhysical(ctx, t, "replace", NewOwner())
 	if err != nil {
 		return Receipt{}, err
 	}
 	leaseCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	if err := s.holdBuild(leaseCtx, t.Names, physical); err != nil {
-		s.deleteIndex(ctx, physical)
+		s.DeleteIndex(ctx, physical)
 		return Receipt{}, err
 	}
 	defer s.dropBuild(context.WithoutCancel(ctx), t.Names, physical)
-	if err := s.fill(ctx, physical, plainOps(records)); err != nil {
-		s.deleteIndex(ctx, physical)
+	if err := s.Fill(ctx, physical, records); err != nil {
+		s.DeleteIndex(ctx, physical)
 		return Receipt{}, err
 	}
-	r, err := s.swap(ctx, t.Names, physical, newOwnerID(), func(State) error { return nil })
+	r, err := s.Swap(ctx, t.Names, physical, NewOwner(), func(State) error { return nil })
 	if err != nil {
-		s.deleteIndex(ctx, physical)
+		s.DeleteIndex(ctx, physical)
 		return Receipt{}, err
 	}
 	return r, nil
 }
 
-// fill writes ops into a physical index in FillBatch-sized _bulk requests, FillWorkers
-// at a time, then refreshes it.
-func (s *Service) fill(ctx context.Context, physical string, ops []bulkOp) error {
+// Fill writes records into a physical index without versions (a replacement's records
+// take its revision, State.Bases) in FillBatch-sized _bulk requests, FillWorkers at a
+// time, then refreshes it.
+func (s *Service) Fill(ctx context.Context, physical string, records []Record) error {
+	ops := plainOps(records)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(FillWorkers)
 	for start := 0; start < len(ops); start += FillBatch {
 		chunk := ops[start:min(start+FillBatch, len(ops))]
 		offset := start
-		g.Go(func() error { return s.bulkAt(gctx, physical, chunk, offset) })
+		g.Go(func() error { return s.BulkAt(gctx, physical, chunk, offset) })
 	}
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	return s.refresh(ctx, physical)
+	return s.Refresh(ctx, physical)
 }
 
 // holdBuild writes the build lease and renews it until ctx ends.
 func (s *Service) holdBuild(ctx context.Context, names esnames.Index, physical string) error {
 	put := func(ctx context.Context) error {
 		now := s.cfg.Now()
-		doc := buildDoc{Kind: kindBuild, Physical: physical, CreatedAt: millis(now), Deadline: millis(now.Add(s.cfg.BuildLease))}
-		return s.ctl.overwrite(ctx, names.Control(), buildID(physical), doc)
+		doc := buildDoc{Kind: KindBuild, Physical: physical, CreatedAt: millis(now), Deadline: millis(now.Add(s.cfg.BuildLease))}
+		return s.docs.Overwrite(ctx, names.Control(), buildID(physical), doc)
 	}
 	if err := put(ctx); err != nil {
 		return fmt.Errorf("taking the build lease of %s: %w", physical, err)
 	}
-	go every(ctx, s.cfg.BuildLease/3, func() bool {
+	go wait.Every(ctx, s.cfg.BuildLease/3, func() bool {
 		_ = put(ctx)
 		return true
 	})
@@ -92,5 +99,18 @@ func (s *Service) holdBuild(ctx context.Context, names esnames.Index, physical s
 }
 
 func (s *Service) dropBuild(ctx context.Context, names esnames.Index, physical string) {
-	_ = s.ctl.del(ctx, names.Control(), buildID(physical), versioned{})
+	_ = s.docs.Delete(ctx, names.Control(), buildID(physical), controlindex.Versioned{})
+}
+
+// SweepBuild is the janitor's step for the build lease document id (source src) of
+// control index control: a live lease holds its physical index (returned), an expired
+// one is deleted.
+func (s *Service) SweepBuild(ctx context.Context, control, id string, src json.RawMessage, now time.Time) (string, bool) {
+	var b buildDoc
+	_ = json.Unmarshal(src, &b)
+	if b.Deadline > millis(now) {
+		return b.Physical, true
+	}
+	_ = s.docs.Delete(ctx, control, id, controlindex.Versioned{})
+	return "", false
 }

@@ -23,7 +23,7 @@ func TestWriteRoundTrips(t *testing.T) {
 	if _, err := svc.Upsert(ctx, tg, crashRecords("seen", 1)); err != nil {
 		t.Fatal(err)
 	}
-	tr.take("")
+	tr.Take("")
 	const prefix = "/aisle.rt.a."
 
 	cases := []struct {
@@ -64,7 +64,7 @@ func TestWriteRoundTrips(t *testing.T) {
 		if err := c.write(); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		got, want := sorted(tr.take(prefix)), sorted(c.want)
+		got, want := sorted(tr.Take(prefix)), sorted(c.want)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: round trips\n%q\nwant\n%q", c.name, got, want)
 		}

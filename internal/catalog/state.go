@@ -3,6 +3,8 @@ package catalog
 import (
 	"slices"
 	"time"
+
+	"github.com/aislehq/aisle/internal/indexlifecycle"
 )
 
 // Lease is a revision handed to a writer that has not finished yet. Its writer must not
@@ -11,7 +13,7 @@ type Lease struct {
 	Rev      int64 `json:"rev"`
 	Deadline int64 `json:"deadline"` // Unix milliseconds
 	// Owner names the replica a revision is reserved for, ahead of its next write
-	// (reserve.go); empty for a revision allocated to a write.
+	// (write_reserve.go); empty for a revision allocated to a write.
 	Owner string `json:"owner,omitempty"`
 }
 
@@ -213,9 +215,9 @@ func (s State) Settle(now time.Time, owner, physical string, moved bool) State {
 }
 
 // NextGeneration hands out a physical index generation above both the stored counter
-// and the generation of the index behind the alias (made by the operator or a rebuild).
-func (s State) NextGeneration(current int64) (State, int64) {
-	s.Generation = max(s.Generation, current) + 1
+// and highest, the highest generation that exists (indexlifecycle.Next).
+func (s State) NextGeneration(highest int64) (State, int64) {
+	s.Generation = indexlifecycle.Next(s.Generation, highest)
 	return s, s.Generation
 }
 

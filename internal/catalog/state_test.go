@@ -71,32 +71,6 @@ func TestStateTransitions(t *testing.T) {
 	}
 }
 
-func TestDecideCommit(t *testing.T) {
-	now := time.UnixMilli(5000)
-	open := stageDoc{State: StageOpen, Batches: map[string]batchInfo{"a": {Hash: "h", Records: 3, Done: true}}}
-	cases := []struct {
-		name    string
-		doc     stageDoc
-		b, r    int64
-		want    commitAction
-		wantErr error
-	}{
-		{"counts match", open, 1, 3, commitStart, nil},
-		{"counts differ", open, 2, 3, 0, ErrCountMismatch},
-		{"committed", stageDoc{State: StageCommitted}, 9, 9, commitDone, nil},
-		{"aborted", stageDoc{State: StageAborted}, 1, 3, 0, ErrStageClosed},
-		{"running commit", stageDoc{State: StageCommitting, Deadline: 6000}, 1, 3, commitWait, nil},
-		{"crashed commit", stageDoc{State: StageCommitting, Deadline: 4000}, 1, 3, commitTakeOver, nil},
-		{"batch uploading", stageDoc{State: StageOpen, Batches: map[string]batchInfo{"a": {Hash: "h"}}}, 0, 0, 0, ErrBusy},
-	}
-	for _, c := range cases {
-		got, err := decideCommit(c.doc, now, c.b, c.r)
-		if !errors.Is(err, c.wantErr) || (c.wantErr == nil && got != c.want) {
-			t.Errorf("%s: got %v, %v; want %v, %v", c.name, got, err, c.want, c.wantErr)
-		}
-	}
-}
-
 func TestValidateRecord(t *testing.T) {
 	cases := map[string]string{
 		`{"objectID":"a"}`:                  "",
@@ -115,7 +89,7 @@ func TestValidateRecord(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", in, got, want)
 		}
 	}
-	if got := string(withVersion([]byte(`{"objectID":"a"}`), 7)); got != `{"objectID":"a","aisleVersion":7}` {
+	if got := string(WithVersion([]byte(`{"objectID":"a"}`), 7)); got != `{"objectID":"a","aisleVersion":7}` {
 		t.Errorf("withVersion: %s", got)
 	}
 }

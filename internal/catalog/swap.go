@@ -1,19 +1,17 @@
 package catalog
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
-	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
-
+	"github.com/aislehq/aisle/internal/catalog/wait"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/indexlifecycle"
 	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
@@ -21,32 +19,52 @@ import (
 // filled by the catalog write path (a replacement or a stage), for the janitor.
 const MetaKey = "catalog"
 
-// aliasTarget returns the physical index behind the alias ("" when there is none).
-func (s *Service) aliasTarget(ctx context.Context, names esnames.Index) (string, error) {
-	res, err := s.es.Indices.GetAlias().Name(names.Alias()).Do(ctx)
-	if err := es.Classify(err); err != nil {
-		if errors.Is(err, es.ErrNotFound) {
-			return "", nil
-		}
-		return "", fmt.Errorf("reading alias %s: %w", names.Alias(), err)
-	}
-	indices := make([]string, 0, len(res))
-	for name := range res {
-		indices = append(indices, name)
-	}
-	sort.Strings(indices)
-	if len(indices) == 0 {
-		return "", nil
-	}
-	return indices[0], nil
+// AliasTarget returns the physical index behind the alias ("" when there is none).
+func (s *Service) AliasTarget(ctx context.Context, names esnames.Index) (string, error) {
+	return s.idx.AliasTarget(ctx, names.Alias())
 }
 
-// newPhysical creates an empty physical index for a replacement, with the mapping the
-// operator would build from the settings, and returns its name.
-func (s *Service) newPhysical(ctx context.Context, t Target, kind, id string) (string, error) {
+// NewPhysical creates an empty physical index for a replacement, with the mapping the
+// operator would build from the settings, and returns its name. Its generation is above
+// the revision document's counter and every physical index that exists
+// (indexlifecycle.Next).
+func (s *Service) NewPhysical(ctx context.Context, t Target, kind, id string) (string, error) {
+	raw, err := s.physicalBody(t, kind, id)
+	if err != nil {
+		return "", err
+	}
+	for attempt := 0; attempt < 5; attempt++ {
+		indices, err := s.idx.List(ctx, t.Names.PhysicalPattern())
+		if err != nil {
+			return "", err
+		}
+		highest := indexlifecycle.Highest(t.Names, indexlifecycle.Names(indices))
+		var next int64
+		if _, err := s.Update(ctx, t.Names, func(st State) (State, error) {
+			st, next = st.NextGeneration(highest)
+			return st, nil
+		}); err != nil {
+			return "", err
+		}
+		physical := t.Names.Physical(next)
+		err = s.idx.Create(ctx, physical, raw)
+		if err == nil {
+			return physical, nil
+		}
+		if !errors.Is(err, es.ErrConflict) {
+			return "", err
+		}
+		// Made meanwhile by someone not counting in our state: look again.
+	}
+	return "", fmt.Errorf("creating a physical index for %s: every generation tried exists", t.Names.Alias())
+}
+
+// physicalBody is the body of a new physical index of t: the operator's, marked in its
+// mapping's _meta as the catalog's (MetaKey), for the janitor.
+func (s *Service) physicalBody(t Target, kind, id string) ([]byte, error) {
 	body, err := indexmapping.Build(t.Settings)
 	if err != nil {
-		return "", fmt.Errorf("deriving the index mapping: %w", err)
+		return nil, fmt.Errorf("deriving the index mapping: %w", err)
 	}
 	meta, _ := body.Mappings["_meta"].(map[string]any)
 	if aisle, ok := meta["aisle"].(map[string]any); ok {
@@ -54,87 +72,52 @@ func (s *Service) newPhysical(ctx context.Context, t Target, kind, id string) (s
 	}
 	raw, err := body.JSON()
 	if err != nil {
-		return "", fmt.Errorf("encoding the index body: %w", err)
+		return nil, fmt.Errorf("encoding the index body: %w", err)
 	}
-	for attempt := 0; attempt < 5; attempt++ {
-		current, err := s.aliasTarget(ctx, t.Names)
-		if err != nil {
-			return "", err
-		}
-		gen, _ := t.Names.Generation(current)
-		var next int64
-		if _, err := s.update(ctx, t.Names, func(st State) (State, error) {
-			st, next = st.NextGeneration(gen)
-			return st, nil
-		}); err != nil {
-			return "", err
-		}
-		physical := t.Names.Physical(next)
-		_, err = s.es.Indices.Create(physical).Raw(bytes.NewReader(raw)).Do(ctx)
-		err = es.Classify(err)
-		if err == nil {
-			return physical, nil
-		}
-		if !errors.Is(err, es.ErrConflict) {
-			return "", fmt.Errorf("creating index %s: %w", physical, err)
-		}
-		// Made by someone not counting in our state (a rebuild): take the next one.
-	}
-	return "", fmt.Errorf("creating a physical index for %s: every generation tried exists", t.Names.Alias())
+	return raw, nil
 }
 
 // crashPoint is called after each step of a swap that leaves state behind; tests make
 // it stop the swap there, as a crash would.
 var crashPoint = func(step string) {}
 
-// swap switches the alias to physical: fence, drain, check, allocate the swap's
+// Swap switches the alias to physical: fence, drain, check, allocate the swap's
 // revision, move the alias in one call, unfence, delete the old index. check sees the
 // drained state under the fence and may refuse the swap. owner names the fence: a
 // stage commit uses one derived from the stage, so that the takeover of a crashed
 // commit renews the dead fence instead of waiting for it to expire.
-func (s *Service) swap(ctx context.Context, names esnames.Index, physical, owner string, check func(State) error) (Receipt, error) {
-	if err := s.fence(ctx, names, owner); err != nil {
+func (s *Service) Swap(ctx context.Context, names esnames.Index, physical, owner string, check func(State) error) (Receipt, error) {
+	if err := s.Fence(ctx, names, owner); err != nil {
 		return Receipt{}, err
 	}
 	crashPoint("fenced")
-	var lease Lease
-	_, err := s.update(ctx, names, func(st State) (State, error) {
-		if err := check(st.Prune(s.cfg.Now())); err != nil {
-			return st, err
-		}
-		next, l, err := st.BeginSwap(s.cfg.Now(), owner, physical, s.cfg.WriteLease)
-		lease = l
-		return next, err
-	})
+	lease, err := s.BeginSwap(ctx, names, physical, owner, check)
 	if err != nil {
-		s.unfence(context.WithoutCancel(ctx), names, owner, 0)
+		s.Unfence(context.WithoutCancel(ctx), names, owner, 0)
 		return Receipt{}, err
 	}
 	crashPoint("swap-begun")
-	old, err := s.moveAlias(ctx, names, physical)
+	old, err := s.MoveAlias(ctx, names, physical)
 	if err != nil {
-		s.unfence(context.WithoutCancel(ctx), names, owner, lease.Rev)
+		s.Unfence(context.WithoutCancel(ctx), names, owner, lease.Rev)
 		return Receipt{}, err
 	}
 	crashPoint("alias-moved")
-	st, err := s.update(ctx, names, func(st State) (State, error) {
-		next, err := st.Complete(s.cfg.Now(), lease.Rev, true)
-		return next.ClearFence(owner).DropBase(old), err
-	})
+	st, err := s.EndSwap(ctx, names, owner, lease.Rev, old)
 	if err != nil {
 		return Receipt{}, fmt.Errorf("completing the swap of %s: %w", names.Alias(), err)
 	}
 	crashPoint("swap-completed")
 	if old != "" && old != physical {
-		s.deleteIndex(ctx, old)
+		s.DeleteIndex(ctx, old)
 	}
-	return s.receipt(ctx, names, lease.Rev, st)
+	return s.ReceiptAt(ctx, names, lease.Rev, st)
 }
 
-// fence sets the fence and waits until no write is pending, renewing it meanwhile.
-func (s *Service) fence(ctx context.Context, names esnames.Index, owner string) error {
-	err := waitFor(ctx, s.cfg.FenceLease, func() error {
-		_, err := s.update(ctx, names, func(st State) (State, error) {
+// Fence sets owner's fence and waits until no write is pending, renewing it meanwhile.
+func (s *Service) Fence(ctx context.Context, names esnames.Index, owner string) error {
+	err := wait.For(ctx, s.cfg.FenceLease, func() error {
+		_, err := s.Update(ctx, names, func(st State) (State, error) {
 			return st.SetFence(s.cfg.Now(), owner, s.cfg.FenceLease)
 		})
 		return err
@@ -142,8 +125,8 @@ func (s *Service) fence(ctx context.Context, names esnames.Index, owner string) 
 	if err != nil {
 		return fmt.Errorf("fencing %s: %w", names.Alias(), err)
 	}
-	err = waitFor(ctx, s.cfg.WriteLease+time.Second, func() error {
-		st, err := s.update(ctx, names, func(st State) (State, error) {
+	err = wait.For(ctx, s.cfg.WriteLease+time.Second, func() error {
+		st, err := s.Update(ctx, names, func(st State) (State, error) {
 			return st.SetFence(s.cfg.Now(), owner, s.cfg.FenceLease)
 		})
 		if err == nil && len(st.Pending) > 0 {
@@ -152,15 +135,15 @@ func (s *Service) fence(ctx context.Context, names esnames.Index, owner string) 
 		return err
 	}, ErrNotDrained)
 	if err != nil {
-		s.unfence(context.WithoutCancel(ctx), names, owner, 0)
+		s.Unfence(context.WithoutCancel(ctx), names, owner, 0)
 		return fmt.Errorf("waiting for the writes to %s: %w", names.Alias(), err)
 	}
 	return nil
 }
 
-// unfence clears owner's fence after a failed swap, releasing its revision if any.
-func (s *Service) unfence(ctx context.Context, names esnames.Index, owner string, rev int64) {
-	_, _ = s.update(ctx, names, func(st State) (State, error) {
+// Unfence clears owner's fence after a failed swap, releasing its revision if any.
+func (s *Service) Unfence(ctx context.Context, names esnames.Index, owner string, rev int64) {
+	_, _ = s.Update(ctx, names, func(st State) (State, error) {
 		if rev > 0 {
 			st, _ = st.Complete(s.cfg.Now(), rev, false)
 		}
@@ -168,40 +151,59 @@ func (s *Service) unfence(ctx context.Context, names esnames.Index, owner string
 	})
 }
 
-// moveAlias points the alias at physical in one POST /_aliases and returns the index
+// BeginSwap allocates the revision of owner's swap to physical, under its fence with
+// no write pending, once check accepts the state (pruned); on an error the fence stays,
+// for the caller to Unfence.
+func (s *Service) BeginSwap(ctx context.Context, names esnames.Index, physical, owner string, check func(State) error) (Lease, error) {
+	var lease Lease
+	_, err := s.Update(ctx, names, func(st State) (State, error) {
+		if err := check(st.Prune(s.cfg.Now())); err != nil {
+			return st, err
+		}
+		next, l, err := st.BeginSwap(s.cfg.Now(), owner, physical, s.cfg.WriteLease)
+		lease = l
+		return next, err
+	})
+	return lease, err
+}
+
+// EndSwap completes the swap's revision rev as a write, once the alias has moved off
+// old: it clears owner's fence and forgets old's base revision.
+func (s *Service) EndSwap(ctx context.Context, names esnames.Index, owner string, rev int64, old string) (State, error) {
+	return s.Update(ctx, names, func(st State) (State, error) {
+		next, err := st.Complete(s.cfg.Now(), rev, true)
+		return next.ClearFence(owner).DropBase(old), err
+	})
+}
+
+// MoveAlias points the alias at physical in one POST /_aliases and returns the index
 // it pointed at before.
-func (s *Service) moveAlias(ctx context.Context, names esnames.Index, physical string) (string, error) {
-	old, err := s.aliasTarget(ctx, names)
+func (s *Service) MoveAlias(ctx context.Context, names esnames.Index, physical string) (string, error) {
+	old, err := s.AliasTarget(ctx, names)
 	if err != nil {
 		return "", err
 	}
-	alias := names.Alias()
-	actions := []types.IndicesAction{}
-	if old != "" && old != physical {
-		actions = append(actions, types.IndicesAction{Remove: &types.RemoveAction{Index: &old, Alias: &alias}})
+	if err := s.idx.MoveAlias(ctx, names.Alias(), old, physical); err != nil {
+		return "", err
 	}
-	actions = append(actions, types.IndicesAction{Add: &types.AddAction{Index: &physical, Alias: &alias}})
-	if _, err := s.es.Indices.UpdateAliases().Actions(actions...).Do(ctx); err != nil {
-		return "", fmt.Errorf("moving alias %s to %s: %w", alias, physical, es.Classify(err))
-	}
-	s.maps.setTarget(alias, physical)
+	s.maps.setTarget(names.Alias(), physical)
 	return old, nil
 }
 
-// deleteIndex deletes a physical index; failures are left to the janitor.
-func (s *Service) deleteIndex(ctx context.Context, name string) {
-	_, _ = s.es.Indices.Delete(name).Do(context.WithoutCancel(ctx))
+// DeleteIndex deletes a physical index; failures are left to the janitor.
+func (s *Service) DeleteIndex(ctx context.Context, name string) {
+	_ = s.idx.Delete(context.WithoutCancel(ctx), name)
 }
 
-// refresh makes a filled index searchable before it goes behind the alias.
-func (s *Service) refresh(ctx context.Context, name string) error {
+// Refresh makes a filled index searchable before it goes behind the alias.
+func (s *Service) Refresh(ctx context.Context, name string) error {
 	if _, err := s.es.Indices.Refresh().Index(name).Do(ctx); err != nil {
 		return fmt.Errorf("refreshing %s: %w", name, es.Classify(err))
 	}
 	return nil
 }
 
-func newOwnerID() string {
+func NewOwner() string {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)

@@ -33,6 +33,12 @@ func checkSettings(t Target, records []Record) error {
 	return checkRecords(&m, records, true)
 }
 
+// CheckRecords checks records against mapping m, as the backend would index them into
+// it: a field m lacks takes the type dynamic mapping would give its first value.
+func CheckRecords(m *esmapping.Mapping, records []Record) error {
+	return checkRecords(m, records, true)
+}
+
 // errStale: a record has a field the mapping lacks, and the mapping may be outdated.
 var errStale = errors.New("mapping may be outdated")
 
@@ -46,13 +52,13 @@ func checkRecords(m *esmapping.Mapping, records []Record, final bool) error {
 		dec.UseNumber()
 		var obj map[string]any
 		if err := dec.Decode(&obj); err != nil {
-			return invalid("records[%d]: must be a JSON object", i)
+			return Invalid("records[%d]: must be a JSON object", i)
 		}
 		if err := c.object("", obj, m.Properties); err != nil {
 			if errors.Is(err, errStale) {
 				return err
 			}
-			return invalid("records[%d]: %s", i, err)
+			return Invalid("records[%d]: %s", i, err)
 		}
 	}
 	return nil

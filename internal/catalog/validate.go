@@ -11,9 +11,8 @@ import (
 
 // Limits of the contract.
 const (
-	MaxPostRecords  = 1000
-	MaxPutRecords   = 100_000
-	MaxBatchRecords = 1000
+	MaxPostRecords = 1000
+	MaxPutRecords  = 100_000
 	// MaxObjectIDBytes is Elasticsearch's limit on a document _id.
 	MaxObjectIDBytes = 512
 	// VersionField is the reserved field holding a record's version in its document.
@@ -31,8 +30,8 @@ type Record struct {
 	Raw json.RawMessage
 }
 
-// invalid wraps ErrInvalid with a message for the client.
-func invalid(format string, args ...any) error {
+// Invalid wraps ErrInvalid with a message for the client.
+func Invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 }
 
@@ -41,13 +40,13 @@ func invalid(format string, args ...any) error {
 // version field. The error names the position of the first bad record.
 func ValidateRecords(raw []json.RawMessage, minN, maxN int) ([]Record, error) {
 	if len(raw) < minN || len(raw) > maxN {
-		return nil, invalid("records: expected %d to %d records, got %d", minN, maxN, len(raw))
+		return nil, Invalid("records: expected %d to %d records, got %d", minN, maxN, len(raw))
 	}
 	out := make([]Record, len(raw))
 	for i, r := range raw {
 		rec, err := ValidateRecord(r)
 		if err != nil {
-			return nil, invalid("records[%d]: %s", i, err)
+			return nil, Invalid("records[%d]: %s", i, err)
 		}
 		out[i] = rec
 	}
@@ -85,42 +84,28 @@ func ValidateRecord(raw json.RawMessage) (Record, error) {
 // ValidateObjectID checks an objectID taken from a path or a conditional write.
 func ValidateObjectID(field, id string) error {
 	if id == "" {
-		return invalid("%s must be a non-empty string", field)
+		return Invalid("%s must be a non-empty string", field)
 	}
 	if len(id) > MaxObjectIDBytes {
-		return invalid("%s must be at most %d bytes", field, MaxObjectIDBytes)
+		return Invalid("%s must be at most %d bytes", field, MaxObjectIDBytes)
 	}
 	if !utf8.ValidString(id) {
 		// Only a path can carry it (%FF): bodies are refused before.
-		return invalid("%s must be valid UTF-8", field)
+		return Invalid("%s must be valid UTF-8", field)
 	}
 	return nil
-}
-
-// CommitRequest is the body of POST /staged-replacements/{stageId}/commit.
-type CommitRequest struct {
-	ExpectedBatches *int64 `json:"expectedBatches"`
-	ExpectedRecords *int64 `json:"expectedRecords"`
-}
-
-// ValidateCommit checks a commit request and returns its counts.
-func ValidateCommit(r CommitRequest) (batches, records int64, err error) {
-	if r.ExpectedBatches == nil || r.ExpectedRecords == nil || *r.ExpectedBatches < 0 || *r.ExpectedRecords < 0 {
-		return 0, 0, invalid("expectedBatches and expectedRecords are required integers of at least 0")
-	}
-	return *r.ExpectedBatches, *r.ExpectedRecords, nil
 }
 
 // ValidateKey checks a stageId, batchId or idempotencyKey.
 func ValidateKey(field, v string) error {
 	if !idPattern.MatchString(v) {
-		return invalid("%s must be 1 to 64 characters: letters, digits, _ and -", field)
+		return Invalid("%s must be 1 to 64 characters: letters, digits, _ and -", field)
 	}
 	return nil
 }
 
 // withVersion returns the record's JSON with the version field added as its last member.
-func withVersion(raw json.RawMessage, version int64) []byte {
+func WithVersion(raw json.RawMessage, version int64) []byte {
 	body := bytes.TrimRight(raw, " \t\r\n")
 	body = body[:len(body)-1] // the closing brace
 	out := make([]byte, 0, len(body)+32)

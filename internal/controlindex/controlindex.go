@@ -1,6 +1,7 @@
 // Package controlindex creates the per-SearchIndex control index (esnames.Index.Control)
 // whose documents the catalog and the events service keep their coordination state in:
-// revision counters, leases, order keys, daily salts.
+// revision counters, leases, order keys, daily salts; and reads and writes those
+// documents by compare-and-set (Store).
 package controlindex
 
 import (

@@ -1,15 +1,25 @@
-package catalog
+package catalog_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
 	"time"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/catalog/janitor"
+	"github.com/aislehq/aisle/internal/catalog/stage"
 	"github.com/aislehq/aisle/internal/indexmapping"
+)
+
+// The package's test helpers, exported to these external tests by export_test.go.
+var (
+	startBackend  = catalog.StartBackend
+	newTarget     = catalog.NewTarget
+	crashRecords  = catalog.CrashRecords
+	countMatching = catalog.CountMatching
 )
 
 // errCrash stops a swap at a crash point: nothing after it runs, as after kill -9 (the
@@ -26,36 +36,36 @@ func TestCommitCrashRecovery(t *testing.T) {
 		t.Run(point, func(t *testing.T) {
 			ctx := context.Background()
 			tg := newTarget(t, client, "crash", fmt.Sprintf("crash%d", i), searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}})
-			first := New(client, Config{})
+			first := catalog.New(client, catalog.Config{})
 			// The retry runs later, when the crashed commit's leases have run out.
-			later := New(client, Config{Now: func() time.Time { return time.Now().Add(2 * time.Minute) }})
+			later := catalog.New(client, catalog.Config{Now: func() time.Time { return time.Now().Add(2 * time.Minute) }})
 			if _, err := first.Upsert(ctx, tg, crashRecords("old", 5)); err != nil {
 				t.Fatal(err)
 			}
 			stageUpload(t, first, tg, "s", crashRecords("new", 7))
 			stageUpload(t, first, tg, "other", crashRecords("other", 1))
 
-			crashAt(t, point, func() { _, _ = first.CommitStage(ctx, tg, "s", 1, 7) })
-			if n, _ := first.count(ctx, tg.Names.Alias()); n != 5 && n != 7 {
+			crashAt(t, point, func() { _, _ = stage.Commit(ctx, first, tg, "s", 1, 7) })
+			if n, _ := first.Count(ctx, tg.Names.Alias()); n != 5 && n != 7 {
 				t.Fatalf("after the crash readers see %d records, want 5 or 7", n)
 			}
 
-			r, err := later.CommitStage(ctx, tg, "s", 1, 7)
+			r, err := stage.Commit(ctx, later, tg, "s", 1, 7)
 			if err != nil || r.RecordCount != 7 {
 				t.Fatalf("retried commit: %+v %v", r, err)
 			}
 			checkSettled(t, later, tg, r)
-			if _, err := later.CommitStage(ctx, tg, "other", 1, 1); !errors.Is(err, ErrStageOutdated) {
+			if _, err := stage.Commit(ctx, later, tg, "other", 1, 1); !errors.Is(err, stage.ErrOutdated) {
 				t.Fatalf("a stage started before the crashed commit committed over it: %v", err)
 			}
-			if _, err := later.AbortStage(ctx, tg, "other"); err != nil {
+			if _, err := stage.Abort(ctx, later, tg, "other"); err != nil {
 				t.Fatal(err)
 			}
 			hash, _ := indexmapping.Hash(tg.Settings)
-			if err := later.Sweep(ctx, tg.Names, hash); err != nil {
+			if err := janitor.Sweep(ctx, later, tg.Names, hash); err != nil {
 				t.Fatal(err)
 			}
-			if left, _ := later.physicalIndices(ctx, tg.Names); len(left) != 1 {
+			if left, _ := later.Indices().List(ctx, tg.Names.PhysicalPattern()); len(left) != 1 {
 				t.Fatalf("after the janitor %d physical indices are left, want 1", len(left))
 			}
 		})
@@ -64,13 +74,13 @@ func TestCommitCrashRecovery(t *testing.T) {
 
 // crashAt runs fn with the swap stopping at point.
 func crashAt(t *testing.T, point string, fn func()) {
-	crashPoint = func(step string) {
+	catalog.SetCrashPoint(func(step string) {
 		if step == point {
 			panic(errCrash)
 		}
-	}
+	})
 	defer func() {
-		crashPoint = func(string) {}
+		catalog.SetCrashPoint(func(string) {})
 		if r, _ := recover().(error); !errors.Is(r, errCrash) {
 			t.Fatalf("the commit did not reach %s: %v", point, r)
 		}
@@ -79,13 +89,13 @@ func crashAt(t *testing.T, point string, fn func()) {
 }
 
 // checkSettled checks the revision document and the records after the retried commit.
-func checkSettled(t *testing.T, svc *Service, tg Target, r Receipt) {
+func checkSettled(t *testing.T, svc *catalog.Service, tg catalog.Target, r catalog.Receipt) {
 	ctx := context.Background()
-	st, _, err := svc.loadState(ctx, tg.Names)
+	st, err := svc.ReadState(ctx, tg.Names)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st = st.Prune(svc.cfg.Now())
+	st = st.Prune(svc.Config().Now())
 	if st.Fence != nil || len(st.Pending) > 0 || st.LastWrite < r.AcceptedRevision || r.IndexedRevision != st.Revision {
 		t.Fatalf("state after the retry: %+v, receipt %+v", st, r)
 	}
@@ -95,21 +105,12 @@ func checkSettled(t *testing.T, svc *Service, tg Target, r Receipt) {
 	}
 }
 
-func stageUpload(t *testing.T, svc *Service, tg Target, id string, recs []Record) {
+func stageUpload(t *testing.T, svc *catalog.Service, tg catalog.Target, id string, recs []catalog.Record) {
 	ctx := context.Background()
-	if _, _, err := svc.StartStage(ctx, tg, id); err != nil {
+	if _, _, err := stage.Start(ctx, svc, tg, id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.UploadBatch(ctx, tg, id, "b1", recs, "h"); err != nil {
+	if _, err := stage.Upload(ctx, svc, tg, id, "b1", recs, "h"); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func crashRecords(prefix string, n int) []Record {
-	out := make([]Record, n)
-	for i := range out {
-		raw, _ := json.Marshal(map[string]any{"objectID": fmt.Sprintf("%s-%d", prefix, i), "name": prefix})
-		out[i] = Record{ID: fmt.Sprintf("%s-%d", prefix, i), Raw: raw}
-	}
-	return out
 }

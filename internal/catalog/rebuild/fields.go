@@ -1,4 +1,4 @@
-package catalog
+package rebuild
 
 import (
 	"bytes"
@@ -21,11 +21,11 @@ import (
 // source maps them; the settings' own definitions in the target stay as they are. Called
 // after a page is read from the source, it covers every field the page holds.
 func (c *copier) syncFields(ctx context.Context) error {
-	live, err := c.s.fetchMapping(ctx, c.source)
+	live, err := c.r.cat.Mapping(ctx, c.source)
 	if err != nil {
 		return err
 	}
-	have, err := c.s.fetchMapping(ctx, c.target)
+	have, err := c.r.cat.Mapping(ctx, c.target)
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,7 @@ func (c *copier) syncFields(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("encoding the fields to map: %w", err)
 	}
-	if _, err := c.s.es.Indices.PutMapping(c.target).Raw(bytes.NewReader(raw)).Do(ctx); err != nil {
+	if _, err := c.r.cat.Client().Indices.PutMapping(c.target).Raw(bytes.NewReader(raw)).Do(ctx); err != nil {
 		return fmt.Errorf("mapping the source's fields in %s: %w", c.target, es.Classify(err))
 	}
 	return nil

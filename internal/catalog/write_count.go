@@ -1,11 +1,16 @@
 package catalog
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/aislehq/aisle/internal/es"
 )
 
+// Step 5 of a write, its count (and the plan's, step 2).
+//
 // A replica knows an index's record count after its own write at revision r: the
 // write's receipt counted it. While nothing but this replica's reservation was handed
 // out after r (a swap or a write hands out a revision first), its next write, with that
@@ -61,24 +66,14 @@ func (s *Service) countBefore(alias string, l Lease, reserved, alone bool) (n in
 	return k.n, ok, ok && k.exact && alone
 }
 
-// change is what a write did: whether it applied, and how many records it added (less
-// those it deleted).
-type change struct {
-	applied bool
-	added   int64
-}
-
-// bulkAdded is the records a _bulk's items created less those they deleted.
-func bulkAdded(items []es.BulkItem) int64 {
-	var n int64
-	for _, r := range items {
-		switch {
-		case r.Error != nil:
-		case r.Result == "created":
-			n++
-		case r.Result == "deleted":
-			n--
+// count returns the number of records behind an alias (0 when it does not exist yet).
+func (s *Service) Count(ctx context.Context, alias string) (int64, error) {
+	res, err := s.es.Core.Count().Index(alias).Do(ctx)
+	if err := es.Classify(err); err != nil {
+		if errors.Is(err, es.ErrNotFound) {
+			return 0, nil
 		}
+		return 0, fmt.Errorf("counting %s: %w", alias, err)
 	}
-	return n
+	return res.Count, nil
 }

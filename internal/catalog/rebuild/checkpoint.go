@@ -1,4 +1,4 @@
-package catalog
+package rebuild
 
 import (
 	"errors"
@@ -14,7 +14,7 @@ import (
 //     still owns the checkpoint (a renewal) under the fence before moving the alias.
 //   - Another run takes it over only once Deadline has passed, by a compare-and-set
 //     that names itself Owner; from then on the old run's renewals fail and it stops
-//     (ErrRebuildTakenOver), touching neither the target nor the checkpoint. So two
+//     (ErrTakenOver), touching neither the target nor the checkpoint. So two
 //     runs never drive one rebuild, even from two operator processes.
 //   - A run that stops on an error or a shutdown sets Deadline to 0: the next run, in
 //     this process or another, resumes at once instead of waiting the lease out.
@@ -35,18 +35,19 @@ import (
 // the extra ones, and the count comparison and the id merge remove them. Source must
 // still be behind the alias: a replacement in between makes the checkpoint stale.
 
-const kindRebuild = "rebuild"
+// Kind is the kind of rebuild checkpoints in the control index.
+const Kind = "rebuild"
 
 // rebuildDocID is the id of the checkpoint: one rebuild at a time per SearchIndex.
-const rebuildDocID = kindRebuild
+const rebuildDocID = Kind
 
 var (
-	// ErrRebuildTakenOver: another run took over the rebuild after this run's lease
+	// ErrTakenOver: another run took over the rebuild after this run's lease
 	// had lapsed; this run stops and leaves the target and the checkpoint to it.
-	ErrRebuildTakenOver = errors.New("the rebuild was taken over by another run")
-	// ErrRebuildAbandoned is the cause to cancel a rebuild's context with when its
+	ErrTakenOver = errors.New("the rebuild was taken over by another run")
+	// ErrAbandoned is the cause to cancel a rebuild's context with when its
 	// settings are no longer wanted: its target is deleted instead of kept for a resume.
-	ErrRebuildAbandoned = errors.New("the rebuild is no longer wanted")
+	ErrAbandoned = errors.New("the rebuild is no longer wanted")
 )
 
 // rebuildDoc is the checkpoint of a rebuild.
@@ -96,7 +97,7 @@ func decideRebuild(d rebuildDoc, w rebuildWorld) rebuildAction {
 	switch {
 	case !w.found:
 		return rebuildFresh
-	case d.Deadline > millis(w.now):
+	case d.Deadline > w.now.UnixMilli():
 		return rebuildWait
 	case d.Target == w.alias:
 		return rebuildSettle
@@ -109,4 +110,4 @@ func decideRebuild(d rebuildDoc, w rebuildWorld) rebuildAction {
 // fenceOwner names the fence of the swap that ends a rebuild after its target, so
 // that a run resuming a rebuild whose swap crashed renews the dead fence rather than
 // waiting for it to expire.
-func fenceOwner(target string) string { return kindRebuild + "." + target }
+func fenceOwner(target string) string { return Kind + "." + target }

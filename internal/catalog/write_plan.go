@@ -10,6 +10,9 @@ import (
 	"github.com/aislehq/aisle/internal/es"
 )
 
+// Step 2 of a write, the plan: a write that would leave the workspace with more records
+// than its plan allows is refused (ErrPlanLimit) before it gets a revision.
+
 // PlanAllows is the pure plan decision: after the write the workspace holds
 // others + thisIndex records.
 func PlanAllows(maxRecords, others, thisIndex int64) error {
@@ -22,7 +25,7 @@ func PlanAllows(maxRecords, others, thisIndex int64) error {
 
 // planCounts counts the records of this index and of the workspace's other indexes, all
 // at once. This index's count is not counted when the ticket holds the reservation of a
-// write of this replica whose count is known (counts.go).
+// write of this replica whose count is known (write_count.go).
 func (s *Service) planCounts(ctx context.Context, t Target, tk ticket) (current, others int64, err error) {
 	current, known, _ := s.countBefore(t.Names.Alias(), tk.lease, tk.usable, tk.alone)
 	aliases := t.OtherAliases
@@ -49,7 +52,7 @@ func (s *Service) countAll(ctx context.Context, aliases []string) ([]int64, erro
 	g.SetLimit(planCountWorkers)
 	for i, alias := range aliases {
 		g.Go(func() (err error) {
-			n[i], err = s.count(gctx, alias)
+			n[i], err = s.Count(gctx, alias)
 			return err
 		})
 	}
@@ -81,7 +84,7 @@ func (s *Service) checkPlanUpsert(ctx context.Context, t Target, tk ticket, reco
 }
 
 // checkPlanTotal refuses a write that leaves this index with n records over the plan.
-func (s *Service) checkPlanTotal(ctx context.Context, t Target, n int64) error {
+func (s *Service) CheckPlanTotal(ctx context.Context, t Target, n int64) error {
 	if t.MaxRecords <= 0 {
 		return nil
 	}

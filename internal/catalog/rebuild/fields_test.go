@@ -1,4 +1,4 @@
-package catalog
+package rebuild
 
 import (
 	"encoding/json"

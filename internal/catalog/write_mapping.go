@@ -13,6 +13,9 @@ import (
 	"github.com/aislehq/aisle/internal/esnames"
 )
 
+// Step 2 of a write, the live mapping check: records are checked against the mapping of
+// the physical index behind the alias (typecheck.go) before anything is written.
+
 // mappings caches the mapping of physical indices, and the physical index last seen
 // behind each alias. A key is a physical index, so an alias that moves reads the mapping
 // of its new index. The index behind an alias is learnt from lookups and from the
@@ -67,7 +70,7 @@ func (m *mappings) setTargetLocked(alias, physical string) {
 }
 
 // fetchMapping reads a physical index's current mapping (GET /<index>/_mapping).
-func (s *Service) fetchMapping(ctx context.Context, physical string) (*esmapping.Mapping, error) {
+func (s *Service) Mapping(ctx context.Context, physical string) (*esmapping.Mapping, error) {
 	res, err := s.es.Indices.GetMapping().Index(physical).Perform(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the mapping of %s: %w", physical, es.Classify(err))
@@ -110,7 +113,7 @@ func (s *Service) checkLive(ctx context.Context, names esnames.Index, records []
 			return nil
 		}
 	}
-	current, lerr := s.aliasTarget(ctx, names)
+	current, lerr := s.AliasTarget(ctx, names)
 	switch {
 	case lerr != nil:
 		return lerr
@@ -131,7 +134,7 @@ func (s *Service) checkIndex(ctx context.Context, names esnames.Index, physical 
 	fresh := m == nil
 	var err error
 	if fresh {
-		if m, err = s.fetchMapping(ctx, physical); err != nil {
+		if m, err = s.Mapping(ctx, physical); err != nil {
 			return err
 		}
 		s.maps.put(names.Alias(), physical, m)
@@ -140,7 +143,7 @@ func (s *Service) checkIndex(ctx context.Context, names esnames.Index, physical 
 	if !errors.Is(err, errStale) {
 		return err
 	}
-	if m, err = s.fetchMapping(ctx, physical); err != nil {
+	if m, err = s.Mapping(ctx, physical); err != nil {
 		return err
 	}
 	s.maps.put(names.Alias(), physical, m)

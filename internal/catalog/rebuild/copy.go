@@ -1,4 +1,4 @@
-package catalog
+package rebuild
 
 import (
 	"bytes"
@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
 )
 
 // copier copies documents from source to target within its run's lease.
 type copier struct {
-	s              *Service
+	r              rebuilder
 	source, target string
 	base           int64
 	lease          *rebuildLease
@@ -31,14 +32,14 @@ type hit struct {
 // copy copies the source documents matching filter (all when nil) that sort after
 // after (from the first when nil), page by page; written, if set, follows each page.
 func (c *copier) copy(ctx context.Context, filter map[string]any, after []any, written func(context.Context, int, []any) error) error {
-	return c.s.eachPage(ctx, c.source, filter, after, true, func(hits []hit) error {
-		ops := make([]bulkOp, 0, len(hits))
+	return c.r.eachPage(ctx, c.source, filter, after, true, func(hits []hit) error {
+		ops := make([]catalog.BulkOp, 0, len(hits))
 		for _, h := range hits {
 			// No source: deleted between the search and the fetch of its source (the
 			// embedded engine reads sources live). Skipping it is what the delete asks;
 			// writing it again later gives it a version above mark, for the catch-up.
 			if len(h.Source) > 0 {
-				ops = append(ops, bulkOp{id: h.ID, doc: c.versioned(h.Source)})
+				ops = append(ops, catalog.BulkOp{ID: h.ID, Doc: c.versioned(h.Source)})
 			}
 		}
 		if err := c.syncFields(ctx); err != nil {
@@ -72,10 +73,10 @@ func (c *copier) report() {
 }
 
 // write writes ops into the target before the run's lease ends.
-func (c *copier) write(ctx context.Context, ops []bulkOp) error {
+func (c *copier) write(ctx context.Context, ops []catalog.BulkOp) error {
 	bctx, cancel := c.lease.bounded(ctx)
 	defer cancel()
-	return c.s.bulkAt(bctx, c.target, ops, 0)
+	return c.r.cat.BulkAt(bctx, c.target, ops, 0)
 }
 
 // versioned returns the stored document with its version written in.
@@ -86,14 +87,14 @@ func (c *copier) versioned(src json.RawMessage) []byte {
 	if json.Unmarshal(src, &v) == nil && v.Version != nil {
 		return src
 	}
-	return withVersion(src, c.base)
+	return catalog.WithVersion(src, c.base)
 }
 
 // dropDeleted deletes from the target the documents the source no longer has: it lists
 // the source's ids, then walks the target's.
 func (c *copier) dropDeleted(ctx context.Context) error {
 	keep := map[string]bool{}
-	err := c.s.eachPage(ctx, c.source, nil, nil, false, func(hits []hit) error {
+	err := c.r.eachPage(ctx, c.source, nil, nil, false, func(hits []hit) error {
 		for _, h := range hits {
 			keep[h.ID] = true
 		}
@@ -102,11 +103,11 @@ func (c *copier) dropDeleted(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.s.eachPage(ctx, c.target, nil, nil, false, func(hits []hit) error {
-		var ops []bulkOp
+	return c.r.eachPage(ctx, c.target, nil, nil, false, func(hits []hit) error {
+		var ops []catalog.BulkOp
 		for _, h := range hits {
 			if !keep[h.ID] {
-				ops = append(ops, bulkOp{id: h.ID, delete: true})
+				ops = append(ops, catalog.BulkOp{ID: h.ID, Delete: true})
 			}
 		}
 		return c.write(ctx, ops)
@@ -115,9 +116,9 @@ func (c *copier) dropDeleted(ctx context.Context) error {
 
 // eachPage calls fn with each page of index in objectID order, starting after the sort
 // values after (from the first document when nil), until a page comes back empty.
-func (s *Service) eachPage(ctx context.Context, index string, filter map[string]any, after []any, withSource bool, fn func([]hit) error) error {
+func (r rebuilder) eachPage(ctx context.Context, index string, filter map[string]any, after []any, withSource bool, fn func([]hit) error) error {
 	for {
-		hits, err := s.page(ctx, index, filter, after, withSource)
+		hits, err := r.page(ctx, index, filter, after, withSource)
 		if err != nil {
 			return err
 		}
@@ -132,10 +133,10 @@ func (s *Service) eachPage(ctx context.Context, index string, filter map[string]
 }
 
 // page reads one page of index in objectID order after the sort values after.
-func (s *Service) page(ctx context.Context, index string, filter map[string]any, after []any, withSource bool) ([]hit, error) {
+func (r rebuilder) page(ctx context.Context, index string, filter map[string]any, after []any, withSource bool) ([]hit, error) {
 	body := map[string]any{
-		"size":             RebuildPage,
-		"sort":             []any{map[string]any{ObjectIDField: "asc"}},
+		"size":             PageSize,
+		"sort":             []any{map[string]any{catalog.ObjectIDField: "asc"}},
 		"_source":          withSource,
 		"track_total_hits": false,
 	}
@@ -149,7 +150,7 @@ func (s *Service) page(ctx context.Context, index string, filter map[string]any,
 	if err != nil {
 		return nil, err
 	}
-	data, err := es.ReadBody(s.es.Search().Index(index).Raw(bytes.NewReader(raw)).Perform(ctx)) //nolint:bodyclose // ReadBody closes it
+	data, err := es.ReadBody(r.cat.Client().Search().Index(index).Raw(bytes.NewReader(raw)).Perform(ctx)) //nolint:bodyclose // ReadBody closes it
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", index, err)
 	}

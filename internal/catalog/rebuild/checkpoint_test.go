@@ -1,4 +1,4 @@
-package catalog
+package rebuild
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 
 func TestDecideRebuild(t *testing.T) {
 	now := time.UnixMilli(1_000_000)
-	lapsed := rebuildDoc{SettingsHash: "b", Source: "idx-1", Target: "idx-2", Owner: "dead", Deadline: millis(now) - 1}
+	lapsed := rebuildDoc{SettingsHash: "b", Source: "idx-1", Target: "idx-2", Owner: "dead", Deadline: now.UnixMilli() - 1}
 	with := func(change func(*rebuildDoc)) rebuildDoc {
 		d := lapsed
 		change(&d)
@@ -23,10 +23,10 @@ func TestDecideRebuild(t *testing.T) {
 		{"no checkpoint: start", rebuildDoc{}, func(w *rebuildWorld) { w.found = false }, rebuildFresh},
 		{"lapsed, same settings, source still live: resume", lapsed, nil, rebuildResume},
 		{"released by a run that stopped: resume at once", with(func(d *rebuildDoc) { d.Deadline = 0 }), nil, rebuildResume},
-		{"live lease: wait", with(func(d *rebuildDoc) { d.Deadline = millis(now) + 1 }), nil, rebuildWait},
-		{"live lease for other settings: wait too", with(func(d *rebuildDoc) { d.Deadline = millis(now.Add(time.Second)) }),
+		{"live lease: wait", with(func(d *rebuildDoc) { d.Deadline = now.UnixMilli() + 1 }), nil, rebuildWait},
+		{"live lease for other settings: wait too", with(func(d *rebuildDoc) { d.Deadline = now.Add(time.Second).UnixMilli() }),
 			func(w *rebuildWorld) { w.want = "c" }, rebuildWait},
-		{"lease ends exactly now: lapsed", with(func(d *rebuildDoc) { d.Deadline = millis(now) }), nil, rebuildResume},
+		{"lease ends exactly now: lapsed", with(func(d *rebuildDoc) { d.Deadline = now.UnixMilli() }), nil, rebuildResume},
 		{"settings changed meanwhile: restart", lapsed, func(w *rebuildWorld) { w.want = "c" }, rebuildRestart},
 		{"target gone: restart", lapsed, func(w *rebuildWorld) { w.targetExists = false }, rebuildRestart},
 		{"replaced meanwhile: restart", lapsed, func(w *rebuildWorld) { w.alias = "idx-3" }, rebuildRestart},

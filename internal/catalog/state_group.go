@@ -7,9 +7,25 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aislehq/aisle/internal/catalog/wait"
+	"github.com/aislehq/aisle/internal/controlindex"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 )
+
+// revisionID is the id of the revision document in the control index.
+const revisionID = "revision"
+
+// loadState reads the revision document; a missing one is the zero state.
+func (s *Service) loadState(ctx context.Context, names esnames.Index) (State, controlindex.Versioned, error) {
+	return controlindex.Read[State](ctx, s.docs, names, revisionID)
+}
+
+// ReadState reads the revision document of names; a missing one is the zero state.
+func (s *Service) ReadState(ctx context.Context, names esnames.Index) (State, error) {
+	st, _, err := s.loadState(ctx, names)
+	return st, err
+}
 
 // The changes of the revision document that the writers of one replica ask for are
 // grouped: they wait in a queue per index, and one flush applies every change waiting to
@@ -37,7 +53,7 @@ func (c *stateChange) finish(st State, err error) {
 // knownState is the revision document as this replica last wrote or read it, at.
 type knownState struct {
 	st State
-	v  versioned
+	v  controlindex.Versioned
 	at time.Time
 }
 
@@ -96,7 +112,7 @@ func (g *stateGroup) remembered() *knownState {
 }
 
 // remember notes the document st, at version v.
-func (g *stateGroup) remember(st State, v versioned) {
+func (g *stateGroup) remember(st State, v controlindex.Versioned) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.known = &knownState{st: st, v: v, at: time.Now()}
@@ -136,7 +152,7 @@ const maxFlush = time.Minute
 // update applies fn to the revision document by compare-and-set, grouped with the
 // changes other writers of this replica ask for meanwhile. fn must be pure: it may run
 // many times. It returns the document as written, after the whole group's changes.
-func (s *Service) update(ctx context.Context, names esnames.Index, fn func(State) (State, error)) (State, error) {
+func (s *Service) Update(ctx context.Context, names esnames.Index, fn func(State) (State, error)) (State, error) {
 	if err := ctx.Err(); err != nil {
 		return State{}, err
 	}
@@ -202,7 +218,7 @@ func (s *Service) flush(names esnames.Index, g *stateGroup, batch []*stateChange
 			finishEach(batch, known.st, errs)
 			return
 		}
-		v, err := s.ctl.put(ctx, names.Control(), revisionID, known.v, next)
+		v, err := s.docs.Put(ctx, names.Control(), revisionID, known.v, next)
 		if err == nil {
 			g.remember(next, v)
 			finishEach(batch, next, errs)
@@ -214,7 +230,7 @@ func (s *Service) flush(names esnames.Index, g *stateGroup, batch []*stateChange
 			return
 		}
 		if attempt > 0 {
-			if err := sleep(ctx, backoff(attempt-1, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
+			if err := wait.Sleep(ctx, wait.Backoff(attempt-1, 2*time.Millisecond, 100*time.Millisecond)); err != nil {
 				finishAll(batch, State{}, err)
 				return
 			}

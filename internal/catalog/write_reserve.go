@@ -8,6 +8,9 @@ import (
 	"github.com/aislehq/aisle/internal/esnames"
 )
 
+// The reservations that step 1 of a write takes (ticket, write.go) and step 5 makes
+// (completeReserving).
+//
 // A write's revision is allocated by a compare-and-set, a write the backend makes
 // durable before it answers, and completed by another. To save the first, the
 // compare-and-set that completes a write also reserves the next revision for this
@@ -100,56 +103,11 @@ func (r *reservations) keep(names esnames.Index, l Lease, idle time.Duration, re
 	return true
 }
 
-// ticket is this replica's reservation for an index, checked against the revision
-// document: usable, and alone when no other write of the index is running.
-type ticket struct {
-	lease  Lease
-	usable bool
-	alone  bool
-}
-
-// ticket takes this replica's reservation for names, if it holds one, for a write, and
-// reads the revision document to check it.
-func (s *Service) ticket(ctx context.Context, names esnames.Index) ticket {
-	l, ok := s.held.take(names)
-	if !ok {
-		return ticket{}
-	}
-	st, v, err := s.loadState(ctx, names)
-	if err != nil {
-		return ticket{lease: l}
-	}
-	s.groups.of(names.Control()).remember(st, v)
-	now := s.cfg.Now()
-	usable := st.Holds(now, l)
-	return ticket{lease: l, usable: usable, alone: usable && len(st.Prune(now).Pending) == 1}
-}
-
-// giveBack takes back the ticket of a request refused before its write: a usable
-// reservation is held again, a stale one released.
-func (s *Service) giveBack(names esnames.Index, tk ticket) {
-	switch {
-	case tk.usable:
-		s.keepReserved(names, tk.lease)
-	case tk.lease.Rev != 0:
-		go s.release(context.Background(), names, tk.lease)
-	}
-}
-
-// keepReserved holds a reservation made by this replica's completion of a write, or
-// releases it when another is held already (concurrent writes completed together).
-func (s *Service) keepReserved(names esnames.Index, l Lease) {
-	release := func(l Lease) { s.release(context.Background(), names, l) }
-	if !s.held.keep(names, l, s.cfg.ReserveIdle, release) {
-		go release(l)
-	}
-}
-
 // release gives up an unused reservation.
 func (s *Service) release(ctx context.Context, names esnames.Index, l Lease) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.WriteLease)
 	defer cancel()
-	_, _ = s.update(ctx, names, func(st State) (State, error) {
+	_, _ = s.Update(ctx, names, func(st State) (State, error) {
 		return st.Release(s.cfg.Now(), l.Rev), nil
 	})
 }
