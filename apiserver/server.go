@@ -5,7 +5,9 @@ package apiserver
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"net"
 	"sync/atomic"
 	"time"
 
@@ -113,6 +115,7 @@ func New(cfg Config, registry *tenancy.Registry) *Server {
 		CaseSensitive:         true,
 	})
 	s.app.Server().HeaderReceived = bodyLimitFor
+	s.app.Server().ErrorHandler = drainRefused(s.app.Server().ErrorHandler)
 	s.app.Server().Handler = unknownMethodsAsJSON(s.app)
 	m := newHTTPMetrics(cfg.Metrics)
 	s.app.Use(requestid.New(), m.middleware, withRequestContext(cfg.Logger),
@@ -207,10 +210,20 @@ func (s *Server) App() *fiber.App { return s.app }
 // SetReady marks the server ready once its informers are in sync.
 func (s *Server) SetReady(ready bool) { s.ready.Store(ready) }
 
+// Serve serves on ln until Shutdown. Its connections are drained before they close
+// when a body was refused unread (drain.go).
+func (s *Server) Serve(ln net.Listener) error {
+	return s.app.Listener(drainListener{ln})
+}
+
 // Listen serves on addr until ctx ends, then shuts down gracefully.
 func (s *Server) Listen(ctx context.Context, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", addr, err)
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- s.app.Listen(addr) }()
+	go func() { errc <- s.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
