@@ -10,14 +10,14 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// fasthttp answers a request whose body it will not read (over its limit: bodyLimitFor)
-// once it has read the headers, then closes the connection while the client may still be
-// sending the body. A socket closed with unread data answers with a reset, which can
-// reach the client before it has read the answer: a public search with a 5 MB body got
-// "connection reset" instead of its 413. As Go's net/http does, such a connection is
-// drained before it closes: the server shuts its sending side (the client sees the
-// answer end), then reads and discards what arrives, up to drainLimit bytes within
-// drainTimeout, or until the client closes.
+// fasthttp answers a request whose body it will not read (over its limit, or from a key
+// its endpoint refuses: see bodyLimitFor) once it has read the headers, then closes the
+// connection while the client may still be sending the body. A socket closed with unread
+// data answers with a reset, which can reach the client before it has read the answer: a
+// public search with a 5 MB body got "connection reset" instead of its 413. As Go's
+// net/http does, such a connection is drained before it closes: the server shuts its
+// sending side (the client sees the answer end), then reads and discards what arrives,
+// up to drainLimit bytes within drainTimeout, or until the client closes.
 //
 // The bound: a client that sends a refused body of up to drainLimit finishes sending and
 // reads its answer; one that sends more has had the answer before it since the headers,

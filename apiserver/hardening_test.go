@@ -137,6 +137,8 @@ var _ = Describe("Hardening (issue 15)", func() {
 		},
 		Entry("a public search of 5 MB", publicPath, "", 5_000_000, http.StatusRequestEntityTooLarge, "request body too large"),
 		Entry("a public search of 20 MB", publicPath, "", 20_000_000, http.StatusRequestEntityTooLarge, "request body too large"),
+		Entry("a search of 20 MB without a valid key", "/api/teams/acme/indexes/catalog/search",
+			"aisle_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", 20_000_000, http.StatusUnauthorized, "invalid API key"),
 	)
 
 	It("closes a connection whose body never arrives, after the read timeout", func() {
