@@ -1,9 +1,14 @@
 package apiserver_test
 
 import (
+	"bufio"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -109,6 +114,21 @@ var _ = Describe("Authentication and authorization", func() {
 		authEntries(),
 	)
 
+	DescribeTable("refuse a request from its headers, without waiting for its body (issue 20)",
+		func(e endpoint, c authCase) {
+			r := headersOnly(e.method, c.path(e), c.header(e), 100<<20)
+			Expect(r.status).To(Equal(c.status), "body: %s", r.body)
+			Expect(string(r.body)).To(MatchJSON(errorBody(c.message)))
+		},
+		authEntries(),
+	)
+
+	It("answers a key the endpoint accepts with a body over the limit with 413, without waiting for the body", func() {
+		r := headersOnly(http.MethodPut, "/api/teams/acme/indexes/products/records", "Bearer "+keys["write"], 200<<20)
+		Expect(r.status).To(Equal(http.StatusRequestEntityTooLarge), "body: %s", r.body)
+		Expect(string(r.body)).To(MatchJSON(errorBody("request body too large")))
+	})
+
 	DescribeTable("let a key with the scope and index through",
 		func(path, role string) {
 			rec := get("/api/teams/acme/indexes/products"+path, keys[role])
@@ -127,3 +147,27 @@ var _ = Describe("Authentication and authorization", func() {
 		Entry("GET /events/stats with a write key", "/events/stats", "write"),
 	)
 })
+
+// headersOnly sends a request's headers to a listening replica, announcing a body of
+// length bytes that it never sends, and returns the answer: an answer that arrives was
+// given from the headers alone. The client's deadline only keeps a failing spec from
+// hanging (the server would wait for the body for its read timeout).
+func headersOnly(method, path, authorization string, length int) response {
+	GinkgoHelper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(replicas[0], "http://"))
+	Expect(err).NotTo(HaveOccurred())
+	defer conn.Close()
+	head := fmt.Sprintf("%s %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n", method, path, length)
+	if authorization != "" {
+		head += "Authorization: " + authorization + "\r\n"
+	}
+	_, err = conn.Write([]byte(head + "\r\n"))
+	Expect(err).NotTo(HaveOccurred())
+	Expect(conn.SetReadDeadline(time.Now().Add(time.Minute))).To(Succeed())
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	Expect(err).NotTo(HaveOccurred(), "no answer while the body had not been sent")
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	Expect(err).NotTo(HaveOccurred())
+	return response{status: res.StatusCode, body: body, header: res.Header}
+}

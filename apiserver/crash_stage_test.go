@@ -26,19 +26,47 @@ func revisionState(ci catalogIndex) (catalog.State, int64, int64) {
 	return st, *res.SeqNo_, *res.PrimaryTerm_
 }
 
-// holdRevision leaves a revision pending until d from now, as a write in flight on a
-// third replica does: a commit then fences the index and waits for it to drain, which
-// gives the spec a commit that is certainly in progress to kill.
-func holdRevision(ci catalogIndex, d time.Duration) {
+// holdRevision leaves a revision pending, as a write in flight on a third replica does,
+// until lapseRevision: a commit then fences the index and waits for it to drain, which
+// gives the spec a commit that is certainly in progress to kill. It returns the revision.
+func holdRevision(ci catalogIndex) int64 {
 	GinkgoHelper()
+	var rev int64
+	Expect(updateRevisionState(ci, func(st *catalog.State) {
+		st.Revision++
+		rev = st.Revision
+		st.Pending = append(st.Pending, catalog.Lease{Rev: rev, Deadline: time.Now().Add(time.Hour).UnixMilli()})
+	})).To(Succeed())
+	return rev
+}
+
+// lapseRevision ends the lease of the pending revision rev now, as the third replica's
+// lease runs out.
+func lapseRevision(ci catalogIndex, rev int64) {
+	GinkgoHelper()
+	Eventually(func() error {
+		return updateRevisionState(ci, func(st *catalog.State) {
+			for i := range st.Pending {
+				if st.Pending[i].Rev == rev {
+					st.Pending[i].Deadline = time.Now().UnixMilli()
+				}
+			}
+		})
+	}).Should(Succeed())
+}
+
+// updateRevisionState applies fn to the revision document of ci's control index, by
+// compare-and-set.
+func updateRevisionState(ci catalogIndex, fn func(*catalog.State)) error {
 	st, seq, term := revisionState(ci)
-	st.Revision++
-	st.Pending = append(st.Pending, catalog.Lease{Rev: st.Revision, Deadline: time.Now().Add(d).UnixMilli()})
+	fn(&st)
 	raw, err := json.Marshal(st)
-	Expect(err).NotTo(HaveOccurred())
+	if err != nil {
+		return err
+	}
 	_, err = esClient.Index(ci.names.Control()).Id("revision").Raw(bytes.NewReader(raw)).
 		IfSeqNo(strconv.FormatInt(seq, 10)).IfPrimaryTerm(strconv.FormatInt(term, 10)).Do(ctx)
-	Expect(err).NotTo(HaveOccurred())
+	return err
 }
 
 // watchCatalog checks, until stop closes, that readers only ever see one of the allowed
@@ -86,8 +114,8 @@ var _ = Describe("Crash safety of a staged commit", func() {
 			Expect(call(b, "POST", fmt.Sprintf("%s/batches/b%d", stage, b), ci.writeKey, batch).status).To(Equal(http.StatusOK))
 		}
 		// Short leases, so that the crashed commit's claim on the stage runs out soon.
-		cmd, base := startAisleAPIServer("--write-lease=2s", "--fence-lease=3s")
-		holdRevision(ci, 6*time.Second)
+		cmd, base := startAisleAPIServer(esURL, "--write-lease=2s", "--fence-lease=3s")
+		held := holdRevision(ci)
 
 		stop := make(chan struct{})
 		bad := watchCatalog(ci, stop, 100, 3000)
@@ -102,6 +130,7 @@ var _ = Describe("Crash safety of a staged commit", func() {
 		Expect(cmd.Process.Signal(syscall.SIGKILL)).To(Succeed())
 		_, _ = cmd.Process.Wait()
 		Expect(searchCount(ci)).To(BeEquivalentTo(100), "the killed commit had not switched the catalog")
+		lapseRevision(ci, held)
 
 		// The retry waits out the crashed commit's claim, then takes the commit over.
 		done := call(1, "POST", stage+"/commit", ci.writeKey, map[string]any{"expectedBatches": 3, "expectedRecords": 3000})

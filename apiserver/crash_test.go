@@ -5,11 +5,13 @@ import (
 	"net"
 	"net/http"
 	"os/exec"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/aislehq/aisle/test/aislebin"
+	"github.com/aislehq/aisle/test/esbackend"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -27,14 +29,15 @@ func buildAisle() string {
 	return aisleBin
 }
 
-// startAisleAPIServer runs `aisle apiserver` as a process, with extra flags.
-func startAisleAPIServer(flags ...string) (*exec.Cmd, string) {
+// startAisleAPIServer runs `aisle apiserver` as a process on the search backend at
+// backend, with extra flags.
+func startAisleAPIServer(backend string, flags ...string) (*exec.Cmd, string) {
 	bin := buildAisle()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	Expect(err).NotTo(HaveOccurred())
 	addr := ln.Addr().String()
 	Expect(ln.Close()).To(Succeed())
-	cmd := exec.Command(bin, append([]string{"apiserver", "--kubeconfig", kubeconf, "--es-url", esURL, "--listen", addr}, flags...)...)
+	cmd := exec.Command(bin, append([]string{"apiserver", "--kubeconfig", kubeconf, "--es-url", backend, "--listen", addr}, flags...)...)
 	cmd.Stdout, cmd.Stderr = GinkgoWriter, GinkgoWriter
 	Expect(cmd.Start()).To(Succeed())
 	DeferCleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
@@ -53,7 +56,10 @@ var _ = Describe("Crash safety", func() {
 	It("never shows readers a partial catalog when an apiserver dies in the middle of PUT /records, and cleans up the leftover index", func() {
 		ci := newCatalogIndex()
 		Expect(call(0, "PUT", ci.base+"/records", ci.writeKey, recordsBody(records("old", 100))).status).To(Equal(http.StatusAccepted))
-		cmd, base := startAisleAPIServer()
+		gate, err := esbackend.NewGate(esURL)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(gate.Close)
+		cmd, base := startAisleAPIServer(gate.URL())
 		Eventually(func() int {
 			r, err := httpClient.Do(authed("GET", base+ci.base+"/indexing", ci.writeKey))
 			if err != nil {
@@ -80,17 +86,23 @@ var _ = Describe("Crash safety", func() {
 				}
 			}
 		}()
+		// Kill in the middle of the fill, whatever the machine's speed: the gate holds its
+		// _bulk writes (of catalog.FillBatch records, one at a time) after the fifth.
+		physical := "/" + strings.TrimSuffix(ci.names.PhysicalPattern(), "*")
+		held := gate.HoldAfter(5, func(r *http.Request) bool {
+			return strings.HasPrefix(r.URL.Path, physical) && strings.HasSuffix(r.URL.Path, "/_bulk")
+		})
 		go func() {
 			r, err := httpClient.Do(jsonReq("PUT", base+ci.base+"/records", ci.writeKey, recordsBody(records("new", 20000))))
 			if err == nil {
 				r.Body.Close()
 			}
 		}()
-		// Kill once the fill has started: a second physical index exists.
-		Eventually(func() int { return len(physicalIndices(ci)) }, time.Minute, 10*time.Millisecond).Should(Equal(2))
-		time.Sleep(500 * time.Millisecond)
+		Eventually(held, time.Minute).Should(BeClosed(), "the fill reached the gate")
+		Expect(physicalIndices(ci)).To(HaveLen(2), "the fill's index exists beside the catalog's")
 		Expect(cmd.Process.Signal(syscall.SIGKILL)).To(Succeed())
 		_, _ = cmd.Process.Wait()
+		gate.Release()
 		Eventually(func() []string { return physicalIndices(ci) }, 90*time.Second, 250*time.Millisecond).Should(HaveLen(1))
 		close(stop)
 		<-readerDone

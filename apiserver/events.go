@@ -11,15 +11,13 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/events"
-	"github.com/aislehq/aisle/internal/tenancy"
 )
 
 // eventRoutes declares the event endpoints: keyed under the index prefix, and the
 // browsers' public twin.
-func (s *Server) eventRoutes(idx fiber.Router) {
-	eventsKey := s.authorize(tenancy.Need(searchv1alpha1.ScopeEvents))
-	idx.Post("/events", eventsKey, s.needEvents, s.keyLimit, s.postEvents)
-	idx.Post("/past-orders", eventsKey, s.needEvents, s.keyLimit, s.postPastOrders)
+func (s *Server) eventRoutes(idx keyedGroup) {
+	idx.add(fiber.MethodPost, "/events", eventsScope, s.needEvents, s.keyLimit, s.postEvents)
+	idx.add(fiber.MethodPost, "/past-orders", eventsScope, s.needEvents, s.keyLimit, s.postPastOrders)
 
 	public := s.app.Group("/api/public/indexes/:publicId")
 	public.Options("/events", s.publicIndex, s.publicPreflight)

@@ -122,6 +122,25 @@ var _ = Describe("Hardening (issue 15)", func() {
 		expectRefused(response{status: status, body: body}, http.StatusRequestEntityTooLarge, "request body too large")
 	})
 
+	DescribeTable("answers a body far over its limit, and the client reads the answer (issue 20)",
+		func(path, key string, size int, status int, message string) {
+			body := `{"q": "` + strings.Repeat("a", size) + `"}`
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, replicas[0]+path, strings.NewReader(body))
+			Expect(err).NotTo(HaveOccurred())
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Origin", allowedOrigin)
+			if key != "" {
+				req.Header.Set("Authorization", "Bearer "+key)
+			}
+			code, answer := sendRaw(req)
+			expectRefused(response{status: code, body: answer}, status, message)
+		},
+		Entry("a public search of 5 MB", publicPath, "", 5_000_000, http.StatusRequestEntityTooLarge, "request body too large"),
+		Entry("a public search of 20 MB", publicPath, "", 20_000_000, http.StatusRequestEntityTooLarge, "request body too large"),
+		Entry("a search of 20 MB without a valid key", "/api/teams/acme/indexes/catalog/search",
+			"aisle_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", 20_000_000, http.StatusUnauthorized, "invalid API key"),
+	)
+
 	It("closes a connection whose body never arrives, after the read timeout", func() {
 		s := apiserver.New(apiserver.Config{ReadTimeout: time.Second, Search: searchSvc}, registry)
 		conn, err := net.Dial("tcp", strings.TrimPrefix(listen(s), "http://"))

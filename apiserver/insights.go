@@ -12,10 +12,9 @@ import (
 
 // insightRoutes declares the reading side of events: the Events page's statistics and
 // Bought together, keyed and public.
-func (s *Server) insightRoutes(idx fiber.Router) {
-	searchKey := s.authorize(tenancy.Need(searchv1alpha1.ScopeSearch))
-	idx.Get("/lists/together/:objectID", searchKey, s.needInsights, s.getTogether)
-	idx.Get("/events/stats", s.authorize(tenancy.Either), s.needInsights, s.getStats)
+func (s *Server) insightRoutes(idx keyedGroup) {
+	idx.add(fiber.MethodGet, "/lists/together/:objectID", searchScope, s.needInsights, s.getTogether)
+	idx.add(fiber.MethodGet, "/events/stats", tenancy.Either, s.needInsights, s.getStats)
 
 	public := s.app.Group("/api/public/indexes/:publicId")
 	public.Get("/lists/together/:objectID", s.publicIndex, s.publicLimit, s.needInsights, s.publicTogether)

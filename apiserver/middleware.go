@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"mime"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -65,28 +64,6 @@ const (
 	keyedPrefix  = "/api/teams/"
 	publicPrefix = "/api/public/"
 )
-
-// bodyLimitFor sizes a request's body limit from its header, before the body is read:
-// fasthttp reads a whole body before any handler runs, so an endpoint refusing a body in
-// its handler would have let anyone make the server buffer the app's limit (sized for
-// PUT /records) first. Only keyed endpoints keep the app's limit; browser events take
-// theirs, and every other path (public search and lists, the Events page, health and
-// metrics) a search request's. The path is normalized as the router sees it.
-func bodyLimitFor(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
-	uri := fasthttp.AcquireURI()
-	defer fasthttp.ReleaseURI(uri)
-	if err := uri.Parse(nil, h.RequestURI()); err != nil {
-		return fasthttp.RequestConfig{MaxRequestBodySize: PublicBodyLimit}
-	}
-	path := string(uri.Path())
-	switch {
-	case strings.HasPrefix(path, keyedPrefix):
-		return fasthttp.RequestConfig{}
-	case strings.HasPrefix(path, publicPrefix) && strings.HasSuffix(path, "/events"):
-		return fasthttp.RequestConfig{MaxRequestBodySize: PublicEventsBodyLimit}
-	}
-	return fasthttp.RequestConfig{MaxRequestBodySize: PublicBodyLimit}
-}
 
 // unknownMethodsAsJSON answers a method no route can have (PROPFIND) with 405 and
 // {"error"}, as every failure: Fiber answers it before any middleware, in plain text.

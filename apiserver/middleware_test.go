@@ -97,7 +97,7 @@ func listen(s *apiserver.Server) string {
 	GinkgoHelper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	Expect(err).NotTo(HaveOccurred())
-	go func() { _ = s.App().Listener(ln) }()
+	go func() { _ = s.Serve(ln) }()
 	DeferCleanup(s.App().Shutdown)
 	return "http://" + ln.Addr().String()
 }

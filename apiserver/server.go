@@ -5,7 +5,9 @@ package apiserver
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"net"
 	"sync/atomic"
 	"time"
 
@@ -15,7 +17,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/search"
@@ -95,13 +96,17 @@ type Server struct {
 	events      *events.Service
 	eventLimits *eventLimiters
 	countries   *events.Countries
+
+	bodyLimit   int
+	keyedRoutes keyedRoutes
 }
 
 // New builds the server on a tenancy registry.
 func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
 	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, settings: settingsStore(cfg), limits: newLimiters(cfg.PublicLimits),
-		insights: cfg.Insights, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries}
+		insights: cfg.Insights, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries,
+		bodyLimit: cfg.BodyLimit}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
 		BodyLimit:             cfg.BodyLimit,
@@ -114,7 +119,8 @@ func New(cfg Config, registry *tenancy.Registry) *Server {
 		StrictRouting:         true,
 		CaseSensitive:         true,
 	})
-	s.app.Server().HeaderReceived = bodyLimitFor
+	s.app.Server().HeaderReceived = s.bodyLimitFor
+	s.app.Server().ErrorHandler = drainRefused(s.answerKeyRefusal(s.app.Server().ErrorHandler))
 	s.app.Server().Handler = unknownMethodsAsJSON(s.app)
 	m := newHTTPMetrics(cfg.Metrics)
 	s.app.Use(requestid.New(), m.middleware, withRequestContext(cfg.Logger),
@@ -168,22 +174,21 @@ func orDefault[T int | time.Duration](v, def T) T {
 
 // routes declares the contract's endpoints under the index prefix.
 func (s *Server) routes() {
-	idx := s.app.Group(keyedPrefix+":workspaceId/indexes/:index", requireJSON)
-	idx.Get("/config", s.authorize(tenancy.Either), s.getConfig)
-	write := s.authorize(tenancy.Need(searchv1alpha1.ScopeWrite))
-	idx.Get("/public-access", write, s.getPublicAccess)
+	idx := s.keyed()
+	idx.add(fiber.MethodGet, "/config", tenancy.Either, s.getConfig)
+	idx.add(fiber.MethodGet, "/public-access", writeScope, s.getPublicAccess)
 
-	either, cat := s.authorize(tenancy.Either), s.needCatalog
-	idx.Post("/records", write, cat, s.postRecords)
-	idx.Put("/records", write, cat, s.putRecords)
-	idx.Get("/records/:objectID", either, cat, s.getRecord)
-	idx.Delete("/records/:objectID", write, cat, s.deleteRecord)
-	idx.Post("/record-writes", write, cat, s.postRecordWrite)
-	idx.Get("/indexing", either, cat, s.getIndexing)
-	idx.Post("/staged-replacements/:stageId", write, cat, s.startStage)
-	idx.Post("/staged-replacements/:stageId/batches/:batchId", write, cat, s.uploadBatch)
-	idx.Post("/staged-replacements/:stageId/commit", write, cat, s.commitStage)
-	idx.Delete("/staged-replacements/:stageId", write, cat, s.abortStage)
+	cat := s.needCatalog
+	idx.add(fiber.MethodPost, "/records", writeScope, cat, s.postRecords)
+	idx.add(fiber.MethodPut, "/records", writeScope, cat, s.putRecords)
+	idx.add(fiber.MethodGet, "/records/:objectID", tenancy.Either, cat, s.getRecord)
+	idx.add(fiber.MethodDelete, "/records/:objectID", writeScope, cat, s.deleteRecord)
+	idx.add(fiber.MethodPost, "/record-writes", writeScope, cat, s.postRecordWrite)
+	idx.add(fiber.MethodGet, "/indexing", tenancy.Either, cat, s.getIndexing)
+	idx.add(fiber.MethodPost, "/staged-replacements/:stageId", writeScope, cat, s.startStage)
+	idx.add(fiber.MethodPost, "/staged-replacements/:stageId/batches/:batchId", writeScope, cat, s.uploadBatch)
+	idx.add(fiber.MethodPost, "/staged-replacements/:stageId/commit", writeScope, cat, s.commitStage)
+	idx.add(fiber.MethodDelete, "/staged-replacements/:stageId", writeScope, cat, s.abortStage)
 	s.searchRoutes(idx)
 	s.eventRoutes(idx)
 	s.insightRoutes(idx)
@@ -191,13 +196,12 @@ func (s *Server) routes() {
 }
 
 // searchRoutes declares search, settings, fields and browser search access.
-func (s *Server) searchRoutes(idx fiber.Router) {
-	searchKey, writeKey := s.authorize(tenancy.Need(searchv1alpha1.ScopeSearch)), s.authorize(tenancy.Need(searchv1alpha1.ScopeWrite))
-	idx.Post("/search", searchKey, s.needSearch, s.postSearch)
-	idx.Get("/fields", searchKey, s.needSearch, s.getFields)
-	idx.Put("/config", writeKey, s.putConfig)
-	idx.Put("/public-access/policy", writeKey, s.putPolicy)
-	idx.Delete("/public-access/policy", writeKey, s.deletePolicy)
+func (s *Server) searchRoutes(idx keyedGroup) {
+	idx.add(fiber.MethodPost, "/search", searchScope, s.needSearch, s.postSearch)
+	idx.add(fiber.MethodGet, "/fields", searchScope, s.needSearch, s.getFields)
+	idx.add(fiber.MethodPut, "/config", writeScope, s.putConfig)
+	idx.add(fiber.MethodPut, "/public-access/policy", writeScope, s.putPolicy)
+	idx.add(fiber.MethodDelete, "/public-access/policy", writeScope, s.deletePolicy)
 
 	public := s.app.Group("/api/public/indexes/:publicId")
 	public.Options("/search", s.publicIndex, s.publicPreflight)
@@ -218,10 +222,20 @@ func (s *Server) App() *fiber.App { return s.app }
 // SetReady marks the server ready once its informers are in sync.
 func (s *Server) SetReady(ready bool) { s.ready.Store(ready) }
 
+// Serve serves on ln until Shutdown. Its connections are drained before they close
+// when a body was refused unread (drain.go).
+func (s *Server) Serve(ln net.Listener) error {
+	return s.app.Listener(drainListener{ln})
+}
+
 // Listen serves on addr until ctx ends, then shuts down gracefully.
 func (s *Server) Listen(ctx context.Context, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", addr, err)
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- s.app.Listen(addr) }()
+	go func() { errc <- s.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err

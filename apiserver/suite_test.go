@@ -109,7 +109,7 @@ var _ = BeforeSuite(func() {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		Expect(err).NotTo(HaveOccurred())
 		replicas = append(replicas, "http://"+ln.Addr().String())
-		go func() { _ = s.App().Listener(ln) }()
+		go func() { _ = s.Serve(ln) }()
 		DeferCleanup(func() { _ = s.App().Shutdown() })
 	}
 	createFixtures()

@@ -1,6 +1,7 @@
 // Package esbackend gives tests a search backend: the cluster at $AISLE_ES_URL when it is
-// set, else the embedded engine started in-process, and a
-// TCP proxy in front of it that a test can stop and start to simulate an outage.
+// set, else the embedded engine started in-process; a TCP proxy in front of it that a
+// test can stop and start to simulate an outage; and a Gate, an HTTP proxy that holds
+// chosen requests so that a test can stop a process at a known point of its work.
 package esbackend
 
 import (

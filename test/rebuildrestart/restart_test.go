@@ -10,9 +10,21 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
 
-// records is the size of the catalogs rebuilt: 60 copy pages, several seconds of copy,
-// so that status.rebuild (refreshed every 2 s) shows the copy partway.
-const records = 60_000
+// records is the size of the catalogs rebuilt: ten copy pages. The gate holds the copy
+// after pagesBeforeKill of them, so the operator is killed partway whatever the
+// machine's speed.
+const (
+	records         = 10_000
+	pagesBeforeKill = 3
+)
+
+// holdCopy has the gate hold a rebuild's copy from source after pagesBeforeKill pages:
+// the copy reads the source a page at a time, and writes each page and its checkpoint
+// before it reads the next.
+func holdCopy(source string) <-chan struct{} {
+	DeferCleanup(gate.Release)
+	return gate.HoldAfter(pagesBeforeKill, func(r *http.Request) bool { return r.URL.Path == "/"+source+"/_search" })
+}
 
 var generic = map[string]any{"searchableFields": []map[string]any{{"path": "name"}}, "language": "generic"}
 
@@ -22,12 +34,14 @@ var _ = Describe("An operator killed in the middle of a settings rebuild", func(
 		t := newTenant("resume")
 		t.putRecords(records)
 		baseVersion := t.call(http.MethodGet, "/records/base-1", nil)
-		source := t.index().Status.PhysicalIndex
+		source := t.source()
 		tr := startTraffic(t, records)
 
+		held := holdCopy(source)
 		gen := t.putConfig(generic)
-		atKill := t.waitPartway(gen, 1000)
+		atKill := t.waitHeld(gen, held)
 		crash(first)
+		gate.Release()
 		By(fmt.Sprintf("the first operator died with %s filled to %d of %d documents",
 			atKill.TargetIndex, atKill.DocumentsDone, atKill.DocumentsTotal))
 
@@ -68,8 +82,10 @@ var _ = Describe("An operator killed in the middle of a settings rebuild", func(
 		first := startOperator()
 		t := newTenant("stale")
 		t.putRecords(records)
-		atKill := t.waitPartway(t.putConfig(generic), 1000)
+		held := holdCopy(t.source())
+		atKill := t.waitHeld(t.putConfig(generic), held)
 		crash(first)
+		gate.Release()
 
 		By("changing the settings while no operator runs")
 		gen := t.putConfig(map[string]any{"searchableFields": []map[string]any{{"path": "name"}}, "language": "generic",
@@ -85,6 +101,6 @@ var _ = Describe("An operator killed in the middle of a settings rebuild", func(
 		Expect(t.count()).To(BeEquivalentTo(records))
 		a := t.call(http.MethodPost, "/search", map[string]any{"q": "item", "limit": 1, "typoTolerance": false})
 		Expect(a.status).To(Equal(http.StatusOK))
-		Expect(string(a.body)).To(ContainSubstring(`"total":60000`), "the new settings' synonyms apply")
+		Expect(string(a.body)).To(ContainSubstring(fmt.Sprintf(`"total":%d`, records)), "the new settings' synonyms apply")
 	})
 })

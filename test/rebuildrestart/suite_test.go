@@ -26,7 +26,9 @@ import (
 // The suite runs the operator and the API server as `aisle` processes, so that a spec
 // can kill the operator with SIGKILL in the middle of a settings rebuild and start
 // another, against a real kube-apiserver and etcd (envtest) and the embedded engine.
-// No other operator runs: the processes this suite starts are the only ones.
+// No other operator runs: the processes this suite starts are the only ones. The
+// operators reach the engine through a gate that holds the rebuild's copy where the spec
+// kills the operator.
 var (
 	ctx       context.Context
 	cancel    context.CancelFunc
@@ -36,6 +38,7 @@ var (
 	kubeconf  string
 	aisle     string
 	apiURL    string
+	gate      *esbackend.Gate
 )
 
 func TestRebuildRestart(t *testing.T) {
@@ -60,6 +63,9 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(recorder.Close)
 	esURL = recorder.URL()
+	gate, err = esbackend.NewGate(esURL)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(gate.Close)
 
 	testEnv, err := envtestenv.New()
 	Expect(err).NotTo(HaveOccurred())
@@ -86,10 +92,11 @@ func startAisle(args ...string) *exec.Cmd {
 	return cmd
 }
 
-// startOperator runs `aisle operator` with leader election, as in a cluster: a second
-// operator reconciles only once the first one's leader lease has run out.
+// startOperator runs `aisle operator` with leader election, as in a cluster (a second
+// operator reconciles only once the first one's leader lease has run out), reaching the
+// engine through the gate.
 func startOperator() *exec.Cmd {
-	return startAisle("operator", "--kubeconfig", kubeconf, "--es-url", esURL,
+	return startAisle("operator", "--kubeconfig", kubeconf, "--es-url", gate.URL(),
 		"--metrics-bind-address", "0", "--health-probe-bind-address", "0",
 		"--leader-elect=true", "--leader-election-namespace", "default")
 }

@@ -139,19 +139,30 @@ func (t tenant) waitRebuilt(gen int64, observe func(*searchv1alpha1.RebuildStatu
 	return st
 }
 
-// waitPartway waits until the rebuild of generation gen has copied at least done
-// documents, and checks that the copy is not over yet.
-func (t tenant) waitPartway(gen, done int64) searchv1alpha1.RebuildStatus {
+// waitHeld waits until the gate holds the copy of generation gen (held closes) and
+// status.rebuild shows the documents done its checkpoint recorded before the held page.
+func (t tenant) waitHeld(gen int64, held <-chan struct{}) searchv1alpha1.RebuildStatus {
+	EventuallyWithOffset(1, held).WithTimeout(3*time.Minute).Should(BeClosed(), "the copy reached the gate")
+	done := t.checkpointDone()
+	ExpectWithOffset(1, done).To(BeNumerically(">", 0), "pages were copied before the gate held")
 	var st *searchv1alpha1.RebuildStatus
 	EventuallyWithOffset(1, func(g Gomega) {
 		st = t.rebuild(gen)
 		g.Expect(st).NotTo(BeNil())
-		g.Expect(st.DocumentsDone).To(BeNumerically(">=", done))
-	}).WithTimeout(3 * time.Minute).WithPolling(20 * time.Millisecond).Should(Succeed())
+		g.Expect(st.DocumentsDone).To(Equal(done))
+	}).Should(Succeed())
 	ExpectWithOffset(1, st.State).To(Equal(searchv1alpha1.RebuildRunning))
-	ExpectWithOffset(1, st.DocumentsDone).To(BeNumerically("<", st.DocumentsTotal),
-		"the copy ended before the operator could be killed; the spec needs more records")
+	ExpectWithOffset(1, st.DocumentsDone).To(BeNumerically("<", st.DocumentsTotal), "the copy is held partway")
 	return *st
+}
+
+// source is the physical index behind the tenant's alias, which a rebuild copies: read
+// from the backend, as status.physicalIndex may not show a replacement yet.
+func (t tenant) source() string {
+	res, err := esClient.Indices.GetAlias().Name(t.names.Alias()).Do(ctx)
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	ExpectWithOffset(1, res).To(HaveLen(1))
+	return slices.Collect(maps.Keys(res))[0]
 }
 
 // physical lists the physical indices of the tenant's index.
@@ -191,6 +202,18 @@ func (a answer) version() int64 {
 }
 
 func recordID(i int) string { return fmt.Sprintf("base-%d", i) }
+
+// checkpointDone is the number of documents the rebuild checkpoint of the tenant's index
+// records as copied.
+func (t tenant) checkpointDone() int64 {
+	res, err := esClient.Get(t.names.Control(), "rebuild").Do(ctx)
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	var doc struct {
+		Done int64 `json:"done"`
+	}
+	ExpectWithOffset(1, json.Unmarshal(res.Source_, &doc)).To(Succeed())
+	return doc.Done
+}
 
 // checkpointExists reports whether a rebuild checkpoint of the tenant's index is left.
 func (t tenant) checkpointExists() bool {

@@ -98,7 +98,7 @@ func start(b *testing.B, ctx context.Context) system {
 	srv.SetReady(true)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	must(b, err)
-	go func() { _ = srv.App().Listener(ln) }()
+	go func() { _ = srv.Serve(ln) }()
 	b.Cleanup(func() { _ = srv.App().Shutdown() })
 	sys.apiURL = "http://" + ln.Addr().String()
 	return sys
