@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/test/esbackend"
 )
 
 // revisionState reads the revision document of ci's control index, with its seq_no
@@ -24,6 +25,17 @@ func revisionState(ci catalogIndex) (catalog.State, int64, int64) {
 	var st catalog.State
 	Expect(json.Unmarshal(res.Source_, &st)).To(Succeed())
 	return st, *res.SeqNo_, *res.PrimaryTerm_
+}
+
+// fenceUp reports whether ci's revision document holds a fence. It asserts nothing: the
+// gate calls it, outside the spec's goroutine.
+func fenceUp(ci catalogIndex) bool {
+	res, err := esClient.Get(ci.names.Control(), "revision").Realtime(true).Do(ctx)
+	if err != nil {
+		return false
+	}
+	var st catalog.State
+	return json.Unmarshal(res.Source_, &st) == nil && st.Fence != nil
 }
 
 // holdRevision leaves a revision pending, as a write in flight on a third replica does,
@@ -114,8 +126,15 @@ var _ = Describe("Crash safety of a staged commit", func() {
 			Expect(call(b, "POST", fmt.Sprintf("%s/batches/b%d", stage, b), ci.writeKey, batch).status).To(Equal(http.StatusOK))
 		}
 		// Short leases, so that the crashed commit's claim on the stage runs out soon.
-		cmd, base := startAisleAPIServer(esURL, "--write-lease=2s", "--fence-lease=3s")
+		gate, err := esbackend.NewGate(esURL)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(gate.Close)
+		cmd, base := startAisleAPIServer(gate.URL(), "--write-lease=2s", "--fence-lease=3s")
 		held := holdRevision(ci)
+		// The commit fences the index and waits there for the held revision, for at most
+		// its write lease. Whatever the machine's speed, the gate freezes it there: once
+		// the fence is in the revision document, the process's next request is held.
+		frozen := gate.HoldAfter(0, func(*http.Request) bool { return fenceUp(ci) })
 
 		stop := make(chan struct{})
 		bad := watchCatalog(ci, stop, 100, 3000)
@@ -125,10 +144,10 @@ var _ = Describe("Crash safety of a staged commit", func() {
 				r.Body.Close()
 			}
 		}()
-		// The commit is in progress once its fence is up: it waits there for the held revision.
-		Eventually(func() *catalog.Fence { st, _, _ := revisionState(ci); return st.Fence }, time.Minute, 5*time.Millisecond).ShouldNot(BeNil())
+		Eventually(frozen, time.Minute).Should(BeClosed(), "the commit put its fence up")
 		Expect(cmd.Process.Signal(syscall.SIGKILL)).To(Succeed())
 		_, _ = cmd.Process.Wait()
+		gate.Release()
 		Expect(searchCount(ci)).To(BeEquivalentTo(100), "the killed commit had not switched the catalog")
 		lapseRevision(ci, held)
 

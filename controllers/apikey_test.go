@@ -97,9 +97,11 @@ var _ = Describe("APIKey", func() {
 	})
 
 	It("rotates on request, keeps the previous key for the overlap, then revokes it", func() {
+		// The spec must see the previous key before the overlap ends: ten seconds leave a
+		// loaded machine room between the operator's rotation and the spec's next read.
 		key := newKey(ns, "rotating", searchv1alpha1.APIKeySpec{
 			Scopes:   []searchv1alpha1.Scope{"search"},
-			Rotation: &searchv1alpha1.KeyRotation{Overlap: &metav1.Duration{Duration: 3 * time.Second}},
+			Rotation: &searchv1alpha1.KeyRotation{Overlap: &metav1.Duration{Duration: 10 * time.Second}},
 		})
 		Eventually(secretMatchesStatus(key)).Should(Succeed())
 		oldHash := key.Status.Current.Hash
