@@ -21,6 +21,11 @@ var Candidates = []string{
 	"indices.analyze/21_analyze_max_char_count.yml",
 	"analysis-common/20_analyzers.yml",
 	"analysis-common/40_token_filters.yml",
+	// highlight (issue 21)
+	"search.highlight/10_unified.yml",
+	"search.highlight/70_number_of_fragments.yml",
+	"search.highlight/issue69009.yml",
+	"search/510_fragment_trimming_fix.yml",
 }
 
 // CandidateSpecs are the API specs of candidates/api that the candidate files in force

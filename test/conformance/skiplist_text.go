@@ -1,6 +1,6 @@
 package conformance
 
-// Reasons for the analysis tests left out.
+// Reasons for the analysis and highlighting tests left out.
 const (
 	otherFilter = "the engine has the token filters of ES's language analyzers and a few more (docs/engine.md); this test's filter is not one of them"
 	otherLang   = "the engine has twelve of ES's language analyzers (docs/engine.md); this one is not among them"
@@ -20,6 +20,8 @@ var analysisSkips = concat(
 	tests("analysis-common/40_token_filters.yml", "the engine's synonym filter puts out a flattened graph in rule order, not Lucene's token graph (flatten_graph is absent too)",
 		"synonym_graph and flatten_graph"),
 	tests("analysis-common/20_analyzers.yml", otherLang, "bengali"),
+	tests("search.highlight/10_unified.yml", "the combined_fields query is outside the DESIGN subset",
+		"Basic combined_fields query"),
 	tests("indices.analyze/10_synonyms.yml", "char filters (html_strip) are not supported by the engine, nor analyzing synonym rules with the analyzer's chain",
 		"Synonym filter with char_filter"),
 )
