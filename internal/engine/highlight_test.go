@@ -77,8 +77,8 @@ var _ = Describe("highlight", Ordered, func() {
 	It("marks prefix and typo matches of a subfield in the parent's text through matched_fields", func() {
 		got := highlightOf(idx, `{"query":{"ids":{"values":["2"]}},"highlight":{"number_of_fragments":0,
 			"highlight_query":{"bool":{"should":[
-				{"match":{"title.words":{"query":"sheos","fuzziness":1,"prefix_length":1}}},
-				{"prefix":{"title.words":"trai"}}]}},
+				{"constant_score":{"filter":{"match":{"title.words":{"query":"sheos","fuzziness":1,"prefix_length":1}}}}},
+				{"constant_score":{"filter":{"prefix":{"title.words":"trai"}}}}]}},
 			"fields":{"title":{"matched_fields":["title","title.words"]}}}}`)
 		Expect(got["2"]["title"]).To(Equal([]string{"<em>Trail</em> running <em>shoes</em> and running socks"}))
 	})

@@ -1,10 +1,14 @@
 package highlight
 
 import (
+	"encoding/json"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2/analysis"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/aislehq/aisle/internal/engine/mapper"
 )
 
 func TestHighlight(t *testing.T) {
@@ -47,3 +51,36 @@ var _ = Describe("Boundaries", func() {
 		Expect(wordBreaks([]rune("ab  c,d"))).To(Equal(breaks{0, 2, 4, 5, 6, 7}))
 	})
 })
+
+var _ = Describe("Highlighter", func() {
+	// Queries the engine's DSL may not parse yet (dis_max) are read by the highlighter
+	// as ES defines them.
+	It("marks the variants of a dis_max that matched, and nothing of a bool that did not", func() {
+		h := New(&Options{Fields: []Field{{Name: "title", Settings: defaults}}}, decode(`{"bool":{"should":[
+			{"dis_max":{"queries":[{"match":{"title":"jacket"}},{"prefix":{"title":"boo"}}]}},
+			{"bool":{"must":[{"match":{"title":"red"}},{"match":{"title":"absent"}}]}}]}}`), testIndex())
+		got, err := h.Hit([]byte(`{"title":"Red jacket and boots"}`), 0)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(map[string][]string{"title": {"Red <em>jacket</em> and <em>boots</em>"}}))
+	})
+})
+
+func decode(s string) any {
+	var v any
+	Expect(json.Unmarshal([]byte(s), &v)).To(Succeed())
+	return v
+}
+
+// testIndex maps title as a standard-analyzed text field.
+func testIndex() Index {
+	im, err := mapper.BuildIndexMapping(nil)
+	Expect(err).NotTo(HaveOccurred())
+	leaf := &mapper.Leaf{Path: "title", Type: "text", Analyzer: "standard", SearchAnalyzer: "standard"}
+	return Index{
+		Name:              "t",
+		Leaf:              func(p string) *mapper.Leaf { return map[string]*mapper.Leaf{"title": leaf}[p] },
+		Leaves:            func() []string { return []string{"title"} },
+		Analyzer:          func(name string) analysis.Analyzer { return im.AnalyzerNamed(mapper.BleveAnalyzer(name, nil)) },
+		MaxAnalyzedOffset: 1000000,
+	}
+}
