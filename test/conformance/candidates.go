@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/aislehq/aisle/test/conformance/yamlrest"
 )
 
 // Candidates are the files of candidates/ (Elasticsearch's tests for APIs that were
@@ -12,6 +14,40 @@ import (
 // Elasticsearch's own tests.
 var Candidates = []string{
 	"search.aggregation/130_sum_metric.yml", // sum: the Events page's revenue and counts
+	// _analyze and the analysis the language analyzers use (issue 21)
+	"indices.analyze/10_analyze.yml",
+	"indices.analyze/10_synonyms.yml",
+	"indices.analyze/20_analyze_limit.yml",
+	"indices.analyze/21_analyze_max_char_count.yml",
+	"analysis-common/20_analyzers.yml",
+	"analysis-common/40_token_filters.yml",
+	// highlight (issue 21)
+	"search.highlight/10_unified.yml",
+	"search.highlight/70_number_of_fragments.yml",
+	"search.highlight/issue69009.yml",
+	"search/510_fragment_trimming_fix.yml",
+}
+
+// CandidateSpecs are the API specs of candidates/api that the candidate files in force
+// call.
+var CandidateSpecs = []string{"indices.analyze.json"}
+
+// LoadSpecs reads the API specs of dir/api and CandidateSpecs.
+func LoadSpecs(dir string) (*yamlrest.Specs, error) {
+	specs, err := yamlrest.LoadSpecs(filepath.Join(dir, "api"))
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range CandidateSpecs {
+		raw, err := os.ReadFile(filepath.Join(dir, "candidates", "api", name))
+		if err != nil {
+			return nil, fmt.Errorf("candidate API spec %s: %w", name, err)
+		}
+		if err := specs.Add(name, raw); err != nil {
+			return nil, fmt.Errorf("candidate API spec %s: %w", name, err)
+		}
+	}
+	return specs, nil
 }
 
 // CandidatePaths returns the paths of Candidates under dir (see Dir); a listed file that

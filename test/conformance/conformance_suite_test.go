@@ -39,7 +39,7 @@ func startRunner(ctx SpecContext) {
 	Expect(conformance.Validate(conformance.SkipList)).To(Succeed())
 	dir, err := conformance.Dir()
 	Expect(err).NotTo(HaveOccurred())
-	specs, err := yamlrest.LoadSpecs(filepath.Join(dir, "api"))
+	specs, err := conformance.LoadSpecs(dir)
 	Expect(err).NotTo(HaveOccurred())
 	url := os.Getenv(URLEnv)
 	if url == "" {

@@ -103,6 +103,7 @@ var SkipList = concat(
 	searchSkips,
 	aggSkips,
 	deleteByQuerySkips,
+	analysisSkips,
 )
 
 func concat(lists ...[]Entry) []Entry {

@@ -31,7 +31,9 @@ var (
 	deleteDocParams   = []string{"if_seq_no", "if_primary_term", "refresh", "routing", "timeout", "version", "version_type", "wait_for_active_shards"}
 	healthParams      = []string{"level", "local", "master_timeout", "timeout", "wait_for_active_shards", "wait_for_nodes", "wait_for_events",
 		"wait_for_no_relocating_shards", "wait_for_no_initializing_shards", "wait_for_status", "expand_wildcards"}
-	statsParams = with(resolveParams, "level", "completion_fields", "fielddata_fields", "fields", "groups",
+	// analyzeParams: _analyze names its index in the path or here.
+	analyzeParams = []string{"index"}
+	statsParams   = with(resolveParams, "level", "completion_fields", "fielddata_fields", "fields", "groups",
 		"include_segment_file_sizes", "include_unloaded_segments", "forbid_closed_indices")
 )
 

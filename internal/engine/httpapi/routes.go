@@ -122,6 +122,8 @@ func (a *API) indexScopedRoutes(idx, op string) methods {
 		}
 	case "_alias", "_aliases":
 		return methods{"GET": h(a.getAlias(idx, ""), aliasReadParams...)}
+	case "_analyze":
+		return methods{"GET": h(a.analyze(idx), analyzeParams...), "POST": h(a.analyze(idx), analyzeParams...)}
 	case "_stats":
 		return methods{"GET": h(a.stats(idx), statsParams...)}
 	}
@@ -177,6 +179,10 @@ func (a *API) globalRoutes(p []string) methods {
 	case "_stats":
 		if n == 1 {
 			return methods{"GET": h(a.stats(""), "level")}
+		}
+	case "_analyze":
+		if n == 1 {
+			return methods{"GET": h(a.analyze(""), analyzeParams...), "POST": h(a.analyze(""), analyzeParams...)}
 		}
 	case "_cluster":
 		if n >= 2 && p[1] == "health" {

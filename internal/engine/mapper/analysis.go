@@ -2,27 +2,33 @@ package mapper
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	"github.com/blevesearch/bleve/v2/analysis/token/porter"
-	"github.com/blevesearch/bleve/v2/analysis/token/stop"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/single"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/whitespace"
-	"github.com/blevesearch/bleve/v2/analysis/tokenmap"
 	blevemapping "github.com/blevesearch/bleve/v2/mapping"
 
+	// Filters that analyzers stored by earlier releases name: bleve rebuilds a stored
+	// index mapping when it opens an index, and fails if a type is missing.
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/en"
+	_ "github.com/blevesearch/bleve/v2/analysis/token/stop"
+	_ "github.com/blevesearch/bleve/v2/analysis/tokenmap"
+
+	"github.com/aislehq/aisle/internal/engine/esanalysis"
 	"github.com/aislehq/aisle/internal/engine/eserr"
 )
 
 // Analysis is the "analysis" block of index settings.
 type Analysis struct {
-	Analyzer map[string]map[string]any `json:"analyzer,omitempty"`
-	Filter   map[string]map[string]any `json:"filter,omitempty"`
+	Analyzer   map[string]map[string]any `json:"analyzer,omitempty"`
+	Filter     map[string]map[string]any `json:"filter,omitempty"`
+	Tokenizer  map[string]map[string]any `json:"tokenizer,omitempty"`
+	CharFilter map[string]map[string]any `json:"char_filter,omitempty"`
+	Normalizer map[string]map[string]any `json:"normalizer,omitempty"`
 }
 
 // BleveAnalyzer is the name under which an ES analyzer is registered in the bleve mapping.
@@ -45,14 +51,17 @@ func BleveAnalyzer(esName string, a *Analysis) string {
 	return "es:" + esName
 }
 
+// builtinAnalyzers are ES's built-in analyzers other than the language ones.
 var builtinAnalyzers = map[string]map[string]any{
 	"es:standard":   {"type": custom.Name, "tokenizer": standardTokenizer, "token_filters": []any{lowercase.Name}},
 	"es:simple":     {"type": custom.Name, "tokenizer": standardTokenizer, "token_filters": []any{lowercase.Name}},
 	"es:whitespace": {"type": custom.Name, "tokenizer": whitespace.Name},
-	"es:english":    {"type": custom.Name, "tokenizer": standardTokenizer, "token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name}},
 	"es:keyword":    {"type": custom.Name, "tokenizer": single.Name},
-	"es:stop":       {"type": custom.Name, "tokenizer": standardTokenizer, "token_filters": []any{lowercase.Name, en.StopName}},
+	"es:stop":       {"type": custom.Name, "tokenizer": standardTokenizer, "token_filters": []any{lowercase.Name, "es:stop"}},
 }
+
+// tokenizers are ES's tokenizers the engine has, by their bleve names.
+var tokenizers = map[string]string{"standard": standardTokenizer, "whitespace": whitespace.Name, "keyword": single.Name}
 
 // BuildIndexMapping returns a bleve index mapping that knows every analyzer the index can
 // use. Documents are built by hand (see Document), so the document mapping stays empty and
@@ -65,32 +74,19 @@ func BuildIndexMapping(a *Analysis) (*blevemapping.IndexMappingImpl, error) {
 	im.IndexDynamic = false
 	im.StoreDynamic = false
 	im.DocValuesDynamic = false
-	names := make([]string, 0, len(builtinAnalyzers))
-	for n := range builtinAnalyzers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if err := im.AddCustomAnalyzer(n, builtinAnalyzers[n]); err != nil {
-			return nil, err
-		}
-	}
-	if err := im.AddCustomAnalyzer("keyword", map[string]any{"type": keyword.Name}); err != nil && false {
+	if err := addBuiltins(im); err != nil {
 		return nil, err
 	}
 	if a == nil {
 		return im, nil
 	}
-	if err := addFilters(im, a); err != nil {
-		return nil, err
+	for _, n := range sortedNames(a.Filter) {
+		if err := addFilter(im, "u:"+n, a.Filter[n], n); err != nil {
+			return nil, err
+		}
 	}
-	anames := make([]string, 0, len(a.Analyzer))
-	for n := range a.Analyzer {
-		anames = append(anames, n)
-	}
-	sort.Strings(anames)
-	for _, n := range anames {
-		cfg, err := analyzerConfig(n, a.Analyzer[n], a)
+	for _, n := range sortedNames(a.Analyzer) {
+		cfg, err := analyzerConfig(im, n, a.Analyzer[n], a)
 		if err != nil {
 			return nil, err
 		}
@@ -101,104 +97,148 @@ func BuildIndexMapping(a *Analysis) (*blevemapping.IndexMappingImpl, error) {
 	return im, nil
 }
 
-func addFilters(im *blevemapping.IndexMappingImpl, a *Analysis) error {
-	for name, f := range a.Filter {
-		typ, _ := f["type"].(string)
-		switch typ {
-		case "synonym", "synonym_graph":
-			syn, ok := f["synonyms"].([]any)
-			if !ok {
-				return eserr.IllegalArgument("synonym requires either `synonyms`, `synonyms_set` or `synonyms_path` to be configured")
-			}
-			if err := im.AddCustomTokenFilter("u:"+name, map[string]any{"type": synonymFilterType, "synonyms": syn}); err != nil {
-				return eserr.IllegalArgument("failed to build synonyms: %s", err.Error())
-			}
-		case "stemmer":
-			lang, _ := f["language"].(string)
-			if lang == "" {
-				lang, _ = f["name"].(string)
-			}
-			if lang != "english" && lang != "porter" && lang != "light_english" && lang != "minimal_english" {
-				return eserr.IllegalArgument("unsupported stemmer language [%s]", lang)
-			}
-		case "stop":
-			if err := addStop(im, name, f["stopwords"]); err != nil {
-				return err
-			}
-		case "lowercase", "asciifolding", "porter_stem":
-		default:
-			return eserr.IllegalArgument("Unknown filter type [%s] for [%s]", typ, name)
+// addBuiltins registers ES's pre-configured filters ("es:<name>"), its built-in analyzers
+// and its language analyzers, whose filters are "es:<language>/<i>".
+func addBuiltins(im *blevemapping.IndexMappingImpl) error {
+	for _, n := range esanalysis.PreconfiguredNames() {
+		def, _ := esanalysis.Preconfigured(n)
+		if err := addFilter(im, "es:"+n, def, n); err != nil {
+			return err
+		}
+	}
+	for _, n := range sortedNames(builtinAnalyzers) {
+		if err := im.AddCustomAnalyzer(n, builtinAnalyzers[n]); err != nil {
+			return err
+		}
+	}
+	for _, lang := range esanalysis.Languages() {
+		cfg, err := languageConfig(im, "es:"+lang, lang, nil)
+		if err != nil {
+			return err
+		}
+		if err := im.AddCustomAnalyzer("es:"+lang, cfg); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func addStop(im *blevemapping.IndexMappingImpl, name string, words any) error {
-	list, ok := words.([]any)
-	if !ok {
-		if s, _ := words.(string); s != "" && s != "_english_" {
-			return eserr.IllegalArgument("unsupported stopwords [%s]", s)
+// languageConfig registers the filters of a language analyzer under prefix and returns the
+// analyzer's bleve config.
+func languageConfig(im *blevemapping.IndexMappingImpl, prefix, lang string, params map[string]any) (map[string]any, error) {
+	defs, _, err := esanalysis.LanguageFilters(lang, params)
+	if err != nil {
+		return nil, eserr.IllegalArgument("%s", err.Error())
+	}
+	names := make([]any, len(defs))
+	for i, d := range defs {
+		names[i] = fmt.Sprintf("%s/%d", prefix, i)
+		if err := addFilter(im, names[i].(string), d, lang); err != nil {
+			return nil, err
 		}
+	}
+	return map[string]any{"type": custom.Name, "tokenizer": standardTokenizer, "token_filters": names}, nil
+}
+
+// addFilter registers the bleve filter for an ES filter definition under bleveName; esName
+// names it in errors.
+func addFilter(im *blevemapping.IndexMappingImpl, bleveName string, def map[string]any, esName string) error {
+	cfg, err := esanalysis.FilterConfig(def)
+	if errors.Is(err, esanalysis.ErrUnknownType) {
+		return eserr.IllegalArgument("Unknown filter type [%v] for [%s]", def["type"], esName)
+	}
+	if err != nil {
+		return eserr.IllegalArgument("%s", err.Error())
+	}
+	if err := im.AddCustomTokenFilter(bleveName, cfg); err != nil {
+		return eserr.IllegalArgument("failed to build filter [%s]: %s", esName, err.Error())
+	}
+	return nil
+}
+
+// ValidateAnalysis refuses, for a new index, the custom tokenizers, char filters and
+// normalizers the engine does not build: ignoring them would analyze differently from ES.
+// Indices created before this check keep opening (BuildIndexMapping ignores them).
+func ValidateAnalysis(a *Analysis) error {
+	if a == nil {
 		return nil
 	}
-	if err := im.AddCustomTokenMap("u:"+name+":words", map[string]any{"type": tokenmap.Name, "tokens": list}); err != nil {
-		return eserr.IllegalArgument("invalid stopwords: %s", err.Error())
+	parts := []struct {
+		kind string
+		defs map[string]map[string]any
+	}{{"char_filter", a.CharFilter}, {"normalizer", a.Normalizer}, {"tokenizer", a.Tokenizer}}
+	for _, p := range parts {
+		if names := sortedNames(p.defs); len(names) > 0 {
+			return eserr.IllegalArgument("custom %s [%s] is not supported by this engine", p.kind, names[0])
+		}
 	}
-	return im.AddCustomTokenFilter("u:"+name, map[string]any{"type": stop.Name, "stop_token_map": "u:" + name + ":words"})
+	for _, n := range sortedNames(a.Analyzer) {
+		if cf := a.Analyzer[n]["char_filter"]; len(listOf(cf)) > 0 {
+			return eserr.IllegalArgument("analyzer [%s]: char_filter is not supported by this engine", n)
+		}
+	}
+	return nil
 }
 
-var builtinFilters = map[string]string{
-	"lowercase": lowercase.Name, "asciifolding": foldFilterType, "stop": en.StopName,
-	"porter_stem": porter.Name, "kstem": porter.Name,
-}
-
-func analyzerConfig(name string, def map[string]any, a *Analysis) (map[string]any, error) {
+func analyzerConfig(im *blevemapping.IndexMappingImpl, name string, def map[string]any, a *Analysis) (map[string]any, error) {
 	typ, _ := def["type"].(string)
 	if typ != "" && typ != "custom" {
 		if _, ok := builtinAnalyzers["es:"+typ]; ok {
 			return builtinAnalyzers["es:"+typ], nil
 		}
+		if languageSet[typ] {
+			return languageConfig(im, "u:"+name, typ, def)
+		}
 		return nil, eserr.IllegalArgument("Unknown analyzer type [%s] for [%s]", typ, name)
 	}
 	tok, _ := def["tokenizer"].(string)
-	btok := map[string]string{"standard": standardTokenizer, "whitespace": whitespace.Name, "keyword": single.Name}[tok]
+	btok := tokenizers[tok]
 	if btok == "" {
 		return nil, eserr.IllegalArgument("failed to find tokenizer under name [%s]", tok)
 	}
 	var filters []any
-	raw, _ := def["filter"].([]any)
-	for _, f := range raw {
+	for _, f := range listOf(def["filter"]) {
 		fn, _ := f.(string)
-		bf, err := filterName(fn, a)
-		if err != nil {
+		bf, ok := FilterName(fn, a)
+		if !ok {
 			return nil, eserr.IllegalArgument("Custom Analyzer [%s] failed to find filter under name [%s]", name, fn)
 		}
-		if bf != "" {
-			filters = append(filters, bf)
-		}
+		filters = append(filters, bf)
 	}
 	return map[string]any{"type": custom.Name, "tokenizer": btok, "token_filters": filters}, nil
 }
 
-func filterName(fn string, a *Analysis) (string, error) {
-	if def, ok := a.Filter[fn]; ok {
-		switch def["type"] {
-		case "stemmer":
-			return porter.Name, nil
-		case "lowercase", "asciifolding", "porter_stem":
-			return builtinFilters[def["type"].(string)], nil
-		case "stop":
-			if _, ok := def["stopwords"].([]any); ok {
-				return "u:" + fn, nil
-			}
-			return en.StopName, nil
+// FilterName resolves a filter an analyzer names: the index's own definitions first, then
+// ES's pre-configured filters.
+func FilterName(fn string, a *Analysis) (string, bool) {
+	if a != nil {
+		if _, ok := a.Filter[fn]; ok {
+			return "u:" + fn, true
 		}
-		return "u:" + fn, nil
 	}
-	if bf, ok := builtinFilters[fn]; ok {
-		return bf, nil
+	if _, ok := esanalysis.Preconfigured(fn); ok {
+		return "es:" + fn, true
 	}
-	return "", fmt.Errorf("unknown filter %s", fn)
+	return "", false
+}
+
+func listOf(v any) []any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case []any:
+		return x
+	}
+	return []any{v}
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for n := range m {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // ParseAnalysis decodes the analysis block of settings (nil when absent).
@@ -221,6 +261,19 @@ func KnownAnalyzer(name string, a *Analysis) bool {
 			return true
 		}
 	}
-	_, ok := builtinAnalyzers["es:"+name]
-	return ok || name == "default"
+	return BuiltinAnalyzer(name) || name == "default"
 }
+
+// BuiltinAnalyzer reports whether name is one of ES's built-in analyzers the engine has.
+func BuiltinAnalyzer(name string) bool {
+	_, ok := builtinAnalyzers["es:"+name]
+	return ok || languageSet[name]
+}
+
+var languageSet = func() map[string]bool {
+	out := map[string]bool{}
+	for _, l := range esanalysis.Languages() {
+		out[l] = true
+	}
+	return out
+}()

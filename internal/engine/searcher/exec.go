@@ -91,7 +91,7 @@ func hitsObject(res *bleve.SearchResult, hits []any, r *Request, o Options, sort
 	return out
 }
 
-func renderHit(h *bsearch.DocumentMatch, byName map[string]*store.Index, r *Request, sorted bool, types []string) (map[string]any, error) {
+func renderHit(h *bsearch.DocumentMatch, byName map[string]*store.Index, r *Request, sorted bool, types []string, hl *highlighters, n int) (map[string]any, error) {
 	ix := byName[h.Index]
 	if ix == nil && len(byName) == 1 {
 		for _, only := range byName {
@@ -125,6 +125,9 @@ func renderHit(h *bsearch.DocumentMatch, byName map[string]*store.Index, r *Requ
 		if src := r.Source.Apply(doc.Source); src != nil {
 			hit["_source"] = src
 		}
+	}
+	if err := hl.add(hit, ix, doc, n); err != nil {
+		return nil, err
 	}
 	if sorted {
 		descs := make([]bool, len(r.Sort))

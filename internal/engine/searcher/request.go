@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
+	"github.com/aislehq/aisle/internal/engine/highlight"
 )
 
 // Request is a parsed _search body merged with URL parameters.
@@ -25,6 +26,7 @@ type Request struct {
 	Version     bool
 	SeqNoTerm   bool
 	Aggs        map[string]any
+	Highlight   *highlight.Options
 }
 
 // SortSpec is one sort clause.
@@ -125,6 +127,8 @@ func ParseBody(body map[string]any) (*Request, error) {
 				return nil, eserr.Parsing("Found two aggregation type definitions in [%s]", k)
 			}
 			r.Aggs = m
+		case "highlight":
+			r.Highlight, err = highlight.Parse(v)
 		case "timeout":
 		default:
 			return nil, eserr.Parsing("Unknown key for a %s in [%s].", tokenName(v), k).With("line", 1).With("col", 1)

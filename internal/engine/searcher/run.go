@@ -91,6 +91,9 @@ func newPlan(indices []*store.Index, r *Request) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkHighlightQueries(indices, r); err != nil {
+		return nil, err
+	}
 	parsed, err := parseAggs(r.Aggs, qc, indices[0].Name)
 	if err != nil {
 		return nil, err
@@ -153,8 +156,9 @@ func renderHits(res *bleve.SearchResult, indices []*store.Index, r *Request, p *
 		byName[ix.Name] = ix
 	}
 	hits := make([]any, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		hit, err := renderHit(h, byName, r, p.sorted(), p.sortTypes)
+	hl := newHighlighters(r)
+	for i, h := range res.Hits {
+		hit, err := renderHit(h, byName, r, p.sorted(), p.sortTypes, hl, i)
 		if err != nil {
 			return nil, err
 		}

@@ -75,7 +75,8 @@ var dynamicSettings = map[string]bool{
 	"index.priority": true, "index.query.default_field": true, "index.max_ngram_diff": true,
 	"index.translog.durability": true, "index.search.idle.after": true, "index.max_shingle_diff": true,
 	"index.max_rescore_window": true, "index.max_regex_length": true, "index.default_pipeline": true,
-	"index.final_pipeline": true, "index.gc_deletes": true,
+	"index.final_pipeline": true, "index.gc_deletes": true, "index.analyze.max_token_count": true,
+	"index.highlight.max_analyzed_offset": true,
 }
 
 var staticSettings = map[string]bool{

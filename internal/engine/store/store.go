@@ -222,6 +222,9 @@ func newIndexMeta(name string, req CreateRequest) (*indexMeta, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := mapper.ValidateAnalysis(a); err != nil {
+		return nil, err
+	}
 	if _, err := mapper.BuildIndexMapping(a); err != nil {
 		return nil, eserr.As(err)
 	}

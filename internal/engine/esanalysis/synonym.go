@@ -1,40 +1,25 @@
-package mapper
+package esanalysis
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/char/asciifolding"
 	"github.com/blevesearch/bleve/v2/registry"
 )
 
-// synonymFilterType is the bleve token filter type behind ES's inline synonym and
+// TypeSynonym is the bleve token filter type behind ES's inline synonym and
 // synonym_graph filters ("a, b, c" equivalences and "a, b => c" replacements).
-const synonymFilterType = "aisle_synonym"
+const TypeSynonym = "aisle_synonym"
 
-// foldFilterType folds each token to ASCII like ES's asciifolding token filter.
-const foldFilterType = "aisle_asciifolding"
+// SynonymToken is the type of the tokens a synonym rule puts out, ES's "SYNONYM".
+const SynonymToken analysis.TokenType = 64
 
 func init() {
 	// Registration fails only for a duplicate name, a programming error worth a crash.
-	if err := registry.RegisterTokenFilter(synonymFilterType, newSynonymFilter); err != nil {
+	if err := registry.RegisterTokenFilter(TypeSynonym, newSynonymFilter); err != nil {
 		panic(err)
 	}
-	if err := registry.RegisterTokenFilter(foldFilterType, func(map[string]interface{}, *registry.Cache) (analysis.TokenFilter, error) {
-		return foldFilter{f: asciifolding.New()}, nil
-	}); err != nil {
-		panic(err)
-	}
-}
-
-type foldFilter struct{ f analysis.CharFilter }
-
-func (f foldFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
-	for _, t := range in {
-		t.Term = f.f.Filter(t.Term)
-	}
-	return in
 }
 
 type synonymFilter struct {
@@ -117,7 +102,7 @@ func (f *synonymFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
 		longest := 0
 		for _, o := range outs {
 			for j, w := range o {
-				out = append(out, &analysis.Token{Term: []byte(w), Start: start, End: end, Position: pos + j, Type: analysis.AlphaNumeric})
+				out = append(out, &analysis.Token{Term: []byte(w), Start: start, End: end, Position: pos + j, Type: SynonymToken})
 			}
 			if len(o) > longest {
 				longest = len(o)
