@@ -121,7 +121,7 @@ func validateCAS(seq, term *int64, create bool) error {
 
 func (a *API) indexDoc(index, id string, create bool) func(q *req) (int, any, error) {
 	return func(q *req) (int, any, error) {
-		if err := unsupportedParams(q, "version", "version_type", "pipeline", "require_data_stream"); err != nil {
+		if err := unsupportedParams(q, "pipeline", "require_data_stream"); err != nil {
 			return 0, nil, err
 		}
 		mode, err := refreshMode(q)
@@ -136,6 +136,10 @@ func (a *API) indexDoc(index, id string, create bool) func(q *req) (int, any, er
 			return 0, nil, eserr.IllegalArgument("opType must be 'create' or 'index', found: [%s]", q.param("op_type"))
 		}
 		seq, term, err := casParams(q, create)
+		if err != nil {
+			return 0, nil, err
+		}
+		ext, gte, err := externalVersion(q, create, seq != nil)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -160,7 +164,8 @@ func (a *API) indexDoc(index, id string, create bool) func(q *req) (int, any, er
 		}
 		// Sources are stored without insignificant whitespace when they are valid JSON;
 		// the document builder reports invalid JSON with ES's error.
-		return writeOne(ix, store.Op{Kind: kind, ID: id, Source: mapper.Compact(q.body), IfSeqNo: seq, IfPrimaryTerm: term}, mode)
+		return writeOne(ix, store.Op{Kind: kind, ID: id, Source: mapper.Compact(q.body), IfSeqNo: seq, IfPrimaryTerm: term,
+			External: ext, ExternalGTE: gte}, mode)
 	}
 }
 

@@ -27,6 +27,10 @@ type Op struct {
 	Source        []byte
 	IfSeqNo       *int64
 	IfPrimaryTerm *int64
+	// External is an externally versioned write: the document takes this version, which
+	// must be above the current one (at least it, with ExternalGTE).
+	External    *int64
+	ExternalGTE bool
 }
 
 // translogSize is about the size of the translog records of ops, so that a bulk's records
@@ -184,12 +188,19 @@ func (ix *Index) applyLocked(op *Op) (Result, *record) {
 	cur, found := ix.docs[op.ID]
 	ix.noteVisibleLocked(op.ID, cur, found)
 	exists := found && !cur.Deleted
-	if err := ix.checkPreconditions(op, cur, exists); err != nil {
-		return Result{ID: op.ID, Status: 409, Err: err}, nil
+	conflict := ix.checkPreconditions(op, cur, exists)
+	if conflict == nil {
+		conflict = ix.checkExternal(op, cur, found)
+	}
+	if conflict != nil {
+		return Result{ID: op.ID, Status: 409, Err: conflict}, nil
 	}
 	version := int64(1)
 	if found {
 		version = cur.Version + 1
+	}
+	if op.External != nil {
+		version = *op.External
 	}
 	if op.Kind == OpDelete {
 		return ix.deleteLocked(op.ID, version, exists)
@@ -238,6 +249,20 @@ func (ix *Index) checkPreconditions(op *Op, cur docState, exists bool) *eserr.Er
 	}
 	if op.Kind == OpCreate && exists {
 		return ix.conflict(op.ID, fmt.Sprintf("document already exists (current version [%d])", cur.Version))
+	}
+	return nil
+}
+
+// checkExternal is the conflict of an externally versioned op with the current version
+// (of the document or its tombstone), as ES's external and external_gte version types.
+func (ix *Index) checkExternal(op *Op, cur docState, found bool) *eserr.Error {
+	switch {
+	case op.External == nil || !found:
+		return nil
+	case op.ExternalGTE && cur.Version > *op.External:
+		return ix.conflict(op.ID, fmt.Sprintf("current version [%d] is higher than the one provided [%d]", cur.Version, *op.External))
+	case !op.ExternalGTE && cur.Version >= *op.External:
+		return ix.conflict(op.ID, fmt.Sprintf("current version [%d] is higher or equal to the one provided [%d]", cur.Version, *op.External))
 	}
 	return nil
 }
