@@ -191,13 +191,18 @@ func (h *histogramAgg) round(seg int, col *columns.Column, o uint32) int64 {
 }
 
 func (h *histogramAgg) result(owner int) *partial {
+	return keyedResult(&h.ords, h.counts, h.subs, owner)
+}
+
+// keyedResult is owner's buckets of a histogram, by key (kept in ms).
+func keyedResult(ords *bucketOrds, counts []int64, subs []aggregator, owner int) *partial {
 	p := newPartial()
-	for _, b := range h.ords.of(owner) {
-		k := h.ords.keys[b].k
+	for _, b := range ords.of(owner) {
+		k := ords.keys[b].k
 		pb := p.bucket(strconv.FormatInt(k, 10), value{})
 		pb.ms = k
-		pb.count += h.counts[b]
-		pb.subs = mergeLists(pb.subs, resultsOf(h.subs, int(b)))
+		pb.count += counts[b]
+		pb.subs = mergeLists(pb.subs, resultsOf(subs, int(b)))
 	}
 	return p
 }

@@ -12,6 +12,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/aislehq/aisle/internal/engine/columns"
+	"github.com/aislehq/aisle/internal/engine/dsl"
 )
 
 // Collector computes a search's aggregations in the pass that finds its hits, as
@@ -24,6 +25,8 @@ type Collector struct {
 	aggs   []*Agg
 	mu     sync.Mutex
 	shards []*shard
+	// Index names the index searched, in top_hits' hits.
+	Index string
 }
 
 // NewCollector returns a collector of aggs.
@@ -36,9 +39,10 @@ func (c *Collector) Wrap(q bq.Query) bq.Query { return &collectQuery{Query: q, c
 
 // doc is one matching document of a shard.
 type doc struct {
-	seg   int    // its segment in the shard's view
-	local uint64 // its number in the segment
-	id    uint64 // its number in the shard's reader
+	seg   int     // its segment in the shard's view
+	local uint64  // its number in the segment
+	id    uint64  // its number in the shard's reader
+	score float64 // its score, when the search scores
 }
 
 // aggregator collects one aggregation of one shard. owner is the number of the parent's
@@ -59,6 +63,9 @@ type shard struct {
 	o     search.SearcherOptions
 	roots []aggregator
 	hint  int // segment of the last document: matches come in order
+	index string
+	// all are the shard's aggregators at every level (see finish).
+	all []aggregator
 }
 
 func (c *Collector) newShard(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (*shard, error) {
@@ -66,7 +73,7 @@ func (c *Collector) newShard(ctx context.Context, r index.IndexReader, m mapping
 	if !ok {
 		return nil, fmt.Errorf("aggregations need a scorch index, got %T", r)
 	}
-	sh := &shard{ctx: ctx, view: v, r: r, m: m, o: o}
+	sh := &shard{ctx: ctx, view: v, r: r, m: m, o: o, index: c.Index}
 	roots, err := sh.build(c.aggs)
 	if err != nil {
 		_ = closeAll(roots)
@@ -92,11 +99,15 @@ func (sh *shard) build(aggs []*Agg) ([]aggregator, error) {
 			return out, errors.Join(err, closeAll(subs))
 		}
 		out = append(out, ag)
+		sh.all = append(sh.all, ag)
 	}
 	return out, nil
 }
 
 func (sh *shard) newAggregator(a *Agg, subs []aggregator) (aggregator, error) {
+	if k := kinds[a.Type]; k != nil && k.build != nil {
+		return k.build(sh, a, subs)
+	}
 	switch a.Type {
 	case "filter":
 		return sh.newFilter(a, subs)
@@ -120,10 +131,10 @@ func (sh *shard) columns(a *Agg) ([]*columns.Column, error) {
 	return sh.view.Field(a.Field, prefix)
 }
 
-func (sh *shard) collect(id index.IndexInternalID) error {
+func (sh *shard) collect(id index.IndexInternalID, score float64) error {
 	seg, local := sh.view.Locate(id, sh.hint)
 	sh.hint = seg
-	d := doc{seg: seg, local: local, id: id.Value()}
+	d := doc{seg: seg, local: local, id: id.Value(), score: score}
 	for _, a := range sh.roots {
 		if err := a.collect(d, 0); err != nil {
 			return err
@@ -233,28 +244,34 @@ func (q *collectQuery) Searcher(ctx context.Context, r index.IndexReader, m mapp
 	if err != nil {
 		return nil, err
 	}
-	return &collectSearcher{Searcher: inner, sh: sh}, nil
+	// Its matches are the query's: a post_filter goes around this searcher.
+	return dsl.Tap(inner, func(d *search.DocumentMatch) error { return sh.collect(d.IndexInternalID, d.Score) }, sh.finish), nil
 }
 
-// collectSearcher sees every document the collector receives: the top-level searcher's
-// matches are exactly the search's hits.
-type collectSearcher struct {
-	search.Searcher
-	sh *shard
-}
+// filler is an aggregator that collects documents of its own once the shard's matches
+// are all collected (global).
+type filler interface{ fill(sh *shard) error }
 
-func (s *collectSearcher) Next(ctx *search.SearchContext) (*search.DocumentMatch, error) {
-	d, err := s.Searcher.Next(ctx)
-	if d != nil && err == nil {
-		err = s.sh.collect(d.IndexInternalID)
+// finisher is an aggregator with work left once every document is collected, while the
+// reader is still open (top_hits reads its hits' ids).
+type finisher interface{ finish(sh *shard) error }
+
+// finish runs the top-level fillers, then every finisher, once the matches are all
+// collected.
+func (sh *shard) finish() error {
+	for _, a := range sh.roots {
+		if f, ok := a.(filler); ok {
+			if err := f.fill(sh); err != nil {
+				return err
+			}
+		}
 	}
-	return d, err
-}
-
-func (s *collectSearcher) Advance(ctx *search.SearchContext, id index.IndexInternalID) (*search.DocumentMatch, error) {
-	d, err := s.Searcher.Advance(ctx, id)
-	if d != nil && err == nil {
-		err = s.sh.collect(d.IndexInternalID)
+	for _, a := range sh.all {
+		if f, ok := a.(finisher); ok {
+			if err := f.finish(sh); err != nil {
+				return err
+			}
+		}
 	}
-	return d, err
+	return nil
 }

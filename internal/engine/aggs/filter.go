@@ -3,78 +3,38 @@ package aggs
 import (
 	"errors"
 
-	"github.com/blevesearch/bleve/v2/search"
-	index "github.com/blevesearch/bleve_index_api"
-
 	"github.com/aislehq/aisle/internal/engine/dsl"
 )
 
-// filterAgg collects the documents that also match its filter. The filter's searcher
-// is advanced in step with the collected documents, which arrive in order, so checking a
-// document costs a skip in the filter's postings rather than a search per bucket.
+// filterAgg collects the documents that also match its filter (see dsl.Matcher: the
+// documents arrive in order).
 type filterAgg struct {
-	// check answers from columns when the filter is a predicate (query.PredicateOf);
-	// otherwise the searcher s is stepped.
-	check   dsl.Check
-	s       search.Searcher
-	sctx    *search.SearchContext
-	cur     *search.DocumentMatch
-	curID   uint64
-	done    bool
-	scratch index.IndexInternalID
-	counts  []int64 // per owner
-	subs    []aggregator
+	m      *dsl.Matcher
+	counts []int64 // per owner
+	subs   []aggregator
 }
 
 func (sh *shard) newFilter(a *Agg, subs []aggregator) (aggregator, error) {
-	if a.Pred != nil {
-		check, err := a.Pred.Bind(sh.view, sh.m)
-		if err != nil {
-			return nil, err
-		}
-		return &filterAgg{check: check, subs: subs}, nil
-	}
-	s, err := a.Filter.Searcher(sh.ctx, sh.r, sh.m, search.SearcherOptions{Score: "none"})
+	m, err := sh.matcher(a)
 	if err != nil {
 		return nil, err
 	}
-	pool := search.NewDocumentMatchPool(s.DocumentMatchPoolSize(), 0)
-	return &filterAgg{s: s, sctx: &search.SearchContext{DocumentMatchPool: pool, IndexReader: sh.r},
-		scratch: make(index.IndexInternalID, 8), subs: subs}, nil
+	return &filterAgg{m: m, subs: subs}, nil
+}
+
+// matcher binds a's filter to the shard's reader.
+func (sh *shard) matcher(a *Agg) (*dsl.Matcher, error) {
+	return dsl.NewMatcher(sh.ctx, a.Filter, a.Pred, sh.r, sh.view, sh.m)
 }
 
 func (f *filterAgg) collect(d doc, owner int) error {
-	ok, err := f.matches(d)
+	ok, err := f.m.Matches(d.seg, d.local, d.id)
 	if err != nil || !ok {
 		return err
 	}
 	f.counts = grow(f.counts, owner)
 	f.counts[owner]++
 	return collectAll(f.subs, d, owner)
-}
-
-// matches checks d, or advances the filter's searcher to it unless it is already there
-// or past it.
-func (f *filterAgg) matches(d doc) (bool, error) {
-	if f.check != nil {
-		return f.check(d.seg, d.local), nil
-	}
-	id := d.id
-	if !f.done && (f.cur == nil || f.curID < id) {
-		f.sctx.DocumentMatchPool.Put(f.cur)
-		f.scratch.SetValue(id)
-		next, err := f.s.Advance(f.sctx, f.scratch)
-		if err != nil {
-			return false, err
-		}
-		f.cur = next
-		if next == nil {
-			f.done = true
-		} else {
-			f.curID = next.IndexInternalID.Value()
-		}
-	}
-	return !f.done && f.curID == id, nil
 }
 
 func (f *filterAgg) result(owner int) *partial {
@@ -86,9 +46,4 @@ func (f *filterAgg) result(owner int) *partial {
 	return p
 }
 
-func (f *filterAgg) close() error {
-	if f.s == nil {
-		return closeAll(f.subs)
-	}
-	return errors.Join(f.s.Close(), closeAll(f.subs))
-}
+func (f *filterAgg) close() error { return errors.Join(f.m.Close(), closeAll(f.subs)) }

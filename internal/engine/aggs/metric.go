@@ -51,8 +51,12 @@ func (m *metricAgg) collect(d doc, owner int) error {
 		p.missing++
 		return nil
 	}
-	if m.a.Type == "cardinality" {
+	switch m.a.Type {
+	case "cardinality":
 		m.distinct(owner, d.seg, ords)
+		return nil
+	case "value_count":
+		p.count += int64(len(ords))
 		return nil
 	}
 	col := m.cols[d.seg]

@@ -40,6 +40,7 @@ type Agg struct {
 	Include     *termFilter
 	Exclude     *termFilter
 	Subs        []*Agg
+	X           *Extra // the options of the kinds of kinds.go
 }
 
 // OrderKey is one terms ordering criterion.
@@ -111,6 +112,9 @@ func parseOne(name string, v any, c *dsl.Context) (*Agg, error) {
 }
 
 func (a *Agg) parseBody(typ string, val any, c *dsl.Context) error {
+	if k := kinds[typ]; k != nil && k.params == nil {
+		return k.parseRaw(a, val, c)
+	}
 	if typ == "filter" {
 		q, err := dsl.ParseValue(val, c)
 		if err != nil {
@@ -129,8 +133,11 @@ func (a *Agg) parseBody(typ string, val any, c *dsl.Context) error {
 		"min":            {"field", "format", "missing"},
 		"max":            {"field", "format", "missing"},
 		"sum":            {"field", "format", "missing"},
-		"date_histogram": {"field", "calendar_interval", "fixed_interval", "format", "min_doc_count", "extended_bounds", "time_zone", "keyed", "order", "missing"},
+		"date_histogram": {"field", "calendar_interval", "fixed_interval", "format", "min_doc_count", "extended_bounds", "time_zone", "keyed", "order", "missing", "offset"},
 	}[typ]
+	if k := kinds[typ]; allowed == nil && k != nil {
+		allowed = k.params
+	}
 	if allowed == nil {
 		return eserr.New(400, "x_content_parse_exception", "[1:1] unknown aggregation type [%s]", typ).
 			With("caused_by", map[string]any{"type": "named_object_not_found_exception", "reason": "[1:1] unknown field [" + typ + "]"})
@@ -159,6 +166,9 @@ func (a *Agg) parseBody(typ string, val any, c *dsl.Context) error {
 		if tz, ok := body["time_zone"]; ok {
 			return eserr.IllegalArgument("[time_zone] %v is not supported", tz)
 		}
+	}
+	if k := kinds[typ]; k != nil && k.parse != nil {
+		return k.parse(a, body)
 	}
 	return nil
 }
@@ -281,6 +291,9 @@ func (a *Agg) parseHistogram(body map[string]any) error {
 	}
 	if _, ok := body["order"]; ok {
 		return eserr.IllegalArgument("[date_histogram] order is not supported by this engine")
+	}
+	if err := a.parseDateOffset(body["offset"]); err != nil {
+		return err
 	}
 	if k, _ := body["keyed"].(bool); k {
 		return eserr.IllegalArgument("[date_histogram] keyed is not supported by this engine")

@@ -11,9 +11,12 @@ type partial struct {
 	buckets map[string]*pbucket // terms and date_histogram buckets, by value
 	// metrics
 	sum      float64
+	count    int64   // values observed (value_count, avg, stats)
+	sumSq    float64 // extended_stats
 	min, max float64
 	has      bool                // some value was seen (min, max)
 	distinct map[string]struct{} // cardinality: the values seen
+	top      *topPartial         // top_hits
 }
 
 // pbucket is one bucket of a partial: its key, documents and sub-aggregation results
@@ -43,6 +46,8 @@ func (p *partial) bucket(k string, v value) *pbucket {
 // observe records a metric value.
 func (p *partial) observe(x float64) {
 	p.sum += x
+	p.count++
+	p.sumSq += x * x
 	p.min = math.Min(p.min, x)
 	p.max = math.Max(p.max, x)
 	p.has = true
@@ -56,6 +61,11 @@ func (p *partial) merge(o *partial) {
 	p.docs += o.docs
 	p.missing += o.missing
 	p.sum += o.sum
+	p.count += o.count
+	p.sumSq += o.sumSq
+	if o.top != nil {
+		p.top = p.top.merge(o.top)
+	}
 	if o.has {
 		p.min, p.max, p.has = math.Min(p.min, o.min), math.Max(p.max, o.max), true
 	}

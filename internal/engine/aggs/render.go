@@ -9,6 +9,9 @@ import (
 
 // Validate rejects aggregations ES refuses for the field type.
 func Validate(aggs []*Agg, index string) error {
+	if err := checkGlobals(aggs); err != nil {
+		return err
+	}
 	for _, a := range aggs {
 		if err := a.validateField(index); err != nil {
 			return err
@@ -33,7 +36,7 @@ func (a *Agg) validateField(index string) error {
 		return eserr.SearchPhase(eserr.IllegalArgument("Fielddata is disabled on [%s] in [%s]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [%s] in order to load field data by uninverting the inverted index. Note that this can use significant memory.", a.Field, index, a.Field).With("index", index))
 	case mapper.Unqueryable(t):
 		return eserr.SearchPhase(eserr.IllegalArgument("Field [%s] of type [%s] is not supported for aggregation [%s]", a.Field, t, a.Type).With("index", index))
-	case isNumericMetric(a.Type) && !mapper.Numeric(t) && t != "date" && t != "boolean":
+	case (isNumericMetric(a.Type) || kinds[a.Type].numbers()) && !mapper.Numeric(t) && t != "date" && t != "boolean":
 		return eserr.SearchPhase(eserr.IllegalArgument("Field [%s] of type [%s] is not supported for aggregation [%s]", a.Field, t, a.Type).With("index", index))
 	case a.Type == "date_histogram" && t != "date":
 		return eserr.SearchPhase(eserr.IllegalArgument("Field [%s] of type [%s] is not supported for aggregation [date_histogram]", a.Field, t).With("index", index))
@@ -46,7 +49,12 @@ func (a *Agg) validateField(index string) error {
 // Render builds the "aggregations" object of a search from its reduced results (see
 // Collector.Reduce), aligned with aggs. typedKeys prefixes each name with its type.
 func Render(res Result, aggs []*Agg, typedKeys bool) (map[string]any, error) {
-	r := renderer{typedKeys: typedKeys}
+	return RenderWith(res, aggs, typedKeys, nil)
+}
+
+// RenderWith is Render with fetch rendering the hits of top_hits aggregations.
+func RenderWith(res Result, aggs []*Agg, typedKeys bool, fetch Fetch) (map[string]any, error) {
+	r := renderer{typedKeys: typedKeys, fetch: fetch}
 	return r.level(aggs, func(i int) *partial {
 		if i < len(res.parts) {
 			return res.parts[i]
@@ -55,7 +63,10 @@ func Render(res Result, aggs []*Agg, typedKeys bool) (map[string]any, error) {
 	})
 }
 
-type renderer struct{ typedKeys bool }
+type renderer struct {
+	typedKeys bool
+	fetch     Fetch
+}
 
 // level renders aggs, the i-th from part(i) (nil: empty).
 func (r renderer) level(aggs []*Agg, part func(i int) *partial) (map[string]any, error) {
@@ -78,6 +89,9 @@ func (r renderer) level(aggs []*Agg, part func(i int) *partial) (map[string]any,
 }
 
 func (r renderer) one(a *Agg, p *partial) (map[string]any, error) {
+	if k := kinds[a.Type]; k != nil {
+		return k.render(r, a, p)
+	}
 	switch a.Type {
 	case "filter":
 		out, err := r.subs(a, p.buckets[""])
@@ -208,10 +222,10 @@ func (r renderer) histogram(p *partial, a *Agg) (map[string]any, error) {
 			return nil, err
 		}
 		b["key"], b["key_as_string"], b["doc_count"] = k, formatKey(a, k), n
-		buckets = append(buckets, b)
-		if len(buckets) > 65535 {
-			break
+		if len(buckets) == maxBuckets {
+			return nil, tooManyBuckets()
 		}
+		buckets = append(buckets, b)
 	}
 	return map[string]any{"buckets": buckets}, nil
 }

@@ -95,8 +95,14 @@ func compareBy(a *Agg, key string, x, y value) int {
 	return cmp.Compare(x.num, y.num)
 }
 
-// floorDate rounds epoch millis down to the start of its interval.
+// floorDate rounds epoch millis down to the start of its interval, intervals being
+// shifted by the aggregation's offset.
 func floorDate(a *Agg, ms int64) int64 {
+	off := a.dateOffset()
+	return floorUTC(a, ms-off) + off
+}
+
+func floorUTC(a *Agg, ms int64) int64 {
 	if a.Fixed > 0 {
 		step := a.Fixed.Milliseconds()
 		return int64(math.Floor(float64(ms)/float64(step))) * step
@@ -123,7 +129,13 @@ func floorDate(a *Agg, ms int64) int64 {
 	return f.UnixMilli()
 }
 
+// nextDate is the start of the interval after the one starting at ms.
 func nextDate(a *Agg, ms int64) int64 {
+	off := a.dateOffset()
+	return nextUTC(a, ms-off) + off
+}
+
+func nextUTC(a *Agg, ms int64) int64 {
 	if a.Fixed > 0 {
 		return ms + a.Fixed.Milliseconds()
 	}
@@ -149,33 +161,16 @@ func nextDate(a *Agg, ms int64) int64 {
 // documents, widened to extended_bounds when empty buckets are wanted; ok is false when
 // there is no bucket at all.
 func histogramBounds[B any](a *Agg, byKey map[int64]B) (lo, hi int64, ok bool) {
-	for k := range byKey {
-		if !ok || k < lo {
-			lo = k
-		}
-		if !ok || k > hi {
-			hi = k
-		}
-		ok = true
-	}
 	if a.MinDocCount != 0 {
-		return lo, hi, ok
+		return keySpan(byKey)
 	}
-	if a.BoundsMin != nil && (!ok || floorDate(a, *a.BoundsMin) < lo) {
-		lo = floorDate(a, *a.BoundsMin)
-		if !ok {
-			hi = lo
+	var bounds []int64
+	for _, b := range []*int64{a.BoundsMin, a.BoundsMax} {
+		if b != nil {
+			bounds = append(bounds, floorDate(a, *b))
 		}
-		ok = true
 	}
-	if a.BoundsMax != nil && (!ok || floorDate(a, *a.BoundsMax) > hi) {
-		hi = floorDate(a, *a.BoundsMax)
-		if !ok {
-			lo = hi
-		}
-		ok = true
-	}
-	return lo, hi, ok
+	return keySpan(byKey, bounds...)
 }
 
 func formatKey(a *Agg, ms int64) string {

@@ -61,3 +61,20 @@ func (v *View) Locate(id index.IndexInternalID, hint int) (seg int, local uint64
 	seg = sort.Search(len(v.offsets), func(i int) bool { return v.offsets[i] > n }) - 1
 	return seg, n - v.offsets[seg]
 }
+
+// EachLive calls fn for each live document of the view, in order: its segment, its
+// number in the segment and in the reader.
+func (v *View) EachLive(fn func(seg int, local, id uint64) error) error {
+	for seg, s := range v.segs {
+		del := v.deleted[seg]
+		for local := range s.Count() {
+			if del != nil && del.Contains(uint32(local)) {
+				continue
+			}
+			if err := fn(seg, local, v.offsets[seg]+local); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
