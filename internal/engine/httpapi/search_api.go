@@ -25,6 +25,9 @@ var dbqParams = with(resolveParams, "refresh", "conflicts", "wait_for_completion
 func (a *API) search(expr string) func(q *req) (int, any, error) {
 	return func(q *req) (int, any, error) {
 		if q.param("scroll") != "" {
+			if err := searcher.ScrollConflict(q.body); err != nil {
+				return 0, nil, err
+			}
 			return 0, nil, eserr.IllegalArgument("scroll is not supported by this engine; use search_after")
 		}
 		if st := q.param("search_type"); st != "" && st != "query_then_fetch" && st != "dfs_query_then_fetch" {

@@ -17,10 +17,10 @@ import (
 func (p *plan) search(ctx context.Context, indices []*store.Index, r *Request) (*bleve.SearchResult, aggs.Result, error) {
 	switch {
 	case p.aggs == nil:
-		res, err := Searchable(indices).SearchInContext(ctx, p.req)
+		res, err := p.searchHits(ctx, indices)
 		return res, aggs.Result{}, err
 	case p.coll != nil:
-		res, err := Searchable(indices).SearchInContext(ctx, p.req)
+		res, err := p.searchHits(ctx, indices)
 		return res, p.coll.Reduce(), err
 	}
 	return p.searchShards(ctx, indices, r)
@@ -43,7 +43,7 @@ func (p *plan) searchShards(ctx context.Context, indices []*store.Index, r *Requ
 	var hits *bleve.SearchResult
 	if p.req.Size > 0 {
 		g.Go(func() (err error) {
-			hits, err = Searchable(indices).SearchInContext(gctx, p.req)
+			hits, err = p.searchHits(gctx, indices)
 			return err
 		})
 	}
@@ -71,9 +71,12 @@ func (p *plan) searchShard(ctx context.Context, ix *store.Index, key requestKey,
 		}
 	}
 	c := aggs.NewCollector(p.aggs)
+	c.Index = ix.Name
 	defer c.Close() //nolint:errcheck // closing searchers of a finished search
-	req := bleve.NewSearchRequestOptions(c.Wrap(p.query), 0, 0, false)
-	req.Score = bleve.ScoreNone
+	req := bleve.NewSearchRequestOptions(p.post.wrap(c.Wrap(p.query)), 0, 0, false)
+	if !aggs.NeedScores(p.aggs) {
+		req.Score = bleve.ScoreNone
+	}
 	res, err := ix.Bleve().SearchInContext(ctx, req)
 	if err != nil {
 		return shardResult{}, err

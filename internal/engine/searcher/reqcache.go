@@ -47,7 +47,7 @@ func requestKeyOf(indices []*store.Index, r *Request) (requestKey, bool) {
 	if r.Size != 0 {
 		return requestKey{}, false
 	}
-	raw, err := json.Marshal(map[string]any{"query": r.Query, "aggs": r.Aggs})
+	raw, err := json.Marshal(map[string]any{"query": r.Query, "aggs": r.Aggs, "post_filter": r.PostFilter})
 	if err != nil || strings.Contains(string(raw), "now") {
 		return requestKey{}, false
 	}

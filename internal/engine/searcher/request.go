@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aislehq/aisle/internal/engine/docsort"
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/highlight"
 )
@@ -27,15 +28,12 @@ type Request struct {
 	SeqNoTerm   bool
 	Aggs        map[string]any
 	Highlight   *highlight.Options
+	PostFilter  any       // the post_filter query, as decoded
+	Collapse    *Collapse // see collapse.go
 }
 
 // SortSpec is one sort clause.
-type SortSpec struct {
-	Field        string
-	Desc         bool
-	MissingFirst bool
-	UnmappedType string
-}
+type SortSpec = docsort.Spec
 
 // tokenName names a JSON value the way ES's parser errors do.
 func tokenName(v any) string {
@@ -94,6 +92,9 @@ func intValue(name string, v any) (int, error) {
 // URL parameters for size/from).
 func ParseBody(body map[string]any) (*Request, error) {
 	r := &Request{Size: 10, TrackTotal: 10000}
+	if err := collapseConflicts(body); err != nil {
+		return nil, err
+	}
 	for k, v := range body {
 		var err error
 		switch k {
@@ -104,7 +105,7 @@ func ParseBody(body map[string]any) (*Request, error) {
 		case "size":
 			r.Size, err = intValue(k, v)
 		case "sort":
-			r.Sort, err = parseSort(v)
+			r.Sort, err = docsort.Parse(v)
 		case "search_after":
 			arr, ok := v.([]any)
 			if !ok {
@@ -129,6 +130,10 @@ func ParseBody(body map[string]any) (*Request, error) {
 			r.Aggs = m
 		case "highlight":
 			r.Highlight, err = highlight.Parse(v)
+		case "post_filter":
+			r.PostFilter = v
+		case "collapse":
+			r.Collapse, err = parseCollapse(v, false)
 		case "timeout":
 		default:
 			return nil, eserr.Parsing("Unknown key for a %s in [%s].", tokenName(v), k).With("line", 1).With("col", 1)
@@ -239,72 +244,4 @@ func (r *Request) Validate(maxWindow int) error {
 		}
 	}
 	return nil
-}
-
-func parseSort(v any) ([]SortSpec, error) {
-	var out []SortSpec
-	for _, e := range listOf(v) {
-		switch x := e.(type) {
-		case string:
-			out = append(out, SortSpec{Field: x, Desc: x == "_score"})
-		case map[string]any:
-			for field, spec := range x {
-				s := SortSpec{Field: field, Desc: field == "_score"}
-				switch y := spec.(type) {
-				case string:
-					if err := setOrder(&s, y); err != nil {
-						return nil, err
-					}
-				case map[string]any:
-					for k, val := range y {
-						str, _ := val.(string)
-						switch k {
-						case "order":
-							if err := setOrder(&s, str); err != nil {
-								return nil, err
-							}
-						case "missing":
-							if str != "_last" && str != "_first" {
-								return nil, eserr.IllegalArgument("[sort] missing value [%v] is not supported by this engine (only _first and _last)", val)
-							}
-							s.MissingFirst = str == "_first"
-						case "unmapped_type":
-							s.UnmappedType = str
-						case "mode", "numeric_type", "format":
-							if k == "mode" && str != "min" && str != "max" && str != "" {
-								return nil, eserr.IllegalArgument("[sort] mode [%s] is not supported by this engine", str)
-							}
-						default:
-							return nil, eserr.Parsing("[field_sort] unknown field [%s]", k)
-						}
-					}
-				default:
-					return nil, eserr.Parsing("[sort] malformed sort for field [%s]", field)
-				}
-				out = append(out, s)
-			}
-		default:
-			return nil, eserr.Parsing("[sort] malformed sort")
-		}
-	}
-	return out, nil
-}
-
-func setOrder(s *SortSpec, o string) error {
-	switch strings.ToLower(o) {
-	case "asc":
-		s.Desc = false
-	case "desc":
-		s.Desc = true
-	default:
-		return eserr.IllegalArgument("Unknown SortOrder [%s]", o)
-	}
-	return nil
-}
-
-func listOf(v any) []any {
-	if a, ok := v.([]any); ok {
-		return a
-	}
-	return []any{v}
 }

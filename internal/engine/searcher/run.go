@@ -42,13 +42,18 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 	if err != nil {
 		return nil, err
 	}
+	if p.collapse != nil {
+		if err := p.collapse.expand(ctx, hits, indices, r, o); err != nil {
+			return nil, err
+		}
+	}
 	resp := map[string]any{
 		"took": time.Since(start).Milliseconds(), "timed_out": false,
 		"_shards": shardsWithFailures(len(indices), failed),
 		"hits":    hitsObject(res, hits, r, o, p.sorted()),
 	}
 	if p.aggs != nil {
-		out, err := aggs.Render(aggResult, p.aggs, o.TypedKeys)
+		out, err := aggs.RenderWith(aggResult, p.aggs, o.TypedKeys, topHitFetcher(indices, r))
 		if err != nil {
 			return nil, err
 		}
@@ -63,11 +68,23 @@ func validate(indices []*store.Index, r *Request, o Options) error {
 	if err := r.Validate(maxWindow(indices)); err != nil {
 		return shardCheckOrder(indices, r, err)
 	}
-	if o.RestTotalHitsAsInt && r.TrackTotal > 0 && r.TrackTotal != 10000 {
-		return eserr.ActionValidation(fmt.Sprintf("[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got %d", r.TrackTotal))
+	if err := r.checkCollapse(); err != nil {
+		return err
+	}
+	if err := r.CheckOptions(o); err != nil {
+		return err
 	}
 	if o.RestTotalHitsAsInt && r.TrackTotal == 10000 {
 		r.TrackTotal = -1
+	}
+	return nil
+}
+
+// CheckOptions applies ES's check of the request against its URL options: totals as
+// integers need exact totals.
+func (r *Request) CheckOptions(o Options) error {
+	if o.RestTotalHitsAsInt && r.TrackTotal > 0 && r.TrackTotal != 10000 {
+		return eserr.ActionValidation(fmt.Sprintf("[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got %d", r.TrackTotal))
 	}
 	return nil
 }
@@ -81,6 +98,8 @@ type plan struct {
 	// single index (see search).
 	coll      *aggs.Collector
 	sortTypes []string // of each value of the request's sort; nil when it has none
+	post      *postFilter
+	collapse  *collapser
 }
 
 // sorted reports whether hits follow the request's sort rather than the score alone.
@@ -104,9 +123,13 @@ func newPlan(indices []*store.Index, r *Request) (*plan, error) {
 	}
 	if parsed != nil && len(indices) == 1 && r.Size > 0 {
 		p.coll = aggs.NewCollector(parsed)
+		p.coll.Index = indices[0].Name
 		p.req.Query = p.coll.Wrap(q)
 	}
-	if r.Size == 0 {
+	if err := p.narrowHits(r, qc, indices[0].Name); err != nil {
+		return nil, err
+	}
+	if r.Size == 0 && !aggs.NeedScores(parsed) {
 		p.req.Score = bleve.ScoreNone // no hit is returned: scores are never read
 	}
 	return p, nil
