@@ -100,6 +100,8 @@ func (a *API) indexScopedRoutes(idx, op string) methods {
 	switch op {
 	case "_search":
 		return methods{"GET": h(a.search(idx), searchParams...), "POST": h(a.search(idx), searchParams...)}
+	case "_msearch":
+		return methods{"GET": h(a.msearch(idx), msearchParams...), "POST": h(a.msearch(idx), msearchParams...)}
 	case "_count":
 		return methods{"GET": h(a.count(idx), countParams...), "POST": h(a.count(idx), countParams...)}
 	case "_bulk":
@@ -136,6 +138,10 @@ func (a *API) globalRoutes(p []string) methods {
 	case "_search":
 		if n == 1 {
 			return methods{"GET": h(a.search(""), searchParams...), "POST": h(a.search(""), searchParams...)}
+		}
+	case "_msearch":
+		if n == 1 {
+			return methods{"GET": h(a.msearch(""), msearchParams...), "POST": h(a.msearch(""), msearchParams...)}
 		}
 	case "_count":
 		if n == 1 {
