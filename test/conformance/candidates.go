@@ -26,11 +26,28 @@ var Candidates = []string{
 	"search.highlight/70_number_of_fragments.yml",
 	"search.highlight/issue69009.yml",
 	"search/510_fragment_trimming_fix.yml",
+	// collapse, post_filter, facet aggregations and multi-search (issue 22)
+	"search/110_field_collapsing.yml",
+	"search/111_field_collapsing_with_max_score.yml",
+	"search/115_multiple_field_collapsing.yml",
+	"search.aggregation/100_avg_metric.yml",
+	"search.aggregation/140_value_count_metric.yml",
+	"search.aggregation/150_stats_metric.yml",
+	"search.aggregation/160_extended_stats_metric.yml",
+	"search.aggregation/200_top_hits_metric.yml",
+	"search.aggregation/200_top_hits.yml",
+	"search.aggregation/220_filters_bucket.yml",
+	"search.aggregation/380_global.yml",
+	"search.aggregation/40_range.yml",
+	"search.aggregation/10_histogram.yml",
+	"msearch/10_basic.yml",
+	"msearch/20_typed_keys.yml",
+	"msearch/40_routing.yml",
 }
 
 // CandidateSpecs are the API specs of candidates/api that the candidate files in force
 // call.
-var CandidateSpecs = []string{"indices.analyze.json"}
+var CandidateSpecs = []string{"indices.analyze.json", "msearch.json"}
 
 // LoadSpecs reads the API specs of dir/api and CandidateSpecs.
 func LoadSpecs(dir string) (*yamlrest.Specs, error) {

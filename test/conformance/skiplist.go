@@ -104,6 +104,7 @@ var SkipList = concat(
 	aggSkips,
 	deleteByQuerySkips,
 	analysisSkips,
+	facetSkips,
 )
 
 func concat(lists ...[]Entry) []Entry {
