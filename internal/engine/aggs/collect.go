@@ -27,6 +27,8 @@ type Collector struct {
 	shards []*shard
 	// Index names the index searched, in top_hits' hits.
 	Index string
+	// Memo, when set, shares the filters' checks with the search's other predicates.
+	Memo *dsl.Memo
 }
 
 // NewCollector returns a collector of aggs.
@@ -64,6 +66,7 @@ type shard struct {
 	roots []aggregator
 	hint  int // segment of the last document: matches come in order
 	index string
+	memo  *dsl.Memo
 	// all are the shard's aggregators at every level (see finish).
 	all []aggregator
 }
@@ -73,7 +76,7 @@ func (c *Collector) newShard(ctx context.Context, r index.IndexReader, m mapping
 	if !ok {
 		return nil, fmt.Errorf("aggregations need a scorch index, got %T", r)
 	}
-	sh := &shard{ctx: ctx, view: v, r: r, m: m, o: o, index: c.Index}
+	sh := &shard{ctx: ctx, view: v, r: r, m: m, o: o, index: c.Index, memo: c.Memo}
 	roots, err := sh.build(c.aggs)
 	if err != nil {
 		_ = closeAll(roots)

@@ -24,7 +24,7 @@ func (sh *shard) newFilter(a *Agg, subs []aggregator) (aggregator, error) {
 
 // matcher binds a's filter to the shard's reader.
 func (sh *shard) matcher(a *Agg) (*dsl.Matcher, error) {
-	return dsl.NewMatcher(sh.ctx, a.Filter, a.Pred, sh.r, sh.view, sh.m)
+	return dsl.NewMatcher(sh.ctx, a.Filter, a.Pred, sh.r, sh.view, sh.m, sh.memo)
 }
 
 func (f *filterAgg) collect(d doc, owner int) error {

@@ -104,7 +104,7 @@ func newFilters(sh *shard, a *Agg, subs []aggregator) (aggregator, error) {
 		f.n++
 	}
 	for _, nf := range spec.filters {
-		m, err := dsl.NewMatcher(sh.ctx, nf.q, nf.pred, sh.r, sh.view, sh.m)
+		m, err := dsl.NewMatcher(sh.ctx, nf.q, nf.pred, sh.r, sh.view, sh.m, sh.memo)
 		if err != nil {
 			return nil, errors.Join(err, f.close())
 		}

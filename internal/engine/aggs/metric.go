@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/blevesearch/bleve/v2/numeric"
-
 	"github.com/aislehq/aisle/internal/engine/columns"
 	"github.com/aislehq/aisle/internal/engine/mapper"
 )
@@ -26,6 +24,8 @@ type metricAgg struct {
 	// seen is cardinality's distinct terms per owner, by segment and ordinal.
 	seen []map[[2]int64]struct{}
 	one  [1]uint32
+	// nums is each segment's column values of a numeric field, once read.
+	nums [][]float64
 }
 
 func (sh *shard) newMetric(a *Agg) (aggregator, error) {
@@ -59,11 +59,32 @@ func (m *metricAgg) collect(d doc, owner int) error {
 		p.count += int64(len(ords))
 		return nil
 	}
+	if vals := m.numbers(d.seg); vals != nil {
+		for _, o := range ords {
+			p.observe(vals[o])
+		}
+		return nil
+	}
 	col := m.cols[d.seg]
 	for _, o := range ords {
 		p.observe(m.number(col, o))
 	}
 	return nil
+}
+
+// numbers is the value of each term of a numeric field's column in segment seg; nil
+// for dates and booleans, which number reads term by term.
+func (m *metricAgg) numbers(seg int) []float64 {
+	if m.nums == nil {
+		if !mapper.Numeric(m.a.Leaf.Type) {
+			return nil
+		}
+		m.nums = make([][]float64, len(m.cols))
+	}
+	if m.nums[seg] == nil {
+		m.nums[seg] = m.cols[seg].Float64s()
+	}
+	return m.nums[seg]
 }
 
 func (m *metricAgg) distinct(owner, seg int, ords []uint32) {
@@ -87,7 +108,7 @@ func (m *metricAgg) number(col *columns.Column, ord uint32) float64 {
 	case "date":
 		return float64(dateMillis(col.Int64s()[ord]))
 	}
-	return numeric.Int64ToFloat64(col.Int64s()[ord])
+	return col.Float64s()[ord]
 }
 
 func (m *metricAgg) result(owner int) *partial {

@@ -28,6 +28,8 @@ type Column struct {
 
 	intsOnce sync.Once
 	ints     []int64
+	numsOnce sync.Once
+	nums     []float64
 }
 
 // Ords returns doc's ordinals without allocating: in one when the column is
@@ -56,6 +58,20 @@ func (c *Column) Int64s() []int64 {
 		}
 	})
 	return c.ints
+}
+
+// Float64s is the number of each term of a numeric column (bleve indexes numbers as
+// sortable int64s of their float64 bits), decoded on first use: metrics read a value
+// per document.
+func (c *Column) Float64s() []float64 {
+	c.numsOnce.Do(func() {
+		ints := c.Int64s()
+		c.nums = make([]float64, len(ints))
+		for i, n := range ints {
+			c.nums[i] = numeric.Int64ToFloat64(n)
+		}
+	})
+	return c.nums
 }
 
 // AnyIn reports whether doc has an ordinal in [from, to).

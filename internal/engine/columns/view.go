@@ -78,3 +78,6 @@ func (v *View) EachLive(fn func(seg int, local, id uint64) error) error {
 	}
 	return nil
 }
+
+// Offset is the reader's number of the first document of segment seg.
+func (v *View) Offset(seg int) uint64 { return v.offsets[seg] }

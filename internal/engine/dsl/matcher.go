@@ -26,10 +26,11 @@ type Matcher struct {
 	scratch index.IndexInternalID
 }
 
-// NewMatcher binds q (and pred, its predicate or nil) to a reader and its view.
-func NewMatcher(ctx context.Context, q bq.Query, pred *Pred, r index.IndexReader, v *columns.View, m mapping.IndexMapping) (*Matcher, error) {
+// NewMatcher binds q (and pred, its predicate or nil) to a reader and its view; memo,
+// when not nil, shares the checks of the search's identical predicate leaves.
+func NewMatcher(ctx context.Context, q bq.Query, pred *Pred, r index.IndexReader, v *columns.View, m mapping.IndexMapping, memo *Memo) (*Matcher, error) {
 	if pred != nil {
-		check, err := pred.Bind(v, m)
+		check, err := pred.bind(v, m, memo.leaves(r))
 		if err != nil {
 			return nil, err
 		}

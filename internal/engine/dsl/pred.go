@@ -120,24 +120,30 @@ func boolPred(q *bq.BooleanQuery, ranges []columnRange, c *Context) *Pred {
 }
 
 // Bind resolves the predicate against a reader's segments.
-func (p *Pred) Bind(v *columns.View, m mapping.IndexMapping) (Check, error) {
-	switch p.kind {
-	case predTerm:
-		return bindTerm(v, p.field, p.term)
-	case predRange:
-		rc, err := resolve(v, p.rng, m)
-		if err != nil {
-			return nil, err
-		}
-		return rc.has, nil
+func (p *Pred) Bind(v *columns.View, m mapping.IndexMapping) (Check, error) { return p.bind(v, m, nil) }
+
+// bind is Bind sharing the leaves' checks through leaves (see Memo), when not nil.
+func (p *Pred) bind(v *columns.View, m mapping.IndexMapping, leaves map[string]*memoCheck) (Check, error) {
+	if check, _, ok, err := p.bindLeaf(v, m, leaves); ok {
+		return check, err
 	}
 	subs := make([]Check, len(p.subs))
+	shared := make([]*memoCheck, 0, len(p.subs))
 	for i, s := range p.subs {
-		c, err := s.Bind(v, m)
+		c, mc, ok, err := s.bindLeaf(v, m, leaves)
+		if !ok {
+			c, err = s.bind(v, m, leaves)
+		}
 		if err != nil {
 			return nil, err
 		}
 		subs[i] = c
+		if mc != nil {
+			shared = append(shared, mc)
+		}
+	}
+	if p.kind == predAll && len(shared) == len(subs) {
+		return allShared(shared), nil
 	}
 	return combine(p.kind, p.atLeast, subs), nil
 }

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/aislehq/aisle/internal/engine/aggs"
+	"github.com/aislehq/aisle/internal/engine/dsl"
 	"github.com/aislehq/aisle/internal/engine/store"
 )
 
@@ -71,9 +72,10 @@ func (p *plan) searchShard(ctx context.Context, ix *store.Index, key requestKey,
 		}
 	}
 	c := aggs.NewCollector(p.aggs)
-	c.Index = ix.Name
+	// A pass of its own: another may search the same reader at the same time.
+	c.Index, c.Memo = ix.Name, dsl.NewMemo()
 	defer c.Close() //nolint:errcheck // closing searchers of a finished search
-	req := bleve.NewSearchRequestOptions(p.post.wrap(c.Wrap(p.query)), 0, 0, false)
+	req := bleve.NewSearchRequestOptions(p.post.wrap(c.Wrap(p.query), c.Memo), 0, 0, false)
 	if !aggs.NeedScores(p.aggs) {
 		req.Score = bleve.ScoreNone
 	}

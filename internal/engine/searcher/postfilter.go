@@ -37,17 +37,19 @@ func newPostFilter(raw any, qc *dsl.Context) (*postFilter, error) {
 }
 
 // wrap returns q narrowed to the filter. It goes around the aggregations' collector
-// (see aggs.Collector.Wrap), never inside it.
-func (f *postFilter) wrap(q bq.Query) bq.Query {
+// (see aggs.Collector.Wrap), never inside it, and shares memo with the collector's
+// filters: the memo of the search pass (see dsl.Memo).
+func (f *postFilter) wrap(q bq.Query, memo *dsl.Memo) bq.Query {
 	if f == nil {
 		return q
 	}
-	return &postFiltered{Query: q, f: f}
+	return &postFiltered{Query: q, f: f, memo: memo}
 }
 
 type postFiltered struct {
 	bq.Query
-	f *postFilter
+	f    *postFilter
+	memo *dsl.Memo
 }
 
 func (q *postFiltered) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (search.Searcher, error) {
@@ -59,7 +61,7 @@ func (q *postFiltered) Searcher(ctx context.Context, r index.IndexReader, m mapp
 	if err != nil {
 		return nil, err
 	}
-	match, err := dsl.NewMatcher(ctx, q.f.q, q.f.pred, r, v, m)
+	match, err := dsl.NewMatcher(ctx, q.f.q, q.f.pred, r, v, m, q.memo)
 	if err != nil {
 		return nil, errors.Join(err, inner.Close())
 	}
@@ -109,7 +111,7 @@ func (p *plan) narrowHits(r *Request, qc *dsl.Context, index string) error {
 		return err
 	}
 	p.post = f
-	p.req.Query = f.wrap(p.req.Query)
+	p.req.Query = f.wrap(p.req.Query, p.memo)
 	if r.Collapse == nil {
 		return nil
 	}

@@ -100,6 +100,8 @@ type plan struct {
 	sortTypes []string // of each value of the request's sort; nil when it has none
 	post      *postFilter
 	collapse  *collapser
+	// memo shares the predicates' checks in the pass that finds the hits (see dsl.Memo).
+	memo *dsl.Memo
 }
 
 // sorted reports whether hits follow the request's sort rather than the score alone.
@@ -117,13 +119,13 @@ func newPlan(indices []*store.Index, r *Request) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{req: bleve.NewSearchRequestOptions(q, r.Size, r.From, false), query: q, aggs: parsed}
+	p := &plan{req: bleve.NewSearchRequestOptions(q, r.Size, r.From, false), query: q, aggs: parsed, memo: dsl.NewMemo()}
 	if err := p.sort(r, qc, indices[0].Name); err != nil {
 		return nil, err
 	}
 	if parsed != nil && len(indices) == 1 && r.Size > 0 {
 		p.coll = aggs.NewCollector(parsed)
-		p.coll.Index = indices[0].Name
+		p.coll.Index, p.coll.Memo = indices[0].Name, p.memo
 		p.req.Query = p.coll.Wrap(q)
 	}
 	if err := p.narrowHits(r, qc, indices[0].Name); err != nil {
