@@ -33,6 +33,11 @@ func FuzzHTTP(f *testing.F) {
 		{"POST", "/_mget", `{"docs":[{"_index":"fz","_id":"1","_source":{"includes":["n"]}}]}`},
 		{"POST", "/fz/_count", `{"query":{"bool":{"must_not":{"exists":{"field":"n"}}}}}`},
 		{"GET", "/fz/_doc/1?_source_includes=n", ``},
+		{"POST", "/fz/_search", `{"collapse":{"field":"n","inner_hits":{"name":"i","size":1,"sort":["d"]}},"post_filter":{"term":{"n":1}}}`},
+		{"POST", "/fz/_search", `{"aggs":{"f":{"filters":{"filters":[{"term":{"n":1}}],"other_bucket":true},"aggs":{"t":{"top_hits":{"size":1}}}},
+			"g":{"global":{},"aggs":{"s":{"extended_stats":{"field":"n"}}}},"r":{"range":{"field":"n","ranges":[{"to":1}]}},"h":{"histogram":{"field":"n","interval":1}}}}`},
+		{"POST", "/fz/_msearch", "{}\n{\"query\":{\"match_all\":{}}}\n{\"index\":\"nope\"}\n{}\n"},
+		{"PUT", "/fz/_doc/3?version=2&version_type=external", `{"n":3}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.method, s.path, s.body)
