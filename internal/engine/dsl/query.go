@@ -96,6 +96,7 @@ func init() {
 		"dis_max":             parseDisMax,
 		"fuzzy":               parseFuzzy,
 		"match_bool_prefix":   parseMatchBoolPrefix,
+		"function_score":      parseFunctionScore,
 	}
 }
 
