@@ -120,6 +120,8 @@ var _ = Describe("Scores as Lucene 9 computes them", Ordered, func() {
 			map[string]float32{"1": 0, "3": 0, "5": 0}),
 		Entry("a bool of must_not only scores 0", `{"bool":{"must_not":[{"term":{"tag":"sale"}}]}}`,
 			map[string]float32{"2": 0, "4": 0}),
+		Entry("without adjust_pure_negative, must_not alone matches nothing", `{"bool":{"must_not":[{"term":{"tag":"sale"}}],"adjust_pure_negative":false}}`,
+			map[string]float32{}),
 		Entry("a bool without clauses is match_all", `{"bool":{"boost":2}}`,
 			map[string]float32{"1": 2, "2": 2, "3": 2, "4": 2, "5": 2}),
 		Entry("match_all scores its boost", `{"match_all":{"boost":2.5}}`,
