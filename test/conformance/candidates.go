@@ -26,6 +26,10 @@ var Candidates = []string{
 	"search.highlight/70_number_of_fragments.yml",
 	"search.highlight/issue69009.yml",
 	"search/510_fragment_trimming_fix.yml",
+	// Lucene's scoring and the queries of tiered ranking (issue 21)
+	"search/310_match_bool_prefix.yml",
+	"search/410_named_queries.yml",
+	"search/610_function_score.yml",
 	// collapse, post_filter, facet aggregations and multi-search (issue 22)
 	"search/110_field_collapsing.yml",
 	"search/111_field_collapsing_with_max_score.yml",

@@ -9,20 +9,19 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/aislehq/aisle/internal/engine/columns"
+	"github.com/aislehq/aisle/internal/engine/scoring"
 )
 
 // Matcher tells whether documents of one reader match a query, documents being asked
 // about in increasing order (the same one possibly again): from columns when the query
 // is a predicate (see PredicateOf), otherwise by advancing the query's searcher in step
-// with the documents asked about, which costs a skip in its postings rather than a
-// search per document. Filter aggregations and post_filter check documents this way.
+// with the documents asked about (a scoring.Follower), which costs a skip in its
+// postings rather than a search per document. Filter aggregations and post_filter check
+// documents this way.
 type Matcher struct {
 	check   Check
-	s       search.Searcher
+	f       *scoring.Follower
 	sctx    *search.SearchContext
-	cur     *search.DocumentMatch
-	curID   uint64
-	done    bool
 	scratch index.IndexInternalID
 }
 
@@ -40,38 +39,25 @@ func NewMatcher(ctx context.Context, q bq.Query, pred *Pred, r index.IndexReader
 	if err != nil {
 		return nil, err
 	}
-	pool := search.NewDocumentMatchPool(s.DocumentMatchPoolSize(), 0)
-	return &Matcher{s: s, sctx: &search.SearchContext{DocumentMatchPool: pool, IndexReader: r},
+	f := scoring.NewFollower(s)
+	pool := search.NewDocumentMatchPool(f.DocumentMatchPoolSize(), 0)
+	return &Matcher{f: f, sctx: &search.SearchContext{DocumentMatchPool: pool, IndexReader: r},
 		scratch: make(index.IndexInternalID, 8)}, nil
 }
 
-// Matches checks document id (local in segment seg), advancing the searcher to it unless
-// it is already there or past it.
+// Matches checks document id (local in segment seg).
 func (f *Matcher) Matches(seg int, local, id uint64) (bool, error) {
 	if f.check != nil {
 		return f.check(seg, local), nil
 	}
-	if !f.done && (f.cur == nil || f.curID < id) {
-		f.sctx.DocumentMatchPool.Put(f.cur)
-		f.scratch.SetValue(id)
-		next, err := f.s.Advance(f.sctx, f.scratch)
-		if err != nil {
-			return false, err
-		}
-		f.cur = next
-		if next == nil {
-			f.done = true
-		} else {
-			f.curID = next.IndexInternalID.Value()
-		}
-	}
-	return !f.done && f.curID == id, nil
+	f.scratch.SetValue(id)
+	return f.f.On(f.sctx, f.scratch)
 }
 
 // Close releases the searcher, if any.
 func (f *Matcher) Close() error {
-	if f.s == nil {
+	if f.f == nil {
 		return nil
 	}
-	return f.s.Close()
+	return f.f.Close()
 }

@@ -112,6 +112,7 @@ func newPlan(indices []*store.Index, r *Request) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	named := qc.Named // the query's: names in aggregation filters mark no hit, as in ES
 	if err := checkHighlightQueries(indices, r); err != nil {
 		return nil, err
 	}
@@ -119,14 +120,15 @@ func newPlan(indices []*store.Index, r *Request) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{req: bleve.NewSearchRequestOptions(q, r.Size, r.From, false), query: q, aggs: parsed, memo: dsl.NewMemo()}
+	p := &plan{req: bleve.NewSearchRequestOptions(dsl.WithNamed(q, named), r.Size, r.From, false), query: q, aggs: parsed,
+		memo: dsl.NewMemo()}
 	if err := p.sort(r, qc, indices[0].Name); err != nil {
 		return nil, err
 	}
 	if parsed != nil && len(indices) == 1 && r.Size > 0 {
 		p.coll = aggs.NewCollector(parsed)
 		p.coll.Index, p.coll.Memo = indices[0].Name, p.memo
-		p.req.Query = p.coll.Wrap(q)
+		p.req.Query = p.coll.Wrap(p.req.Query)
 	}
 	if err := p.narrowHits(r, qc, indices[0].Name); err != nil {
 		return nil, err
