@@ -3,13 +3,13 @@ package conformance
 // Reasons for the collapse, aggregation and multi-search tests left out (issue 22's
 // engine side: docs/engine.md, "Collapse, post_filter, facet aggregations, multi-search").
 const (
-	bleveScores   = "BM25 scores come from bleve and differ in value from Lucene's (docs/engine.md), so the best document differs"
+	scoreValues   = "the engine's scores on this index differ in value from Elasticsearch's (max_score 0.0525 where ES has 0.1155, without collapse too); the hits and their order are the same"
 	docOrderTies  = "ties are broken by the engine's document order, which is not indexing order (bleve numbers a refresh's documents in no particular order), where ES breaks them by indexing order"
 	fieldsOption  = "the `fields` retrieval option is outside the DESIGN subset"
 	fieldAlias    = "alias field types are outside the DESIGN subset"
 	nestedType    = "nested fields and the nested aggregation are outside the DESIGN subset"
 	explainOpt    = "explain is outside the DESIGN subset"
-	namedQueries  = "named queries (matched_queries) are outside the DESIGN subset"
+	namedQueries  = "the hits of top_hits do not carry matched_queries: the names a document matched are recorded for the search's hits only"
 	rangeFields   = "range field types (long_range, date_range) are outside the DESIGN subset"
 	timeZones     = "date_histogram time_zone is outside the DESIGN subset (the engine answers 400)"
 	suggesters    = "completion fields, suggesters, percentiles and sampler are outside the DESIGN subset"
@@ -20,9 +20,11 @@ const (
 var facetSkips = concat(
 	tests("search/110_field_collapsing.yml", fieldsOption, "field collapsing, inner_hits, and fields"),
 	tests("search/110_field_collapsing.yml", fieldAlias, "field collapsing on a field alias"),
-	tests("search/111_field_collapsing_with_max_score.yml", bleveScores,
+	scoreSteps("search/111_field_collapsing_with_max_score.yml", "close_to hits.max_score",
 		"Max score returned when there is no sort", "Max score returned when there is sort and track_scores is true",
 		"Max score returned over all documents not only top hits"),
+	scoreSteps("search/111_field_collapsing_with_max_score.yml", "close_to hits.hits.0._score", "Max score returned over all documents not only top hits"),
+	scoreSteps("search/111_field_collapsing_with_max_score.yml", "close_to hits.hits.1._score", "Max score returned over all documents not only top hits"),
 	tieSteps("search/115_multiple_field_collapsing.yml", "two levels fields collapsing",
 		[2]int{101, 104}, [2]int{131, 131}, [2]int{138, 138}),
 	tests("search.aggregation/200_top_hits_metric.yml", nestedType,
@@ -52,6 +54,15 @@ func tieSteps(file, test string, lines ...[2]int) []Entry {
 	out := make([]Entry, 0, len(lines))
 	for _, l := range lines {
 		out = append(out, Entry{File: file, Test: test, Lines: l, Reason: docOrderTies})
+	}
+	return out
+}
+
+// scoreSteps leaves out one assertion on score values of some tests.
+func scoreSteps(file, step string, names ...string) []Entry {
+	out := make([]Entry, 0, len(names))
+	for _, n := range names {
+		out = append(out, Entry{File: file, Test: n, Step: step, Reason: scoreValues})
 	}
 	return out
 }
