@@ -145,3 +145,35 @@ func isDate(s string) bool {
 	_, err := time.Parse("2006-01-02", s)
 	return err == nil
 }
+
+// checkRanking validates the ranking's request fields: the matching strategy, explain
+// (keyed searches only: it shows custom ranking values a policy may not return) and the
+// snippets (searchable fields, returned to browsers, 1 to 100 words).
+func checkRanking(req *Request, r Rules, p *problems) {
+	switch req.MatchingStrategy {
+	case "", StrategyAll, StrategyLast, StrategyAny:
+	default:
+		p.add("matchingStrategy", "must be all, last or any")
+	}
+	if req.Explain && r.Public {
+		p.add("explain", "is only available with a key")
+	}
+	if len(req.Snippets) > MaxSnippets {
+		p.add("snippets", "at most %d", MaxSnippets)
+	}
+	searchable := r.searchable()
+	for i, s := range req.Snippets {
+		place := fmt.Sprintf("snippets[%d]", i)
+		switch {
+		case s.Field == "":
+			p.add(place+".field", "is required")
+		case searchable.allowed != nil && !searchable.has(s.Field):
+			p.add(place+".field", "%s", notAllowed(s.Field, searchable))
+		case r.retrievable() != nil && !(list{allowed: r.retrievable()}).has(s.Field):
+			p.add(place+".field", "%s", notAllowed(s.Field, list{allowed: r.retrievable(), is: "a retrievable field", label: "retrievable fields"}))
+		}
+		if s.Words != nil && (*s.Words < 1 || *s.Words > MaxSnippetWords) {
+			p.add(place+".words", "must be between 1 and %d", MaxSnippetWords)
+		}
+	}
+}
