@@ -7,6 +7,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/aislehq/aisle/internal/engine/dsl"
+	"github.com/aislehq/aisle/internal/engine/scoring"
 )
 
 // filterAgg collects the documents that also match its filter. The filter's searcher
@@ -14,13 +15,10 @@ import (
 // document costs a skip in the filter's postings rather than a search per bucket.
 type filterAgg struct {
 	// check answers from columns when the filter is a predicate (query.PredicateOf);
-	// otherwise the searcher s is stepped.
+	// otherwise the filter's searcher is stepped.
 	check   dsl.Check
-	s       search.Searcher
+	s       *scoring.Follower
 	sctx    *search.SearchContext
-	cur     *search.DocumentMatch
-	curID   uint64
-	done    bool
 	scratch index.IndexInternalID
 	counts  []int64 // per owner
 	subs    []aggregator
@@ -39,7 +37,7 @@ func (sh *shard) newFilter(a *Agg, subs []aggregator) (aggregator, error) {
 		return nil, err
 	}
 	pool := search.NewDocumentMatchPool(s.DocumentMatchPoolSize(), 0)
-	return &filterAgg{s: s, sctx: &search.SearchContext{DocumentMatchPool: pool, IndexReader: sh.r},
+	return &filterAgg{s: scoring.NewFollower(s), sctx: &search.SearchContext{DocumentMatchPool: pool, IndexReader: sh.r},
 		scratch: make(index.IndexInternalID, 8), subs: subs}, nil
 }
 
@@ -59,22 +57,8 @@ func (f *filterAgg) matches(d doc) (bool, error) {
 	if f.check != nil {
 		return f.check(d.seg, d.local), nil
 	}
-	id := d.id
-	if !f.done && (f.cur == nil || f.curID < id) {
-		f.sctx.DocumentMatchPool.Put(f.cur)
-		f.scratch.SetValue(id)
-		next, err := f.s.Advance(f.sctx, f.scratch)
-		if err != nil {
-			return false, err
-		}
-		f.cur = next
-		if next == nil {
-			f.done = true
-		} else {
-			f.curID = next.IndexInternalID.Value()
-		}
-	}
-	return !f.done && f.curID == id, nil
+	f.scratch.SetValue(d.id)
+	return f.s.On(f.sctx, f.scratch)
 }
 
 func (f *filterAgg) result(owner int) *partial {

@@ -13,35 +13,31 @@ import (
 	"github.com/aislehq/aisle/internal/engine/columns"
 )
 
-// rangeFiltered is a bool query whose range filters are checked on each candidate of the
-// scoring clauses with a column lookup. As bleve filters they would be searchers of their
-// own, advanced in step with the candidates through a conjunction; filters never score,
-// so checking them per candidate gives the same hits and scores for a fraction of the cost.
-type rangeFiltered struct {
-	*bq.BooleanQuery // the bool query without these filters
-	ranges           []columnRange
-}
-
-// Searcher implements bq.Query.
-func (q *rangeFiltered) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (search.Searcher, error) {
+// rangeFilter keeps the matches of inner that every range holds, checked per candidate
+// with a column lookup. As bleve filters the ranges would be searchers of their own,
+// advanced in step with the candidates through a conjunction; filters never score, so
+// checking them per candidate gives the same hits and scores for a fraction of the cost.
+func rangeFilter(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, ranges []columnRange, inner search.Searcher) (search.Searcher, error) {
+	if len(ranges) == 0 {
+		return inner, nil
+	}
 	v, ok := columns.ViewOf(r)
 	if !ok {
+		_ = inner.Close()
 		return nil, fmt.Errorf("range queries need a scorch index, got %T", r)
 	}
-	checks := make([]*rangeCheck, len(q.ranges))
-	for i, rq := range q.ranges {
+	checks := make([]*rangeCheck, len(ranges))
+	for i, rq := range ranges {
 		c, err := resolve(v, rq, m)
 		if err != nil {
+			_ = inner.Close()
 			return nil, err
 		}
 		if !c.any {
+			_ = inner.Close()
 			return searcher.NewMatchNoneSearcher(r)
 		}
 		checks[i] = c
-	}
-	inner, err := q.BooleanQuery.Searcher(ctx, r, m, o)
-	if err != nil {
-		return nil, err
 	}
 	hint := 0
 	return searcher.NewFilteringSearcher(ctx, inner, func(_ *search.SearchContext, d *search.DocumentMatch) bool {

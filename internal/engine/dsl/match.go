@@ -49,15 +49,22 @@ func scalarText(v any) (string, error) {
 	return fmt.Sprint(v), nil
 }
 
-// parseMatch handles {"match":{"field":"text"}} and the object form with operator,
-// minimum_should_match, analyzer, fuzziness and boost.
-func parseMatch(c *Context, body any) (bq.Query, error) {
-	field, val, opts, err := fieldBody("match", body)
+// fieldText is a query of some text on one field ({"match":{"field":"text"}} or the
+// object form {"match":{"field":{"query":"text",...}}}): the options it takes, and how it
+// builds the field's query.
+type fieldText struct {
+	typ   string
+	keys  []string
+	build func(c *Context, field, text string, opts map[string]any) (bq.Query, error)
+}
+
+func (f fieldText) parse(c *Context, body any) (bq.Query, error) {
+	field, val, opts, err := fieldBody(f.typ, body)
 	if err != nil {
 		return nil, err
 	}
 	if val == nil {
-		if err := checkKeys("match", opts, "query", "operator", "minimum_should_match", "analyzer", "fuzziness", "prefix_length", "max_expansions", "lenient", "zero_terms_query", "auto_generate_synonyms_phrase_query", "fuzzy_transpositions"); err != nil {
+		if err := checkKeys(f.typ, opts, append([]string{"query"}, f.keys...)...); err != nil {
 			return nil, err
 		}
 		val = opts["query"]
@@ -66,93 +73,94 @@ func parseMatch(c *Context, body any) (bq.Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	q, err := c.matchField(field, text, opts)
+	q, err := f.build(c, field, text, opts)
 	if err != nil {
 		return nil, err
 	}
 	return applyBoost(q, opts)
 }
 
-// matchField builds the query for one field: analyzed terms for text fields, an exact
+var (
+	// match takes operator, minimum_should_match, analyzer and the fuzzy options.
+	parseMatch = fieldText{"match", []string{"operator", "minimum_should_match", "analyzer", "fuzziness", "prefix_length", "max_expansions", "lenient", "zero_terms_query", "auto_generate_synonyms_phrase_query", "fuzzy_transpositions", "fuzzy_rewrite"},
+		(*Context).matchField}.parse
+	parseMatchPhrase = fieldText{"match_phrase", []string{"analyzer", "slop", "zero_terms_query"},
+		(*Context).exactPhrase}.parse
+	parseMatchPhrasePrefix = fieldText{"match_phrase_prefix", []string{"analyzer", "slop", "max_expansions", "zero_terms_query"},
+		(*Context).phrasePrefix}.parse
+	// match_bool_prefix: a match query whose last term is a prefix.
+	parseMatchBoolPrefix = fieldText{"match_bool_prefix", []string{"analyzer", "operator", "minimum_should_match", "fuzziness", "prefix_length", "max_expansions", "fuzzy_transpositions", "fuzzy_rewrite"},
+		(*Context).boolPrefix}.parse
+)
+
+// matchField builds the query for one field: analyzed terms for text fields, the whole
 // value for keyword, numeric, date and boolean fields (as ES's match does).
 func (c *Context) matchField(field, text string, opts map[string]any) (bq.Query, error) {
+	fuzz, err := fuzzyOf("match", opts, matchFuzzyKeys, nil)
+	if err != nil {
+		return nil, err
+	}
 	leaf := c.Leaf(field)
 	if leaf == nil {
 		return bleve.NewMatchNoneQuery(), nil
 	}
 	if leaf.Type != "text" {
-		q, err := c.exactValue(leaf, text)
-		if err != nil {
-			if lenient, _ := opts["lenient"].(bool); lenient {
-				return bleve.NewMatchNoneQuery(), nil
-			}
-		}
-		return q, err
+		return c.matchValue(leaf, text, fuzz, opts)
 	}
+	terms, none := c.analyzed(leaf, text, opts)
+	if none != nil {
+		return none, nil
+	}
+	qs := make([]bq.Query, 0, len(terms))
+	for _, t := range terms {
+		qs = append(qs, termFor(field, t, fuzz, true))
+	}
+	return combineTerms(qs, opts)
+}
+
+// analyzed are the terms of text in a text field, or the query zero_terms_query asks for
+// when there are none.
+func (c *Context) analyzed(leaf *mapper.Leaf, text string, opts map[string]any) ([]string, bq.Query) {
 	analyzer := leaf.SearchAnalyzer
 	if a, ok := opts["analyzer"].(string); ok {
 		analyzer = a
 	}
 	terms := c.Analyze(analyzer, text)
-	if len(terms) == 0 {
-		if z, _ := opts["zero_terms_query"].(string); z == "all" {
-			return bleve.NewMatchAllQuery(), nil
-		}
+	if len(terms) > 0 {
+		return terms, nil
+	}
+	if z, _ := opts["zero_terms_query"].(string); z == "all" {
+		return nil, bleve.NewMatchAllQuery()
+	}
+	return nil, bleve.NewMatchNoneQuery()
+}
+
+// matchValue matches a non-text field's whole value: a keyword within the fuzziness, or
+// the exact value. ES refuses a fuzziness on other types; lenient makes any refusal
+// match nothing.
+func (c *Context) matchValue(leaf *mapper.Leaf, text string, fuzz *fuzzyOpts, opts map[string]any) (bq.Query, error) {
+	var q bq.Query
+	var err error
+	switch {
+	case fuzz != nil && leaf.Type == "keyword":
+		q = newFuzzyQuery(leaf.Path, text, false, *fuzz)
+	case fuzz != nil:
+		err = c.shardErr("Can only use fuzzy queries on keyword and text fields - not on [%s] which is of type [%s]", leaf.Path, leaf.Type)
+	default:
+		q, err = c.exactValue(leaf, text)
+	}
+	if lenient, _ := opts["lenient"].(bool); err != nil && lenient {
 		return bleve.NewMatchNoneQuery(), nil
 	}
-	fuzz, err := fuzzyOf("match", opts)
-	if err != nil {
-		return nil, err
-	}
-	qs := make([]bq.Query, 0, len(terms))
-	for _, t := range terms {
-		qs = append(qs, termFor(field, t, fuzz))
-	}
-	return combineTerms(qs, opts)
+	return q, err
 }
 
-func parseMatchPhrase(c *Context, body any) (bq.Query, error) {
-	field, val, opts, err := fieldBody("match_phrase", body)
-	if err != nil {
-		return nil, err
-	}
-	if val == nil {
-		if err := checkKeys("match_phrase", opts, "query", "analyzer", "slop", "zero_terms_query"); err != nil {
-			return nil, err
-		}
-		val = opts["query"]
-	}
-	text, err := scalarText(val)
-	if err != nil {
-		return nil, err
-	}
-	q, err := c.phrase(field, text, opts, false)
-	if err != nil {
-		return nil, err
-	}
-	return applyBoost(q, opts)
+func (c *Context) exactPhrase(field, text string, opts map[string]any) (bq.Query, error) {
+	return c.phrase(field, text, opts, false)
 }
 
-func parseMatchPhrasePrefix(c *Context, body any) (bq.Query, error) {
-	field, val, opts, err := fieldBody("match_phrase_prefix", body)
-	if err != nil {
-		return nil, err
-	}
-	if val == nil {
-		if err := checkKeys("match_phrase_prefix", opts, "query", "analyzer", "slop", "max_expansions", "zero_terms_query"); err != nil {
-			return nil, err
-		}
-		val = opts["query"]
-	}
-	text, err := scalarText(val)
-	if err != nil {
-		return nil, err
-	}
-	q, err := c.phrase(field, text, opts, true)
-	if err != nil {
-		return nil, err
-	}
-	return applyBoost(q, opts)
+func (c *Context) phrasePrefix(field, text string, opts map[string]any) (bq.Query, error) {
+	return c.phrase(field, text, opts, true)
 }
 
 // phrase builds a positional phrase; with prefix the last term is expanded against the
@@ -167,9 +175,7 @@ func (c *Context) phrase(field, text string, opts map[string]any, prefix bool) (
 	}
 	if leaf.Type != "text" {
 		if prefix && leaf.Type == "keyword" {
-			q := bleve.NewPrefixQuery(text)
-			q.SetField(field)
-			return q, nil
+			return prefixQuery(field, text), nil
 		}
 		return c.exactValue(leaf, text)
 	}
@@ -183,9 +189,9 @@ func (c *Context) phrase(field, text string, opts map[string]any, prefix bool) (
 	}
 	if !prefix {
 		if len(terms) == 1 {
-			return termFor(field, terms[0], fuzzy{}), nil
+			return newTermQuery(field, terms[0], true), nil
 		}
-		return bleve.NewPhraseQuery(terms, field), nil
+		return newPhraseQuery(field, singletons(terms)), nil
 	}
 	max := 50
 	if m, ok := opts["max_expansions"]; ok {
@@ -201,111 +207,23 @@ func (c *Context) phrase(field, text string, opts map[string]any, prefix bool) (
 		return bleve.NewMatchNoneQuery(), nil
 	}
 	if len(terms) == 1 {
+		// Lucene rewrites a multi-phrase of one position to a bool of its terms.
 		qs := make([]bq.Query, 0, len(expanded))
 		for _, t := range expanded {
-			qs = append(qs, termFor(field, t, fuzzy{}))
+			qs = append(qs, newTermQuery(field, t, true))
 		}
-		return bleve.NewDisjunctionQuery(qs...), nil
+		return combineTerms(qs, nil)
 	}
-	multi := make([][]string, 0, len(terms))
-	for _, t := range terms[:len(terms)-1] {
-		multi = append(multi, []string{t})
-	}
-	multi = append(multi, expanded)
-	return bq.NewMultiPhraseQuery(multi, field), nil
+	return newPhraseQuery(field, append(singletons(terms[:len(terms)-1]), expanded)), nil
 }
 
-// fieldSpec is one multi_match field with its ^boost.
-type fieldSpec struct {
-	name  string
-	boost float64
-}
-
-func (c *Context) expandFields(raw []any) ([]fieldSpec, error) {
-	var out []fieldSpec
-	for _, r := range raw {
-		s, ok := r.(string)
-		if !ok {
-			return nil, eserr.Parsing("[multi_match] fields must be strings")
-		}
-		boost := 1.0
-		if name, b, ok := strings.Cut(s, "^"); ok {
-			f, err := strconv.ParseFloat(b, 64)
-			if err != nil {
-				return nil, eserr.Parsing("[multi_match] invalid boost in field [%s]", s)
-			}
-			s, boost = name, f
-		}
-		if strings.Contains(s, "*") {
-			for _, p := range c.Leaves() {
-				if ok, _ := path.Match(s, p); ok {
-					if l := c.Leaf(p); l != nil && (l.Type == "text" || l.Type == "keyword") {
-						out = append(out, fieldSpec{p, boost})
-					}
-				}
-			}
-			continue
-		}
-		out = append(out, fieldSpec{s, boost})
+// singletons are the positions of a phrase of one term each.
+func singletons(terms []string) [][]string {
+	out := make([][]string, len(terms))
+	for i, t := range terms {
+		out[i] = []string{t}
 	}
-	return out, nil
-}
-
-func parseMultiMatch(c *Context, body any) (bq.Query, error) {
-	m, err := asObject("multi_match", body)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkKeys("multi_match", m, "query", "fields", "type", "operator", "minimum_should_match", "analyzer", "fuzziness", "tie_breaker", "lenient", "zero_terms_query", "slop", "max_expansions", "prefix_length", "auto_generate_synonyms_phrase_query", "fuzzy_transpositions"); err != nil {
-		return nil, err
-	}
-	text, err := scalarText(m["query"])
-	if err != nil {
-		return nil, eserr.Parsing("[multi_match] requires query value")
-	}
-	rawFields := list(m["fields"])
-	if len(rawFields) == 0 {
-		rawFields = []any{"*"}
-	}
-	fields, err := c.expandFields(rawFields)
-	if err != nil {
-		return nil, err
-	}
-	typ, _ := m["type"].(string)
-	opts := map[string]any{"lenient": true}
-	for _, k := range []string{"operator", "minimum_should_match", "analyzer", "fuzziness", "prefix_length", "fuzzy_transpositions", "zero_terms_query", "slop", "max_expansions"} {
-		if v, ok := m[k]; ok {
-			opts[k] = v
-		}
-	}
-	if _, ok := m["lenient"]; !ok && len(list(m["fields"])) > 0 {
-		opts["lenient"] = false
-	}
-	var qs []bq.Query
-	for _, f := range fields {
-		var q bq.Query
-		switch typ {
-		case "", "best_fields", "most_fields", "cross_fields", "bool_prefix":
-			q, err = c.matchField(f.name, text, opts)
-		case "phrase":
-			q, err = c.phrase(f.name, text, opts, false)
-		case "phrase_prefix":
-			q, err = c.phrase(f.name, text, opts, true)
-		default:
-			return nil, eserr.Parsing("[multi_match] query does not allow type [%s]", typ)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if bb, ok := q.(bq.BoostableQuery); ok && f.boost != 1 {
-			bb.SetBoost(f.boost)
-		}
-		qs = append(qs, q)
-	}
-	if len(qs) == 0 {
-		return bleve.NewMatchNoneQuery(), nil
-	}
-	return applyBoost(bleve.NewDisjunctionQuery(qs...), m)
+	return out
 }
 
 // exactValue matches one value against a non-text field.
@@ -336,13 +254,9 @@ func (c *Context) exactValue(leaf *mapper.Leaf, v any) (bq.Query, error) {
 		if s != "true" && s != "false" {
 			return nil, c.shardErr("failed to create query: Can't parse boolean value [%s], expected [true] or [false]", s)
 		}
-		q := bleve.NewBoolFieldQuery(s == "true")
-		q.SetField(leaf.Path)
-		return q, nil
+		return newTermQuery(leaf.Path, map[bool]string{true: "T", false: "F"}[s == "true"], false), nil
 	}
-	q := bleve.NewTermQuery(fmt.Sprint(v))
-	q.SetField(leaf.Path)
-	return q, nil
+	return newTermQuery(leaf.Path, fmt.Sprint(v), false), nil
 }
 
 func (c *Context) shardErr(format string, args ...any) error {

@@ -49,6 +49,15 @@ func PredicateOf(q bq.Query, c *Context) *Pred {
 			return nil
 		}
 		return &Pred{kind: predTerm, field: x.FieldVal, term: x.Term}
+	case *termQuery:
+		if l := c.Leaf(x.t.Field); l == nil || (l.Type != "keyword" && l.Type != "boolean") {
+			return nil
+		}
+		return &Pred{kind: predTerm, field: x.t.Field, term: string(x.t.Term)}
+	case *constantQuery:
+		return PredicateOf(x.filter, c)
+	case *disMaxQuery:
+		return listPred(predAny, x.queries, 1, c)
 	case *bq.BoolFieldQuery:
 		term := "F"
 		if x.Bool {
@@ -57,10 +66,8 @@ func PredicateOf(q bq.Query, c *Context) *Pred {
 		return &Pred{kind: predTerm, field: x.FieldVal, term: term}
 	case columnRange:
 		return &Pred{kind: predRange, rng: x}
-	case *rangeFiltered:
-		return boolPred(x.BooleanQuery, x.ranges, c)
-	case *bq.BooleanQuery:
-		return boolPred(x, nil, c)
+	case *boolQuery:
+		return boolPred(x, c)
 	case *bq.ConjunctionQuery:
 		return listPred(predAll, x.Conjuncts, 0, c)
 	case *bq.DisjunctionQuery:
@@ -81,35 +88,27 @@ func listPred(kind predKind, qs []bq.Query, atLeast int, c *Context) *Pred {
 	return p
 }
 
-// boolPred follows bleve's boolean searcher: must and filter all match, must_not none,
-// and should at least its minimum, or one when there is neither must nor filter.
-func boolPred(q *bq.BooleanQuery, ranges []columnRange, c *Context) *Pred {
+// boolPred: must and filter clauses all match, must_not none, and should clauses at
+// least the bool's minimum.
+func boolPred(q *boolQuery, c *Context) *Pred {
 	all := &Pred{kind: predAll}
-	for _, r := range ranges {
+	for _, r := range q.ranges {
 		all.subs = append(all.subs, &Pred{kind: predRange, rng: r})
 	}
-	for _, part := range []bq.Query{q.Must, q.Filter} {
-		if part != nil {
-			all.subs = append(all.subs, PredicateOf(part, c))
+	for _, part := range [][]bq.Query{q.must, q.filter} {
+		for _, x := range part {
+			all.subs = append(all.subs, PredicateOf(x, c))
 		}
 	}
-	if q.MustNot != nil {
+	if len(q.mustNot) > 0 {
 		var not *Pred
-		if inner := PredicateOf(q.MustNot, c); inner != nil {
+		if inner := listPred(predAny, q.mustNot, 1, c); inner != nil {
 			not = &Pred{kind: predNot, subs: []*Pred{inner}}
 		}
 		all.subs = append(all.subs, not)
 	}
-	if d, ok := q.Should.(*bq.DisjunctionQuery); ok {
-		least := int(d.Min)
-		if least == 0 && q.Must == nil && q.Filter == nil {
-			least = 1
-		}
-		if least > 0 {
-			all.subs = append(all.subs, listPred(predAny, d.Disjuncts, least, c))
-		}
-	} else if q.Should != nil {
-		return nil
+	if q.minShould > 0 {
+		all.subs = append(all.subs, listPred(predAny, q.should, q.minShould, c))
 	}
 	for _, s := range all.subs {
 		if s == nil {

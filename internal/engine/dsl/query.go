@@ -87,6 +87,9 @@ func init() {
 		"ids":                 parseIDs,
 		"prefix":              parsePrefix,
 		"constant_score":      parseConstantScore,
+		"dis_max":             parseDisMax,
+		"fuzzy":               parseFuzzy,
+		"match_bool_prefix":   parseMatchBoolPrefix,
 	}
 }
 
@@ -193,25 +196,6 @@ func parseMatchAll(c *Context, body any) (bq.Query, error) {
 	return applyBoost(bleve.NewMatchAllQuery(), m)
 }
 
-func parseConstantScore(c *Context, body any) (bq.Query, error) {
-	m, err := asObject("constant_score", body)
-	if err != nil {
-		return nil, err
-	}
-	f, ok := m["filter"]
-	if !ok {
-		return nil, eserr.Parsing("[constant_score] requires a 'filter' element")
-	}
-	inner, err := c.parse(f)
-	if err != nil {
-		return nil, err
-	}
-	q := bleve.NewBooleanQuery()
-	q.AddMust(bleve.NewMatchAllQuery())
-	q.AddFilter(inner)
-	return applyBoost(q, m)
-}
-
 func list(v any) []any {
 	if arr, ok := v.([]any); ok {
 		return arr
@@ -220,96 +204,4 @@ func list(v any) []any {
 		return nil
 	}
 	return []any{v}
-}
-
-func parseBool(c *Context, body any) (bq.Query, error) {
-	m, err := asObject("bool", body)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkKeys("bool", m, "must", "filter", "should", "must_not", "minimum_should_match", "adjust_pure_negative"); err != nil {
-		return nil, err
-	}
-	clauses, err := parseClauses(c, m)
-	if err != nil {
-		return nil, err
-	}
-	q := bleve.NewBooleanQuery()
-	if len(clauses["must"]) > 0 {
-		q.AddMust(clauses["must"]...)
-	}
-	ranges := addFilters(q, clauses)
-	if len(clauses["must_not"]) > 0 {
-		q.AddMustNot(clauses["must_not"]...)
-	}
-	min, err := addShould(q, m, clauses)
-	if err != nil {
-		return nil, err
-	}
-	if min > len(clauses["should"]) {
-		return bleve.NewMatchNoneQuery(), nil
-	}
-	if len(clauses["must"]) == 0 && (len(clauses["should"]) == 0 || min == 0) {
-		q.AddMust(bleve.NewMatchAllQuery())
-	}
-	if _, err := applyBoost(q, m); err != nil || len(ranges) == 0 {
-		return q, err
-	}
-	return &rangeFiltered{BooleanQuery: q, ranges: ranges}, nil
-}
-
-// parseClauses parses the bool query's clause lists, by occurrence.
-func parseClauses(c *Context, m map[string]any) (map[string][]bq.Query, error) {
-	clauses := map[string][]bq.Query{}
-	for _, key := range []string{"must", "filter", "should", "must_not"} {
-		for _, raw := range list(m[key]) {
-			q, err := c.parse(raw)
-			if err != nil {
-				return nil, err
-			}
-			clauses[key] = append(clauses[key], q)
-		}
-	}
-	return clauses, nil
-}
-
-// addFilters adds the filter clauses to q; with must clauses, range filters are returned
-// instead, to be checked per candidate of the must clauses (see rangeFiltered).
-func addFilters(q *bq.BooleanQuery, clauses map[string][]bq.Query) []columnRange {
-	filters := clauses["filter"]
-	var ranges []columnRange
-	if len(clauses["must"]) > 0 {
-		ranges, filters = splitRanges(filters)
-	}
-	if len(filters) == 1 {
-		q.AddFilter(filters[0])
-	} else if len(filters) > 1 {
-		q.AddFilter(bleve.NewConjunctionQuery(filters...))
-	}
-	return ranges
-}
-
-// addShould adds the should clauses to q and returns how many must match: one when the
-// query has no must or filter clause, unless minimum_should_match says otherwise. The
-// caller answers match_none when that is more than there are.
-func addShould(q *bq.BooleanQuery, m map[string]any, clauses map[string][]bq.Query) (int, error) {
-	should := clauses["should"]
-	if len(should) == 0 {
-		return 0, nil
-	}
-	q.AddShould(should...)
-	min := 0
-	if len(clauses["must"]) == 0 && len(clauses["filter"]) == 0 {
-		min = 1
-	}
-	if msm, ok := m["minimum_should_match"]; ok {
-		var err error
-		if min, err = minimumShouldMatch(msm, len(should)); err != nil {
-			return 0, err
-		}
-	}
-	if min <= len(should) {
-		q.SetMinShould(float64(min))
-	}
-	return min, nil
 }

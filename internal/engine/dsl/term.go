@@ -62,9 +62,7 @@ func (c *Context) termValue(field string, val any) (bq.Query, error) {
 		return bleve.NewMatchNoneQuery(), nil
 	}
 	if leaf.Type == "text" || leaf.Type == "keyword" {
-		q := bleve.NewTermQuery(fmt.Sprint(val))
-		q.SetField(field)
-		return q, nil
+		return newTermQuery(field, fmt.Sprint(val), leaf.Type == "text"), nil
 	}
 	return c.exactValue(leaf, val)
 }
@@ -373,7 +371,5 @@ func parsePrefix(c *Context, body any) (bq.Query, error) {
 	if leaf.Type != "text" && leaf.Type != "keyword" {
 		return nil, c.shardErr("Can only use prefix queries on keyword and text fields - not on [%s] which is of type [%s]", field, leaf.Type)
 	}
-	q := bleve.NewPrefixQuery(fmt.Sprint(val))
-	q.SetField(field)
-	return applyBoost(q, opts)
+	return applyBoost(prefixQuery(field, fmt.Sprint(val)), opts)
 }

@@ -26,13 +26,13 @@ type Options struct {
 func BuildQuery(indices []*store.Index, raw any) (bq.Query, *dsl.Context, error) {
 	qc := QueryContext(indices)
 	if raw == nil {
-		return bleve.NewMatchAllQuery(), qc, nil
+		return dsl.Top(bleve.NewMatchAllQuery()), qc, nil
 	}
 	q, err := dsl.ParseValue(raw, qc)
 	if err != nil {
 		return nil, nil, err
 	}
-	return q, qc, nil
+	return dsl.Top(q), qc, nil
 }
 
 func maxWindow(indices []*store.Index) int {
@@ -46,6 +46,16 @@ func maxWindow(indices []*store.Index) int {
 		return 10000
 	}
 	return w
+}
+
+// scoreJSON renders a score as the float32 it is, as ES does: bleve keeps scores in a
+// float64, which would print digits the float never had.
+func scoreJSON(score float64) json.Number {
+	f := float32(score)
+	if a := math.Abs(float64(f)); a != 0 && (a < 1e-6 || a >= 1e21) {
+		return json.Number(strconv.FormatFloat(float64(f), 'g', -1, 32))
+	}
+	return json.Number(strconv.FormatFloat(float64(f), 'f', -1, 32))
 }
 
 func shards(n int) map[string]any {
@@ -71,7 +81,7 @@ func hitsObject(res *bleve.SearchResult, hits []any, r *Request, o Options, sort
 	} else if len(res.Hits) == 0 {
 		out["max_score"] = nil
 	} else {
-		out["max_score"] = res.MaxScore
+		out["max_score"] = scoreJSON(res.MaxScore)
 	}
 	if r.TrackTotal == 0 {
 		if o.RestTotalHitsAsInt {
@@ -105,7 +115,7 @@ func renderHit(h *bsearch.DocumentMatch, byName map[string]*store.Index, r *Requ
 	if sorted && !r.TrackScores {
 		hit["_score"] = nil
 	} else {
-		hit["_score"] = h.Score
+		hit["_score"] = scoreJSON(h.Score)
 	}
 	var doc *store.Doc
 	if ix != nil {
@@ -226,7 +236,7 @@ func decodeSort(h *bsearch.DocumentMatch, types []string, descs []bool) []any {
 		}
 		switch {
 		case t == "_score":
-			out[i] = h.Score
+			out[i] = scoreJSON(h.Score)
 		case mapper.Numeric(t):
 			f, err := strconv.ParseFloat(raw, 64)
 			switch {

@@ -104,7 +104,7 @@ func newPlan(indices []*store.Index, r *Request) (*plan, error) {
 	}
 	if parsed != nil && len(indices) == 1 && r.Size > 0 {
 		p.coll = aggs.NewCollector(parsed)
-		p.req.Query = p.coll.Wrap(q)
+		p.req.Query = p.coll.Wrap(p.req.Query)
 	}
 	if r.Size == 0 {
 		p.req.Score = bleve.ScoreNone // no hit is returned: scores are never read
