@@ -54,16 +54,16 @@ func orderOf(req Request, r Rules, s Schema, text bool) hitOrder {
 	o := hitOrder{bands: map[searchv1alpha1.RankingCriterion]sortKey{}}
 	ranking := relevance.Ranking(r.Settings)
 	leading := true
-	for _, c := range ranking {
+	for i, c := range ranking {
 		keys := keysOf(c, req, r, s)
 		switch {
-		case c != critSort && c != critCustom:
+		case !isKeyed(c):
 			leading = false
 		case leading:
 			o.before = append(o.before, keys...)
 		default:
 			o.after = append(o.after, keys...)
-			if text && len(keys) > 0 && (keys[0].kind == KindNumber || keys[0].kind == KindDate) {
+			if text && beforeText(ranking[i+1:]) && len(keys) > 0 && (keys[0].kind == KindNumber || keys[0].kind == KindDate) {
 				o.bands[c] = keys[0]
 			}
 		}
@@ -72,6 +72,20 @@ func orderOf(req Request, r Rules, s Schema, text bool) hitOrder {
 		o.after = append(o.after, keysOf(critSort, req, r, s)...)
 	}
 	return o
+}
+
+// isKeyed reports the criteria whose order comes from sort keys.
+func isKeyed(c searchv1alpha1.RankingCriterion) bool { return c == critSort || c == critCustom }
+
+// beforeText reports text criteria among later: a keyed criterion before one of them
+// must decide in the score.
+func beforeText(later []searchv1alpha1.RankingCriterion) bool {
+	for _, c := range later {
+		if !isKeyed(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // keysOf are the keys of criterion c: the request's sort or the custom ranking, without
