@@ -44,7 +44,7 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	checkFacets(&req, r, &p)
 	checkSort(&req, r, &p)
 	checkFields(&req, r, &p)
-	checkRanking(&req, r, &p)
+	checkRanking(&req, r, s, &p)
 	var filters []any
 	if req.Filters != nil {
 		fb := &filterBuilder{allowed: r.filterable(), schema: s, p: &p}

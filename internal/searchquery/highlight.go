@@ -44,13 +44,7 @@ func highlightPlanOf(req Request, r Rules, hasText bool) *highlightPlan {
 		h.snippets = append(h.snippets, snippetSpec{path: s.Field, words: snippetWords(s)})
 	}
 	if boolOr(req.Highlight, true) && hasText {
-		returned := returnedFields(req, r)
-		h.all = !h.words && returned == nil
-		for _, f := range r.Settings.SearchableFields {
-			if returned == nil || slices.Contains(returned, string(f.Path)) {
-				h.fields = append(h.fields, string(f.Path))
-			}
-		}
+		h.fields, h.all = highlighted(req, r)
 	}
 	if len(h.fields) == 0 && !h.all && len(h.snippets) == 0 {
 		return nil
@@ -65,12 +59,31 @@ func snippetWords(s SnippetRequest) int {
 	return *s.Words
 }
 
+// highlighted are the fields to highlight: the searchable fields a hit returns; with
+// none configured, the fields it returns, or all (every text field is searchable then).
+func highlighted(req Request, r Rules) ([]string, bool) {
+	returned := returnedFields(req, r)
+	if len(r.Settings.SearchableFields) == 0 {
+		return returned, returned == nil
+	}
+	var out []string
+	for _, f := range r.Settings.SearchableFields {
+		if returned == nil || slices.Contains(returned, string(f.Path)) {
+			out = append(out, string(f.Path))
+		}
+	}
+	return out, false
+}
+
 // returnedFields are the fields a hit returns (nil: all).
 func returnedFields(req Request, r Rules) []string {
 	if len(req.Fields) > 0 {
 		return req.Fields
 	}
-	return r.retrievable()
+	if rf := r.retrievable(); len(rf) > 0 {
+		return rf
+	}
+	return nil
 }
 
 // body is the search's highlight section.

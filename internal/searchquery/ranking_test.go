@@ -105,6 +105,23 @@ var _ = Describe("The ranking's query", func() {
 		_, m = planOf(`{"q": "shoe", "highlight": false}`, rankedSettings, searchquery.Inputs{})
 		Expect(m).NotTo(HaveKey("highlight"))
 	})
+
+	DescribeTable("highlights the fields a hit returns",
+		func(body string, r searchquery.Rules, want string) {
+			plan, err := searchquery.Build(decode(body), r, schema)
+			Expect(err).NotTo(HaveOccurred())
+			var m map[string]any
+			Expect(json.Unmarshal(plan.Body, &m)).To(Succeed())
+			Expect(toJSON(m["highlight"].(map[string]any)["fields"])).To(MatchJSON(want))
+		},
+		Entry("a browser's, when the policy returns every field", `{"q": "shoe"}`, searchquery.PublicRules(rankedSettings, searchv1alpha1.PublicSearchPolicy{}),
+			`{"name": {"matched_fields": ["name", "name.words"]}, "description": {"matched_fields": ["description", "description.words"]}}`),
+		Entry("a browser's, only the retrievable ones", `{"q": "shoe"}`,
+			searchquery.PublicRules(rankedSettings, searchv1alpha1.PublicSearchPolicy{RetrievableFields: []searchv1alpha1.FieldPath{"name"}}),
+			`{"name": {"matched_fields": ["name", "name.words"]}}`),
+		Entry("every field, when none is searchable", `{"q": "shoe"}`, searchquery.KeyedRules(searchv1alpha1.IndexSettings{}), `{"*": {}}`),
+		Entry("the fields asked for, when none is searchable", `{"q": "shoe", "fields": ["brand"]}`, searchquery.KeyedRules(searchv1alpha1.IndexSettings{}), `{"brand": {}}`),
+	)
 })
 
 var _ = Describe("The answer of a ranked search", func() {
@@ -155,6 +172,9 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 var _ = DescribeTable("A ranked request is refused when it breaks a rule",
 	func(body string, public bool, message string) {
 		r := searchquery.KeyedRules(rankedSettings)
+		if strings.Contains(body, "price") {
+			r = searchquery.KeyedRules(searchv1alpha1.IndexSettings{})
+		}
 		if public {
 			r = searchquery.PublicRules(rankedSettings, searchv1alpha1.PublicSearchPolicy{RetrievableFields: []searchv1alpha1.FieldPath{"name"}})
 		}
@@ -169,4 +189,5 @@ var _ = DescribeTable("A ranked request is refused when it breaks a rule",
 	Entry("too many snippets", `{"snippets": [`+strings.Repeat(`{"field": "name"},`, 10)+`{"field": "name"}]}`, false, "snippets: at most 10"),
 	Entry("a public snippet of a field browsers do not get", `{"snippets": [{"field": "description"}]}`, true, `snippets[0].field: "description" is not a retrievable field`),
 	Entry("explain in a public search", `{"explain": true}`, true, "explain: is only available with a key"),
+	Entry("a snippet of a number field, when no field is searchable", `{"snippets": [{"field": "price"}]}`, false, `snippets[0].field: "price" holds number values, not text`),
 )

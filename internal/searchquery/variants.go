@@ -18,9 +18,19 @@ type rankGroup struct {
 	paths []string
 }
 
-// groups splits the fields by rank, heaviest first; words picks the words subfields of
-// the fields that take typos. Without a field list, one group of every field.
-func (p textPlan) groups(words bool) []rankGroup {
+// Which fields, and which of their analyses, a group of variants matches.
+const (
+	// exactFields: the language-analysed fields.
+	exactFields = iota
+	// wordsFields: every field's words subfield.
+	wordsFields
+	// typoFields: the words subfields of the fields that take typos and prefixes.
+	typoFields
+)
+
+// groups splits the fields by rank, heaviest first, naming them as kind says. Without a
+// field list, one group of every field.
+func (p textPlan) groups(kind int) []rankGroup {
 	if p.fields == nil {
 		return []rankGroup{{rank: 0}}
 	}
@@ -30,9 +40,9 @@ func (p textPlan) groups(words bool) []rankGroup {
 		for _, f := range p.fields {
 			switch {
 			case f.rank != rank:
-			case !words:
+			case kind == exactFields:
 				g.paths = append(g.paths, f.path)
-			case f.typos:
+			case kind == wordsFields || f.typos:
 				g.paths = append(g.paths, f.words())
 			}
 		}
@@ -46,15 +56,15 @@ func (p textPlan) groups(words bool) []rankGroup {
 // wordVariants are the variants of one word.
 func (p textPlan) wordVariants(w qword, wordsLevel int) []any {
 	var out []any
-	exact := p.groups(false)
-	if w.analyzerStop && p.fields != nil {
-		exact = p.groups(true)
+	exact := p.groups(exactFields)
+	if w.analyzerStop {
+		exact = p.groups(wordsFields)
 	}
 	for _, g := range exact {
 		out = append(out, constant(textMatch(g.paths, w.text, allWords), p.radix.boost(levels{wordsLevel, 2, g.rank, 1})))
 	}
 	typos := p.typos.allowed(w)
-	for _, g := range p.groups(true) {
+	for _, g := range p.groups(typoFields) {
 		if typos >= 1 {
 			out = append(out, constant(textMatch(g.paths, w.text, fuzzy(1, 1)), p.radix.boost(levels{wordsLevel, 1, g.rank, 0})))
 		}
@@ -80,7 +90,7 @@ func (p textPlan) altVariants(a alt, size, wordsLevel int) []any {
 		exact = 0
 	}
 	var out []any
-	for _, g := range p.groups(false) {
+	for _, g := range p.groups(exactFields) {
 		l := levels{words: wordsLevel, typo: 2*size - a.typos, attribute: g.rank * size, exact: exact}
 		out = append(out, constant(textMatch(g.paths, a.text, opts), p.radix.boost(l)))
 	}
