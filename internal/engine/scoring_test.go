@@ -9,10 +9,12 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// scoreHit is one hit of a raw search: its id and its _score, the float32 ES keeps.
+// scoreHit is one hit of a raw search: its id, its _score as the float32 ES keeps, and
+// its matched_queries.
 type scoreHit struct {
-	id    string
-	score float32
+	id      string
+	score   float32
+	matched []string
 }
 
 // searchScores runs a raw search and returns its hits in order.
@@ -22,8 +24,9 @@ func searchScores(idx, body string) []scoreHit {
 	var res struct {
 		Hits struct {
 			Hits []struct {
-				ID    string      `json:"_id"`
-				Score json.Number `json:"_score"`
+				ID      string      `json:"_id"`
+				Score   json.Number `json:"_score"`
+				Matched []string    `json:"matched_queries"`
 			} `json:"hits"`
 		} `json:"hits"`
 	}
@@ -32,7 +35,7 @@ func searchScores(idx, body string) []scoreHit {
 	Expect(dec.Decode(&res)).To(Succeed())
 	out := make([]scoreHit, 0, len(res.Hits.Hits))
 	for _, h := range res.Hits.Hits {
-		hit := scoreHit{id: h.ID}
+		hit := scoreHit{id: h.ID, matched: h.Matched}
 		if h.Score != "" { // null when sorted by a field
 			f, err := h.Score.Float64()
 			Expect(err).NotTo(HaveOccurred())
@@ -117,6 +120,8 @@ var _ = Describe("Scores as Lucene 9 computes them", Ordered, func() {
 			map[string]float32{"1": 0, "3": 0, "5": 0}),
 		Entry("a bool of must_not only scores 0", `{"bool":{"must_not":[{"term":{"tag":"sale"}}]}}`,
 			map[string]float32{"2": 0, "4": 0}),
+		Entry("without adjust_pure_negative, must_not alone matches nothing", `{"bool":{"must_not":[{"term":{"tag":"sale"}}],"adjust_pure_negative":false}}`,
+			map[string]float32{}),
 		Entry("a bool without clauses is match_all", `{"bool":{"boost":2}}`,
 			map[string]float32{"1": 2, "2": 2, "3": 2, "4": 2, "5": 2}),
 		Entry("match_all scores its boost", `{"match_all":{"boost":2.5}}`,
@@ -173,4 +178,28 @@ var _ = Describe("Scores as Lucene 9 computes them", Ordered, func() {
 		Entry("slop on bool_prefix", `{"multi_match":{"query":"red","fields":["title"],"type":"bool_prefix","slop":1}}`, "[slop] not allowed for type [bool_prefix]"),
 		Entry("cross_fields, whose blended statistics the engine does not compute", `{"multi_match":{"query":"red","fields":["title"],"type":"cross_fields"}}`, "[multi_match] type [cross_fields] is not supported by this engine"),
 	)
+})
+
+var _ = Describe("Named queries", Ordered, func() {
+	idx := "named"
+	BeforeAll(func() {
+		loadIndex(idx, `{"mappings":{"properties":{"title":{"type":"text"},"tag":{"type":"keyword"}}}}`,
+			[]string{`{"title":"red shoes","tag":"sale"}`, `{"title":"red hat","tag":"new"}`, `{"title":"blue shoes","tag":"sale"}`})
+	})
+
+	It("lists, per hit, the names of the queries that match it, wherever they are", func() {
+		hits := searchScores(idx, `{"query":{"bool":{
+			"should":[{"match":{"title":{"query":"red","_name":"red"}}},{"term":{"tag":{"value":"sale","_name":"on sale"}}}],
+			"filter":[{"exists":{"field":"title","_name":"titled"}}],
+			"must_not":[{"match":{"title":{"query":"hat","_name":"hat"}}}]}},
+			"sort":["_doc"]}`)
+		Expect(hits).To(HaveLen(2))
+		Expect(hits[0].matched).To(Equal([]string{"on sale", "red", "titled"}))
+		Expect(hits[1].matched).To(Equal([]string{"on sale", "titled"}))
+	})
+
+	It("leaves matched_queries out when no named query matches", func() {
+		_, raw, _ := rawDo("POST", "/"+idx+"/_search", "application/json", `{"query":{"bool":{"should":[{"match_all":{}},{"term":{"tag":{"value":"none","_name":"n"}}}]}}}`)
+		Expect(raw).NotTo(ContainSubstring("matched_queries"))
+	})
 })

@@ -26,6 +26,10 @@ var Candidates = []string{
 	"search.highlight/70_number_of_fragments.yml",
 	"search.highlight/issue69009.yml",
 	"search/510_fragment_trimming_fix.yml",
+	// Lucene's scoring and the queries of tiered ranking (issue 21)
+	"search/310_match_bool_prefix.yml",
+	"search/410_named_queries.yml",
+	"search/610_function_score.yml",
 }
 
 // CandidateSpecs are the API specs of candidates/api that the candidate files in force

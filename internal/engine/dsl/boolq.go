@@ -56,7 +56,11 @@ func parseBool(c *Context, body any) (bq.Query, error) {
 		return bleve.NewMatchNoneQuery(), nil
 	}
 	if len(q.must)+len(q.filter)+len(q.should) == 0 {
-		// ES adds a match_all filter to a bool of must_not clauses only: its score is 0.
+		// ES adds a match_all filter to a bool of must_not clauses only (its score is 0);
+		// without it, as Lucene's, such a bool matches nothing.
+		if adjust, ok := m["adjust_pure_negative"].(bool); ok && !adjust {
+			return bleve.NewMatchNoneQuery(), nil
+		}
 		q.filter = []bq.Query{bleve.NewMatchAllQuery()}
 	}
 	if len(q.must) > 0 {

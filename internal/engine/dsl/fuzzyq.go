@@ -44,8 +44,8 @@ func (q *fuzzyQuery) expand(r index.IndexReader) ([]expansion, error) {
 		return nil, err
 	}
 	var out []expansion
-	err = q.candidates(r, func(term string) {
-		if boost, ok := sim(term); ok {
+	err = q.candidates(r, func(term string, edits int) {
+		if boost, ok := sim(term, edits); ok {
 			out = append(out, expansion{term: term, boost: boost})
 		}
 	})
@@ -66,11 +66,12 @@ func (q *fuzzyQuery) expand(r index.IndexReader) ([]expansion, error) {
 }
 
 // candidates visits the terms bleve's Damerau-Levenshtein automaton accepts within the
-// edits of the whole term: every term within them of the part after the prefix, and
-// more, which similarity sorts out.
-func (q *fuzzyQuery) candidates(r index.IndexReader, visit func(string)) error {
+// edits of the whole term, with their distance: every term within them of the part
+// after the prefix (for a term with the same prefix the distances are equal), and more,
+// which similarity sorts out.
+func (q *fuzzyQuery) candidates(r index.IndexReader, visit func(term string, edits int)) error {
 	if q.edits == 0 {
-		visit(q.term)
+		visit(q.term, 0)
 		return nil
 	}
 	fr, ok := r.(index.IndexReaderFuzzy)
@@ -88,38 +89,41 @@ func (q *fuzzyQuery) candidates(r index.IndexReader, visit func(string)) error {
 			_ = dict.Close()
 			return err
 		}
-		visit(e.Term)
+		visit(e.Term, int(e.EditDistance))
 	}
 	return dict.Close()
 }
 
 // similarity is FuzzyTermsEnum's boost of a term: 1 for the query term itself, else
 // 1 - edits / the shorter length (in characters); ok is false beyond the edits or when
-// the prefix differs. The edits are counted on what follows the prefix, by a
-// Levenshtein automaton as Lucene's.
-func (q *fuzzyQuery) similarity() (func(term string) (float32, bool), error) {
+// the prefix differs. Without transpositions the edits the automaton counted (Damerau's)
+// are counted again by a Levenshtein automaton of what follows the prefix.
+func (q *fuzzyQuery) similarity() (func(term string, edits int) (float32, bool), error) {
 	a := []rune(q.term)
 	p := min(q.opts.prefix, len(a))
 	var dfa *lev.DFA
-	if q.edits > 0 {
+	if q.edits > 0 && !q.opts.transpositions {
 		var err error
-		if dfa, err = levenshtein(string(a[p:]), q.edits, q.opts.transpositions); err != nil {
+		if dfa, err = levenshtein(string(a[p:]), q.edits, false); err != nil {
 			return nil, err
 		}
 	}
-	return func(term string) (float32, bool) {
+	return func(term string, edits int) (float32, bool) {
 		if term == q.term {
 			return 1, true
 		}
 		b := []rune(term)
-		if dfa == nil || len(b) < p || string(b[:p]) != string(a[:p]) {
+		if q.edits == 0 || len(b) < p || string(b[:p]) != string(a[:p]) {
 			return 0, false
 		}
-		ok, ed := dfa.MatchAndDistance(string(b[p:]))
-		if !ok {
-			return 0, false
+		if dfa != nil {
+			ok, d := dfa.MatchAndDistance(string(b[p:]))
+			if !ok {
+				return 0, false
+			}
+			edits = int(d)
 		}
-		return 1 - float32(ed)/float32(min(len(a), len(b))), true
+		return 1 - float32(edits)/float32(min(len(a), len(b))), edits <= q.edits
 	}, nil
 }
 
@@ -131,7 +135,8 @@ var levBuilders = struct {
 }{m: map[[2]int]*lev.LevenshteinAutomatonBuilder{}}
 
 // levenshtein is the automaton of the terms within edits of s: Damerau's optimal string
-// alignment with transpositions (a swap of two neighbours is one edit), else Levenshtein's.
+// alignment with transpositions (a swap of two neighbours is one edit, as bleve's
+// dictionary walk counts), else Levenshtein's.
 func levenshtein(s string, edits int, transpositions bool) (*lev.DFA, error) {
 	k := [2]int{edits, 0}
 	if transpositions {

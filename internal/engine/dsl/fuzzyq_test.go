@@ -40,9 +40,9 @@ func randomWord(r *rand.Rand) []rune {
 	return w
 }
 
-// The automata count edits as the reference distances do, up to their maximum; and with
-// transpositions, the automaton bleve walks the dictionary with accepts every term
-// within two edits, so the candidates it gives hold every term the query keeps.
+// The automata count edits as the reference distances do, up to their maximum: with
+// transpositions it is the automaton bleve walks the dictionary with, whose distances
+// fuzzy expansion takes as they are.
 func TestLevenshteinAutomata(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	for i := 0; i < 3000; i++ {
@@ -58,6 +58,23 @@ func TestLevenshteinAutomata(t *testing.T) {
 				if ok != (want <= edits) || (ok && int(got) != want) {
 					t.Fatalf("%q %q edits %d transpositions %v: %v %d, want distance %d", string(a), string(b), edits, tr, ok, got, want)
 				}
+			}
+		}
+	}
+}
+
+// A term with the query term's prefix is as far from it as what follows the prefix is
+// from the query's rest: the distance bleve's automaton gives for the whole term is the
+// one Lucene counts after prefix_length.
+func TestDistanceAfterACommonPrefix(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for i := 0; i < 20000; i++ {
+		a, b := randomWord(r), randomWord(r)
+		p := r.Intn(len(a) + 1)
+		c := append(append([]rune{}, a[:p]...), b...)
+		for _, tr := range []bool{true, false} {
+			if whole, rest := osa(a, c, tr), osa(a[p:], c[p:], tr); whole != rest {
+				t.Fatalf("%q %q prefix %d transpositions %v: %d, after the prefix %d", string(a), string(c), p, tr, whole, rest)
 			}
 		}
 	}

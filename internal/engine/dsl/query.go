@@ -29,6 +29,8 @@ type Context struct {
 	// MaxTerms is index.max_terms_count and MaxIDs index.max_result_window (0: no limit).
 	MaxTerms int
 	MaxIDs   int
+	// Named are the queries given a _name, in the order parsed (see Named).
+	Named []Named
 }
 
 // Parse decodes a raw query object.
@@ -62,7 +64,11 @@ func (c *Context) parse(v any) (bq.Query, error) {
 		if !ok {
 			return nil, eserr.Parsing("unknown query [%s]", typ).With("line", 1).With("col", 1)
 		}
-		return fn(c, body)
+		q, err := fn(c, body)
+		if name, named := nameOf(body); named && err == nil {
+			c.Named = append(c.Named, Named{Name: name, Query: q})
+		}
+		return q, err
 	}
 	return nil, nil
 }
@@ -90,6 +96,7 @@ func init() {
 		"dis_max":             parseDisMax,
 		"fuzzy":               parseFuzzy,
 		"match_bool_prefix":   parseMatchBoolPrefix,
+		"function_score":      parseFunctionScore,
 	}
 }
 

@@ -153,8 +153,11 @@ func computeStats(seg segment.Segment, field string) (FieldStats, []byte, error)
 	if err != nil {
 		return FieldStats{}, nil, err
 	}
-	var st FieldStats
-	norms := make([]byte, seg.Count())
+	acc := &statsAcc{norms: make([]byte, seg.Count())}
+	if fast, ok := d.(freqNormVisitor); ok {
+		err := fast.VisitFreqNorms(acc.add)
+		return acc.st, acc.norms, err
+	}
 	var pl segment.PostingsList
 	var it segment.PostingsIterator
 	terms := d.AutomatonIterator(nil, nil, nil)
@@ -166,32 +169,48 @@ func computeStats(seg segment.Segment, field string) (FieldStats, []byte, error)
 			return FieldStats{}, nil, err
 		}
 		it = pl.Iterator(true, true, false, it)
-		if err := addPostings(it, &st, norms); err != nil {
+		if err := acc.addAll(it); err != nil {
 			return FieldStats{}, nil, err
 		}
 	}
-	return st, norms, nil
+	return acc.st, acc.norms, nil
 }
 
-// rawNorm is a posting whose norm is the field's length itself (aisle-zap and zapx
-// store it so, and Norm returns 1/sqrt of it).
-type rawNorm interface{ NormUint64() uint64 }
+// freqNormVisitor is the engine's segment format's one-pass read of a field's postings
+// (internal/engine/zap): a field's norm bits are its length.
+type freqNormVisitor interface {
+	VisitFreqNorms(visit func(doc, freq, normBits uint64)) error
+}
 
-func addPostings(it segment.PostingsIterator, st *FieldStats, norms []byte) error {
+// statsAcc sums a field's postings into its statistics and norms.
+type statsAcc struct {
+	st    FieldStats
+	norms []byte
+}
+
+func (a *statsAcc) add(doc, freq, length uint64) {
+	if a.norms[doc] == 0 {
+		a.st.DocCount++
+		a.norms[doc] = LengthByte(max(int(length), 1))
+	}
+	a.st.SumTotalTermFreq += int64(freq)
+	a.st.SumDocFreq++
+}
+
+// addAll reads postings through the segment API (segments of other formats).
+func (a *statsAcc) addAll(it segment.PostingsIterator) error {
 	for p, err := it.Next(); p != nil || err != nil; p, err = it.Next() {
 		if err != nil {
 			return err
 		}
-		n := p.Number()
-		if norms[n] == 0 {
-			st.DocCount++
-			norms[n] = LengthByte(max(postingLength(p), 1))
-		}
-		st.SumTotalTermFreq += int64(p.Frequency())
-		st.SumDocFreq++
+		a.add(p.Number(), p.Frequency(), uint64(postingLength(p)))
 	}
 	return nil
 }
+
+// rawNorm is a posting whose norm is the field's length itself (zapx stores it so, and
+// Norm returns 1/sqrt of it).
+type rawNorm interface{ NormUint64() uint64 }
 
 func postingLength(p segment.Posting) int {
 	if rn, ok := p.(rawNorm); ok {

@@ -117,6 +117,9 @@ func renderHit(h *bsearch.DocumentMatch, byName map[string]*store.Index, r *Requ
 	} else {
 		hit["_score"] = scoreJSON(h.Score)
 	}
+	if names := dsl.MatchedQueries(h); len(names) > 0 {
+		hit["matched_queries"] = names
+	}
 	var doc *store.Doc
 	if ix != nil {
 		var err error

@@ -20,6 +20,7 @@ func MatchingIDs(ctx context.Context, ix *store.Index, q bq.Query, max int) ([]s
 		}
 		req := bleve.NewSearchRequestOptions(q, size, 0, false)
 		req.SortBy([]string{"_id"})
+		req.Score = bleve.ScoreNone // the ids are all that is read
 		if after != nil {
 			req.SearchAfter = after
 		}
@@ -48,6 +49,7 @@ func Count(ctx context.Context, indices []*store.Index, raw any) (uint64, error)
 		return 0, err
 	}
 	req := bleve.NewSearchRequestOptions(q, 0, 0, false)
+	req.Score = bleve.ScoreNone // a count reads no score
 	res, err := Searchable(indices).SearchInContext(ctx, req)
 	if err != nil {
 		return 0, err

@@ -91,6 +91,7 @@ func newPlan(indices []*store.Index, r *Request) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	named := qc.Named // the query's: names in aggregation filters mark no hit, as in ES
 	if err := checkHighlightQueries(indices, r); err != nil {
 		return nil, err
 	}
@@ -98,7 +99,7 @@ func newPlan(indices []*store.Index, r *Request) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{req: bleve.NewSearchRequestOptions(q, r.Size, r.From, false), query: q, aggs: parsed}
+	p := &plan{req: bleve.NewSearchRequestOptions(dsl.WithNamed(q, named), r.Size, r.From, false), query: q, aggs: parsed}
 	if err := p.sort(r, qc, indices[0].Name); err != nil {
 		return nil, err
 	}
