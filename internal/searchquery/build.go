@@ -60,7 +60,7 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	}
 	hasText := len(splitWords(req.Q)) > 0
 	order := orderOf(req, r, s, hasText).withStats(in.Stats)
-	tp := newTextPlan(req, r, in.Drop, order.quantized())
+	tp := newTextPlan(req, r, s, in.Drop, order.quantized())
 	body := map[string]any{
 		"query":            map[string]any{"bool": boolQuery(tp.query(order.bandClauses(tp.radix, in.Stats)), filters)},
 		"from":             req.Offset,
@@ -74,7 +74,7 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	}
 	plan := Plan{Limit: limit, Offset: req.Offset, Facets: req.Facets, IgnoredWords: tp.words.ignored,
 		Retry: tp.strategy == StrategyAll && len(tp.words.kept) > 1}
-	if plan.highlight = highlightPlanOf(req, r, hasText); plan.highlight != nil {
+	if plan.highlight = highlightPlanOf(req, r, s, hasText); plan.highlight != nil {
 		body["highlight"] = plan.highlight.body()
 	}
 	if req.Explain {

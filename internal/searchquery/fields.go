@@ -18,14 +18,23 @@ type field struct {
 	rank int
 	// typos: the field takes typo and prefix variants (not in disableOnFields).
 	typos bool
+	// noWords: the index has no words subfield for it yet (built by an earlier release,
+	// until its rebuild): the variants of words match the field itself.
+	noWords bool
 }
 
-func (f field) words() string { return f.path + "." + indexmapping.WordsSubfield }
+// words is the field holding the field's words unstemmed.
+func (f field) words() string {
+	if f.noWords {
+		return f.path
+	}
+	return f.path + "." + indexmapping.WordsSubfield
+}
 
 // searchFields are the index's searchable fields with their ranks, and the number of
 // ranks. With none configured (every text field searchable, without a words subfield)
 // there is no field list: the query matches every field at once.
-func searchFields(r Rules, t typoRules) ([]field, int) {
+func searchFields(r Rules, s Schema, t typoRules) ([]field, int) {
 	sf := r.Settings.SearchableFields
 	if len(sf) == 0 {
 		return nil, 1
@@ -42,7 +51,8 @@ func searchFields(r Rules, t typoRules) ([]field, int) {
 	out := make([]field, 0, len(sf))
 	for _, f := range sf {
 		i := slices.Index(weights, max(f.Weight, 1))
-		out = append(out, field{path: string(f.Path), rank: ranks - 1 - min(i, ranks-1), typos: !t.fields[string(f.Path)]})
+		out = append(out, field{path: string(f.Path), rank: ranks - 1 - min(i, ranks-1), typos: !t.fields[string(f.Path)],
+			noWords: s.noWords(string(f.Path))})
 	}
 	return out, ranks
 }

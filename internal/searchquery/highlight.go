@@ -25,8 +25,9 @@ type highlightPlan struct {
 	// index without searchable fields).
 	fields []string
 	all    bool
-	// words: the fields have a words subfield.
+	// words: the fields have a words subfield (but those the schema holds without).
 	words    bool
+	schema   Schema
 	snippets []snippetSpec
 }
 
@@ -38,10 +39,10 @@ type snippetSpec struct {
 // highlightPlanOf is nil when the request wants neither highlights nor snippets. Only
 // fields the hit returns are highlighted: a browser never sees a field through its
 // highlight that the policy does not return.
-func highlightPlanOf(req Request, r Rules, hasText bool) *highlightPlan {
-	h := &highlightPlan{words: len(r.Settings.SearchableFields) > 0}
-	for _, s := range req.Snippets {
-		h.snippets = append(h.snippets, snippetSpec{path: s.Field, words: snippetWords(s)})
+func highlightPlanOf(req Request, r Rules, s Schema, hasText bool) *highlightPlan {
+	h := &highlightPlan{words: len(r.Settings.SearchableFields) > 0, schema: s}
+	for _, sn := range req.Snippets {
+		h.snippets = append(h.snippets, snippetSpec{path: sn.Field, words: snippetWords(sn)})
 	}
 	if boolOr(req.Highlight, true) && hasText {
 		h.fields, h.all = highlighted(req, r)
@@ -112,7 +113,7 @@ const (
 )
 
 func (h *highlightPlan) fieldOptions(path string) map[string]any {
-	if !h.words {
+	if !h.words || h.schema.noWords(path) {
 		return map[string]any{}
 	}
 	return map[string]any{"matched_fields": []string{path, path + "." + indexmapping.WordsSubfield}}

@@ -106,6 +106,15 @@ var _ = Describe("The ranking's query", func() {
 		Expect(m).NotTo(HaveKey("highlight"))
 	})
 
+	It("matches typos and prefixes on the field itself while the index has no words subfield yet (until its rebuild)", func() {
+		old := searchquery.Schema{"name": {Path: "name", Kind: searchquery.KindString, Type: "text", Keyword: "name.keyword"}}
+		one := searchquery.KeyedRules(searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}})
+		plan, err := searchquery.Build(decode(`{"q": "shoe"}`), one, old)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(plan.Body)).NotTo(ContainSubstring("name.words"))
+		Expect(string(plan.Body)).To(And(ContainSubstring(`{"match_bool_prefix":{"name":`), ContainSubstring(`"highlight":{"encoder":"html","fields":{"name":{}}`)))
+	})
+
 	DescribeTable("highlights the fields a hit returns",
 		func(body string, r searchquery.Rules, want string) {
 			plan, err := searchquery.Build(decode(body), r, schema)

@@ -31,11 +31,11 @@ type textPlan struct {
 }
 
 // newTextPlan reads the query's words and sizes the bands of the ranking.
-func newTextPlan(req Request, r Rules, drop int, quantized []searchv1alpha1.RankingCriterion) textPlan {
+func newTextPlan(req Request, r Rules, s Schema, drop int, quantized []searchv1alpha1.RankingCriterion) textPlan {
 	stops := relevance.StopsOf(r.Settings)
 	p := textPlan{words: parseWords(req.Q, stops, drop), typos: typoRulesOf(r.Settings, req.TypoTolerance), strategy: strategyOf(req)}
 	p.units = units(p.words.kept, synonymRules(r.Settings.Synonyms, stops))
-	p.fields, p.ranks = searchFields(r, p.typos)
+	p.fields, p.ranks = searchFields(r, s, p.typos)
 	p.radix = newRadix(relevance.Ranking(r.Settings), p.sizes(), quantized)
 	return p
 }
