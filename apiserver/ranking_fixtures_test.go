@@ -88,6 +88,7 @@ var criteriaRecords = []string{
 	`{"objectID": "e2", "name": "Pottery stand", "popularity": 94, "price": 20}`,
 	`{"objectID": "budget", "name": "Budget Smartphone", "popularity": 3, "price": 99}`,
 	`{"objectID": "iphone", "name": "Apple iPhone 15 Pro Max Smartphone 256GB Titanium", "popularity": 98, "price": 1299}`,
+	`{"objectID": "n1", "name": "Mountain shoe", "description": "By Northpeak", "popularity": 8, "price": 140}`,
 	`{"objectID": "d1", "name": "Trail runner", "popularity": 7, "price": 120,
 		"description": "A light shoe for rocky trails with a grippy sole and a breathable mesh upper made for long days out"}`,
 }

@@ -49,6 +49,14 @@ var _ = Describe("Ranking criteria (issue 21)", Ordered, func() {
 		Entry("any: any word, more words first", "any", []string{"w1", "w2"}, []string{}),
 	)
 
+	It("matches the last word, still being typed, as a prefix in any field", func() {
+		res := searchIn(ci, `{"q": "northpeak moun"}`)
+		Expect(res.ids()).To(Equal([]string{"n1"}))
+		Expect(res.Hits[0].Highlights).To(Equal(map[string]any{"name": "<em>Mountain</em> shoe", "description": "By <em>Northpeak</em>"}))
+		complete := searchIn(ci, `{"q": "northpeak moun "}`)
+		Expect(complete.IgnoredWords).To(Equal([]string{"moun"}), "a word followed by a space is complete, and matches nothing")
+	})
+
 	It("cuts a snippet around the best match, typos included, HTML-escaped", func() {
 		res := searchIn(ci, `{"q": "gripy sole", "snippets": [{"field": "description", "words": 6}]}`)
 		Expect(res.ids()).To(Equal([]string{"d1"}))
