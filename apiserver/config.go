@@ -53,9 +53,18 @@ func (s *Server) putConfig(c *fiber.Ctx) error {
 }
 
 func (b settingsBody) settings() searchv1alpha1.IndexSettings {
-	return searchv1alpha1.IndexSettings{
+	s := searchv1alpha1.IndexSettings{
 		SearchableFields: b.SearchableFields, FilterableFields: b.FilterableFields, FacetFields: b.FacetFields,
-		SortableFields: b.SortableFields, CustomRanking: b.CustomRanking, Synonyms: b.Synonyms,
+		SortableFields: b.SortableFields, Ranking: b.Ranking, CustomRanking: b.CustomRanking, Synonyms: b.Synonyms,
 		Language: b.Language, CountBrowserOrders: b.CountBrowserOrders,
 	}
+	if t := b.TypoTolerance; t != nil {
+		s.TypoTolerance = &searchv1alpha1.TypoTolerance{Enabled: t.Enabled, MinWordSizeFor1Typo: t.MinWordSizeFor1Typo,
+			MinWordSizeFor2Typos: t.MinWordSizeFor2Typos, OnNumbers: t.OnNumbers,
+			DisableOnFields: t.DisableOnFields, DisableOnWords: t.DisableOnWords}
+	}
+	if w := b.StopWords; w != nil {
+		s.StopWords = &searchv1alpha1.StopWords{Enabled: w.Enabled, Words: w.Words, Replace: w.Replace}
+	}
+	return s
 }

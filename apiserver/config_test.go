@@ -35,8 +35,12 @@ var _ = Describe("PUT /config", Ordered, func() {
 		Expect(body).To(MatchJSON(`{
 			"searchableFields": [{"path": "name", "weight": 5}, {"path": "description", "weight": 1}],
 			"filterableFields": ["brand"], "facetFields": ["brand"], "sortableFields": ["price"],
+			"ranking": ["sort", "words", "typo", "proximity", "attribute", "exact", "custom"],
 			"customRanking": [{"field": "popularity", "order": "desc"}],
-			"synonyms": [{"terms": ["sneaker", "shoe"]}], "language": "en", "countBrowserOrders": true,
+			"synonyms": [{"terms": ["sneaker", "shoe"]}],
+			"typoTolerance": {"enabled": true, "minWordSizeFor1Typo": 4, "minWordSizeFor2Typos": 8, "onNumbers": false, "disableOnFields": [], "disableOnWords": []},
+			"stopWords": {"enabled": true, "words": [], "replace": false},
+			"language": "en", "countBrowserOrders": true,
 			"applied": ["searchableFields", "filterableFields", "facetFields", "sortableFields", "countBrowserOrders"],
 			"rebuilt": [], "rebuild": null}`))
 		idx := labIndex()
@@ -46,13 +50,18 @@ var _ = Describe("PUT /config", Ordered, func() {
 	})
 
 	It("reports analysis changes as rebuilt, with a pending rebuild, and replaces the whole settings", func() {
+		// Synonyms are applied by the query (issue 21): dropping them is no rebuild.
 		code, body := put(path, keys["catalog"], `{"searchableFields": [{"path": "title"}], "language": "generic"}`)
 		Expect(code).To(Equal(http.StatusOK), body)
 		Expect(body).To(MatchJSON(`{
 			"searchableFields": [{"path": "title", "weight": 1}], "filterableFields": [], "facetFields": [],
-			"sortableFields": [], "customRanking": [], "synonyms": [], "language": "generic", "countBrowserOrders": false,
-			"applied": ["filterableFields", "facetFields", "sortableFields", "customRanking", "countBrowserOrders"],
-			"rebuilt": ["searchableFields", "synonyms", "language"],
+			"sortableFields": [], "ranking": ["sort", "words", "typo", "proximity", "attribute", "exact", "custom"],
+			"customRanking": [], "synonyms": [],
+			"typoTolerance": {"enabled": true, "minWordSizeFor1Typo": 4, "minWordSizeFor2Typos": 8, "onNumbers": false, "disableOnFields": [], "disableOnWords": []},
+			"stopWords": {"enabled": true, "words": [], "replace": false},
+			"language": "generic", "countBrowserOrders": false,
+			"applied": ["filterableFields", "facetFields", "sortableFields", "customRanking", "synonyms", "countBrowserOrders"],
+			"rebuilt": ["searchableFields", "language"],
 			"rebuild": {"state": "Pending", "documentsDone": 0, "documentsTotal": 0, "startedAt": null, "finishedAt": null, "error": null}}`))
 		Expect(labIndex().Spec.Settings.FacetFields).To(BeEmpty())
 	})
@@ -74,7 +83,7 @@ var _ = Describe("PUT /config", Ordered, func() {
 			Expect(labIndex().Generation).To(Equal(before))
 		},
 		Entry("weights and languages out of range (Kubernetes validation)",
-			`{"searchableFields": [{"path": "name", "weight": 500}], "language": "fr"}`,
+			`{"searchableFields": [{"path": "name", "weight": 500}], "language": "xx"}`,
 			"searchableFields[0].weight", "language"),
 		Entry("a bad field path and a bad synonym",
 			`{"facetFields": ["bad path!"], "synonyms": [{"terms": ["a, b", "c"]}]}`,
@@ -83,6 +92,16 @@ var _ = Describe("PUT /config", Ordered, func() {
 			`{"filterableFields": ["aisleVersion"], "sortableFields": ["price", "price"], "searchableFields": [{"path": "x", "weight": 101}]}`,
 			`filterableFields[0]: \"aisleVersion\" is reserved`, `sortableFields[1]: \"price\" is listed twice`, "searchableFields[0].weight"),
 		Entry("an unknown settings field", `{"searchable": []}`, `unknown field`),
+		Entry("an unknown ranking criterion and one listed twice", `{"ranking": ["words", "popularity", "words"]}`,
+			`ranking[1]: Unsupported value: \"popularity\"`, `ranking[2]: \"words\" is listed twice`),
+		Entry("typo word sizes out of order, and a typo-free field that is not searchable",
+			`{"searchableFields": [{"path": "name"}], "typoTolerance": {"minWordSizeFor1Typo": 5, "minWordSizeFor2Typos": 4, "disableOnFields": ["sku"]}}`,
+			"typoTolerance.minWordSizeFor2Typos: must be at least minWordSizeFor1Typo (5)", `typoTolerance.disableOnFields[0]: \"sku\" is not a searchable field`),
+		Entry("synonym entries without what their type needs",
+			`{"synonyms": [{"type": "oneWay", "synonyms": ["mobile"]}, {"type": "altCorrection", "word": "adeedas", "corrections": ["adidas"], "typos": 3}, {"terms": ["tv"]}]}`,
+			"synonyms[0].input: is required by synonym type oneWay", "synonyms[1].typos", "synonyms[2].terms"),
+		Entry("an unknown synonym type and stop words listed twice", `{"synonyms": [{"type": "twoWay", "terms": ["a", "b"]}], "stopWords": {"words": ["the", "The"]}}`,
+			"synonyms[0].type", `stopWords.words[1]: \"The\" is listed twice`),
 	)
 })
 

@@ -133,7 +133,7 @@ var _ = Describe("Every endpoint that takes a body (issue 15)", Ordered, Continu
 	)
 
 	It("takes the valid bodies the table starts from, so each refusal above is the wrong field's", func() {
-		for _, shape := range []string{"search", "events"} {
+		for _, shape := range []string{"search", "events", "settings"} {
 			for _, ep := range bodyEndpoints {
 				if ep.shape == shape {
 					r := ep.send(ci, bodyShapes[shape].render("", ""))

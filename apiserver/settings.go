@@ -4,19 +4,40 @@ import (
 	"time"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/relevance"
 )
 
 // settingsBody is the wire form of an index's settings: every list is present, so
 // clients need not tell "absent" from "empty".
 type settingsBody struct {
-	SearchableFields   []searchv1alpha1.SearchableField `json:"searchableFields"`
-	FilterableFields   []searchv1alpha1.FieldPath       `json:"filterableFields"`
-	FacetFields        []searchv1alpha1.FieldPath       `json:"facetFields"`
-	SortableFields     []searchv1alpha1.FieldPath       `json:"sortableFields"`
-	CustomRanking      []searchv1alpha1.RankingRule     `json:"customRanking"`
-	Synonyms           []searchv1alpha1.SynonymGroup    `json:"synonyms"`
-	Language           searchv1alpha1.Language          `json:"language"`
-	CountBrowserOrders bool                             `json:"countBrowserOrders"`
+	SearchableFields   []searchv1alpha1.SearchableField  `json:"searchableFields"`
+	FilterableFields   []searchv1alpha1.FieldPath        `json:"filterableFields"`
+	FacetFields        []searchv1alpha1.FieldPath        `json:"facetFields"`
+	SortableFields     []searchv1alpha1.FieldPath        `json:"sortableFields"`
+	Ranking            []searchv1alpha1.RankingCriterion `json:"ranking"`
+	CustomRanking      []searchv1alpha1.RankingRule      `json:"customRanking"`
+	Synonyms           []searchv1alpha1.SynonymGroup     `json:"synonyms"`
+	TypoTolerance      *typoToleranceBody                `json:"typoTolerance"`
+	StopWords          *stopWordsBody                    `json:"stopWords"`
+	Language           searchv1alpha1.Language           `json:"language"`
+	CountBrowserOrders bool                              `json:"countBrowserOrders"`
+}
+
+// typoToleranceBody and stopWordsBody are the wire forms of the settings' objects:
+// every member present in answers; in a PUT, an absent member takes its default.
+type typoToleranceBody struct {
+	Enabled              *bool                      `json:"enabled"`
+	MinWordSizeFor1Typo  int32                      `json:"minWordSizeFor1Typo"`
+	MinWordSizeFor2Typos int32                      `json:"minWordSizeFor2Typos"`
+	OnNumbers            bool                       `json:"onNumbers"`
+	DisableOnFields      []searchv1alpha1.FieldPath `json:"disableOnFields"`
+	DisableOnWords       []string                   `json:"disableOnWords"`
+}
+
+type stopWordsBody struct {
+	Enabled *bool    `json:"enabled"`
+	Words   []string `json:"words"`
+	Replace bool     `json:"replace"`
 }
 
 // rebuildBody is the progress of a background rebuild.
@@ -34,19 +55,22 @@ type configResponse struct {
 	Rebuild *rebuildBody `json:"rebuild"`
 }
 
+// settingsOf is the wire form of stored settings, defaults spelled out.
 func settingsOf(s searchv1alpha1.IndexSettings) settingsBody {
-	lang := s.Language
-	if lang == "" {
-		lang = searchv1alpha1.LanguageEnglish
-	}
+	t, w := relevance.TypoTolerance(s), relevance.StopWords(s)
 	return settingsBody{
-		SearchableFields:   orEmpty(s.SearchableFields),
-		FilterableFields:   orEmpty(s.FilterableFields),
-		FacetFields:        orEmpty(s.FacetFields),
-		SortableFields:     orEmpty(s.SortableFields),
-		CustomRanking:      orEmpty(s.CustomRanking),
-		Synonyms:           orEmpty(s.Synonyms),
-		Language:           lang,
+		SearchableFields: orEmpty(s.SearchableFields),
+		FilterableFields: orEmpty(s.FilterableFields),
+		FacetFields:      orEmpty(s.FacetFields),
+		SortableFields:   orEmpty(s.SortableFields),
+		Ranking:          relevance.Ranking(s),
+		CustomRanking:    orEmpty(s.CustomRanking),
+		Synonyms:         orEmpty(s.Synonyms),
+		TypoTolerance: &typoToleranceBody{Enabled: t.Enabled, MinWordSizeFor1Typo: t.MinWordSizeFor1Typo,
+			MinWordSizeFor2Typos: t.MinWordSizeFor2Typos, OnNumbers: t.OnNumbers,
+			DisableOnFields: t.DisableOnFields, DisableOnWords: t.DisableOnWords},
+		StopWords:          &stopWordsBody{Enabled: w.Enabled, Words: w.Words, Replace: w.Replace},
+		Language:           relevance.Language(s),
 		CountBrowserOrders: s.CountBrowserOrders,
 	}
 }

@@ -1,14 +1,64 @@
 package v1alpha1
 
-// Language selects the text analysis of searchable fields.
-// +kubebuilder:validation:Enum=en;generic
+// Language selects the text analysis of searchable fields: Elasticsearch's analyzer of
+// that language (stemming, stop words, elision) with accents folded, or generic.
+// +kubebuilder:validation:Enum=en;de;fr;es;it;nl;pt;sv;da;no;fi;pl;tr;generic
 type Language string
 
 const (
 	// LanguageEnglish lowercases, folds accents, drops English stop words and stems.
 	LanguageEnglish Language = "en"
 	// LanguageGeneric lowercases and folds accents only; right for mixed-language catalogs.
-	LanguageGeneric Language = "generic"
+	LanguageGeneric    Language = "generic"
+	LanguageGerman     Language = "de"
+	LanguageFrench     Language = "fr"
+	LanguageSpanish    Language = "es"
+	LanguageItalian    Language = "it"
+	LanguageDutch      Language = "nl"
+	LanguagePortuguese Language = "pt"
+	LanguageSwedish    Language = "sv"
+	LanguageDanish     Language = "da"
+	LanguageNorwegian  Language = "no"
+	LanguageFinnish    Language = "fi"
+	// LanguagePolish has stop words but no stemmer: Elasticsearch has no Polish analyzer
+	// without a plugin.
+	LanguagePolish  Language = "pl"
+	LanguageTurkish Language = "tr"
+)
+
+// RankingCriterion is one criterion of the ranking.
+// +kubebuilder:validation:Enum=sort;words;typo;proximity;attribute;exact;custom
+type RankingCriterion string
+
+const (
+	// RankSort orders by the search request's sort keys.
+	RankSort RankingCriterion = "sort"
+	// RankWords puts records matching more query words first.
+	RankWords RankingCriterion = "words"
+	// RankTypo puts records matching with fewer typos first.
+	RankTypo RankingCriterion = "typo"
+	// RankProximity puts records whose matched words are closer together first.
+	RankProximity RankingCriterion = "proximity"
+	// RankAttribute puts matches in higher-weighted searchable fields first.
+	RankAttribute RankingCriterion = "attribute"
+	// RankExact puts whole-word matches before prefix and typo matches.
+	RankExact RankingCriterion = "exact"
+	// RankCustom orders by the customRanking fields.
+	RankCustom RankingCriterion = "custom"
+)
+
+// SynonymType says how a synonym entry applies.
+// +kubebuilder:validation:Enum=multiWay;oneWay;altCorrection
+type SynonymType string
+
+const (
+	// SynonymMultiWay: every term finds records holding any of the others.
+	SynonymMultiWay SynonymType = "multiWay"
+	// SynonymOneWay: the input finds records holding the synonyms, not the reverse.
+	SynonymOneWay SynonymType = "oneWay"
+	// SynonymAltCorrection: the word finds records holding the corrections, ranked as
+	// that many typos.
+	SynonymAltCorrection SynonymType = "altCorrection"
 )
 
 // SortOrder is the direction of a sort or ranking rule.
@@ -47,22 +97,136 @@ type RankingRule struct {
 	Order SortOrder `json:"order,omitempty"`
 }
 
-// SynonymGroup is a set of words that a query treats as one another.
+// SynonymGroup is one synonym entry, applied at query time: multiWay (terms), oneWay
+// (input and synonyms) or altCorrection (word, corrections and typos). A term may be
+// several words ("television set").
+// +kubebuilder:validation:XValidation:rule="(has(self.type) && self.type != 'multiWay') || (has(self.terms) && !has(self.input) && !has(self.synonyms) && !has(self.word) && !has(self.corrections) && !has(self.typos))",message="a multiWay synonym has terms (2 to 20) and nothing else"
+// +kubebuilder:validation:XValidation:rule="!has(self.type) || self.type != 'oneWay' || (has(self.input) && has(self.synonyms) && !has(self.terms) && !has(self.word) && !has(self.corrections) && !has(self.typos))",message="a oneWay synonym has input and synonyms, and nothing else"
+// +kubebuilder:validation:XValidation:rule="!has(self.type) || self.type != 'altCorrection' || (has(self.word) && has(self.corrections) && !has(self.terms) && !has(self.input) && !has(self.synonyms))",message="an altCorrection has word, corrections and typos, and nothing else"
 type SynonymGroup struct {
-	// Terms are words or short phrases that are equivalent, for example ["tv", "television"].
-	// +required
+	// Type is multiWay (the default), oneWay or altCorrection.
+	// +optional
+	Type SynonymType `json:"type,omitempty"`
+
+	// Terms (multiWay) are words or phrases that find one another, for example
+	// ["tv", "television set"].
+	// +optional
 	// +listType=set
 	// +kubebuilder:validation:MinItems=2
 	// +kubebuilder:validation:MaxItems=20
 	// +kubebuilder:validation:items:MinLength=1
 	// +kubebuilder:validation:items:MaxLength=100
 	// +kubebuilder:validation:items:XValidation:rule="!self.contains(',') && !self.contains('=>')",message="a synonym term may not contain ',' or '=>'"
-	Terms []string `json:"terms"`
+	Terms []string `json:"terms,omitempty"`
+
+	// Input (oneWay) is the word or phrase that also finds the synonyms.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=100
+	// +kubebuilder:validation:XValidation:rule="!self.contains(',') && !self.contains('=>')",message="a synonym term may not contain ',' or '=>'"
+	Input string `json:"input,omitempty"`
+
+	// Synonyms (oneWay) are what a search for the input also finds.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=20
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=100
+	// +kubebuilder:validation:items:XValidation:rule="!self.contains(',') && !self.contains('=>')",message="a synonym term may not contain ',' or '=>'"
+	Synonyms []string `json:"synonyms,omitempty"`
+
+	// Word (altCorrection) is a query word, typically a common misspelling.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=100
+	// +kubebuilder:validation:XValidation:rule="!self.contains(',') && !self.contains('=>')",message="a synonym term may not contain ',' or '=>'"
+	Word string `json:"word,omitempty"`
+
+	// Corrections (altCorrection) are what a search for the word also finds, ranked as
+	// matches with Typos typos.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=20
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=100
+	// +kubebuilder:validation:items:XValidation:rule="!self.contains(',') && !self.contains('=>')",message="a synonym term may not contain ',' or '=>'"
+	Corrections []string `json:"corrections,omitempty"`
+
+	// Typos (altCorrection) is how many typos a correction counts as: 1 (the default) or 2.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=2
+	Typos int32 `json:"typos,omitempty"`
+}
+
+// TypoTolerance decides which query words may match with typos. A transposition of two
+// letters counts as one typo; a typo in the first letter counts as two.
+// +kubebuilder:validation:XValidation:rule="!has(self.minWordSizeFor1Typo) || !has(self.minWordSizeFor2Typos) || self.minWordSizeFor2Typos >= self.minWordSizeFor1Typo",message="minWordSizeFor2Typos must be at least minWordSizeFor1Typo"
+type TypoTolerance struct {
+	// Enabled allows typos at all (default true); a search can also turn them off.
+	// +optional
+	// +kubebuilder:default=true
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// MinWordSizeFor1Typo: shorter words match only exactly (default 4).
+	// +optional
+	// +kubebuilder:default=4
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	MinWordSizeFor1Typo int32 `json:"minWordSizeFor1Typo,omitempty"`
+
+	// MinWordSizeFor2Typos: shorter words match with one typo at most (default 8).
+	// +optional
+	// +kubebuilder:default=8
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	MinWordSizeFor2Typos int32 `json:"minWordSizeFor2Typos,omitempty"`
+
+	// OnNumbers lets words made only of digits (model numbers, sizes) match with typos.
+	// +optional
+	OnNumbers bool `json:"onNumbers,omitempty"`
+
+	// DisableOnFields are searchable fields matched without typos and prefixes.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=64
+	DisableOnFields []FieldPath `json:"disableOnFields,omitempty"`
+
+	// DisableOnWords are query words that match only exactly.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=1000
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=100
+	DisableOnWords []string `json:"disableOnWords,omitempty"`
+}
+
+// StopWords are words a query drops (unless it holds nothing else): the language's list,
+// with Words added, or Words alone with Replace.
+type StopWords struct {
+	// Enabled drops stop words from queries (default true).
+	// +optional
+	// +kubebuilder:default=true
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// Words are stop words added to the language's list.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=1000
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=100
+	Words []string `json:"words,omitempty"`
+
+	// Replace makes Words the whole list instead of adding them to the language's.
+	// +optional
+	Replace bool `json:"replace,omitempty"`
 }
 
 // IndexSettings decide how records are analysed, matched, filtered, faceted and ranked.
-// Changing searchable fields, language, synonyms or field types needs a rebuild; the
-// operator runs it in the background.
+// Changing the searchable fields or the language needs a rebuild; the operator runs it
+// in the background. Everything else applies with the next search.
 type IndexSettings struct {
 	// SearchableFields are matched by the query text, each with a weight.
 	// Empty means every text field with weight 1.
@@ -90,18 +254,35 @@ type IndexSettings struct {
 	// +kubebuilder:validation:MaxItems=50
 	SortableFields []FieldPath `json:"sortableFields,omitempty"`
 
-	// CustomRanking breaks ties between hits of equal relevance, in order.
+	// Ranking is the order of the ranking criteria: each decides only among hits tied on
+	// every one before it. Empty means sort, words, typo, proximity, attribute, exact,
+	// custom; a criterion left out is not applied.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=7
+	Ranking []RankingCriterion `json:"ranking,omitempty"`
+
+	// CustomRanking orders hits the text matches equally well (the ranking's custom
+	// criterion), in order.
 	// +optional
 	// +listType=map
 	// +listMapKey=field
 	// +kubebuilder:validation:MaxItems=10
 	CustomRanking []RankingRule `json:"customRanking,omitempty"`
 
-	// Synonyms are groups of equivalent terms applied at query time.
+	// Synonyms are applied at query time: a change takes effect with the next search.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=1000
 	Synonyms []SynonymGroup `json:"synonyms,omitempty"`
+
+	// TypoTolerance decides which query words may match with typos.
+	// +optional
+	TypoTolerance *TypoTolerance `json:"typoTolerance,omitempty"`
+
+	// StopWords are the words queries drop.
+	// +optional
+	StopWords *StopWords `json:"stopWords,omitempty"`
 
 	// Language selects the text analysis.
 	// +optional

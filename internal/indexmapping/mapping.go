@@ -3,14 +3,17 @@
 //
 // Conventions the readers of the index rely on:
 //   - A searchable field is "text" analysed for the index language (analyzer
-//     AnalyzerIndex, search analyzer AnalyzerSearch with the synonyms), with an exact
-//     "keyword" subfield: <path>.keyword.
+//     AnalyzerText: Elasticsearch's analyzer of the language, accents folded), with an
+//     exact "keyword" subfield, <path>.keyword, and a "words" subfield, <path>.words
+//     (AnalyzerWords: lowercased and folded words, no stop words, no stemming), which the
+//     query's typo and prefix variants match and highlighting marks.
 //   - Every other field is mapped by Elasticsearch's dynamic mapping when first seen:
 //     strings become text with a <path>.keyword subfield, numbers long or float, RFC 3339
 //     strings date. So filters, facets and sorts use <path>.keyword for strings and <path>
 //     for numbers and dates, whether or not the field is also searchable.
 //   - With no searchable fields, every text field is searchable: the index's "default"
-//     analyzer is the language analyzer and "default_search" adds the synonyms.
+//     analyzer is the language analyzer (those fields have no words subfield).
+//   - Synonyms are not part of the index: the query applies them.
 //   - objectID is a keyword.
 //   - The mapping's _meta.aisle records the settings hash the index was built from, so a
 //     later rebuild can tell whether the settings changed.
@@ -25,17 +28,17 @@ import (
 	"strings"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/relevance"
 )
 
 // Analyzer and filter names defined in every index.
 const (
-	AnalyzerIndex  = "aisle_text"
-	AnalyzerSearch = "aisle_search"
-	filterStop     = "aisle_english_stop"
-	filterStemmer  = "aisle_english_stemmer"
-	filterSynonyms = "aisle_synonyms"
+	AnalyzerText  = "aisle_text"
+	AnalyzerWords = "aisle_words"
 	// KeywordSubfield is the exact-value subfield of text fields.
 	KeywordSubfield = "keyword"
+	// WordsSubfield is the subfield of searchable fields holding their words unstemmed.
+	WordsSubfield = "words"
 	// ObjectIDField is the record identifier.
 	ObjectIDField = "objectID"
 	keywordLimit  = 256
@@ -76,11 +79,13 @@ func Build(s searchv1alpha1.IndexSettings) (Body, error) {
 	}, nil
 }
 
-// Hash is a stable digest of the settings that decide the physical index: the paths of
-// the searchable fields, the language and the synonyms. Everything else (weights,
-// filterable, facet and sortable fields, custom ranking) is applied at query time, so
-// changing it needs no rebuild and leaves the hash as it is. Status keeps the hash so a
-// rebuild can tell whether the current settings need a new physical index.
+// Hash is a stable digest of what decides the physical index: the paths of the
+// searchable fields, the language, and the version of the mapping's layout (a release
+// that changes the layout rebuilds every index once). Everything else (weights,
+// filterable, facet and sortable fields, ranking, synonyms, typo tolerance, stop words)
+// is applied at query time, so changing it needs no rebuild and leaves the hash as it is.
+// Status keeps the hash so a rebuild can tell whether the current settings need a new
+// physical index.
 func Hash(s searchv1alpha1.IndexSettings) (string, error) {
 	b, err := json.Marshal(indexDefining(s))
 	if err != nil {
@@ -90,11 +95,15 @@ func Hash(s searchv1alpha1.IndexSettings) (string, error) {
 	return hex.EncodeToString(sum[:8]), nil
 }
 
+// layout is the version of what Build makes of the defining settings. 2: the words
+// subfield, the language analyzers, and synonyms at query time.
+const layout = 2
+
 // definingSettings are the settings a physical index is built from.
 type definingSettings struct {
 	Searchable []string                `json:"searchable"`
 	Language   searchv1alpha1.Language `json:"language"`
-	Synonyms   []string                `json:"synonyms"`
+	Layout     int                     `json:"layout"`
 }
 
 func indexDefining(s searchv1alpha1.IndexSettings) definingSettings {
@@ -103,7 +112,7 @@ func indexDefining(s searchv1alpha1.IndexSettings) definingSettings {
 		paths = append(paths, string(f.Path))
 	}
 	sort.Strings(paths)
-	return definingSettings{Searchable: paths, Language: language(s), Synonyms: synonymRules(s.Synonyms)}
+	return definingSettings{Searchable: paths, Language: relevance.Language(s), Layout: layout}
 }
 
 // NeedsRebuild reports whether moving from settings a to b changes the physical index.
@@ -115,11 +124,11 @@ func NeedsRebuild(a, b searchv1alpha1.IndexSettings) bool {
 
 func textField() map[string]any {
 	return map[string]any{
-		"type":            "text",
-		"analyzer":        AnalyzerIndex,
-		"search_analyzer": AnalyzerSearch,
+		"type":     "text",
+		"analyzer": AnalyzerText,
 		"fields": map[string]any{
 			KeywordSubfield: map[string]any{"type": "keyword", "ignore_above": keywordLimit},
+			WordsSubfield:   map[string]any{"type": "text", "analyzer": AnalyzerWords},
 		},
 	}
 }

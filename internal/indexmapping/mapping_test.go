@@ -1,8 +1,11 @@
 package indexmapping
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
@@ -47,8 +50,11 @@ func TestSearchableFieldsAreTextWithKeyword(t *testing.T) {
 		if got := dig(m, append(keys, "type")...); got != "text" {
 			t.Errorf("%v type = %v", path, got)
 		}
-		if got := dig(m, append(keys, "search_analyzer")...); got != AnalyzerSearch {
-			t.Errorf("%v search_analyzer = %v", path, got)
+		if got := dig(m, append(keys, "analyzer")...); got != AnalyzerText {
+			t.Errorf("%v analyzer = %v", path, got)
+		}
+		if got := dig(m, append(keys, "fields", "words", "analyzer")...); got != AnalyzerWords {
+			t.Errorf("%v words subfield analyzer = %v", path, got)
 		}
 		if got := dig(m, append(keys, "fields", "keyword", "type")...); got != "keyword" {
 			t.Errorf("%v keyword subfield = %v", path, got)
@@ -67,21 +73,29 @@ func TestSearchableFieldsAreTextWithKeyword(t *testing.T) {
 
 func TestLanguageChains(t *testing.T) {
 	cases := []struct {
-		lang searchv1alpha1.Language
-		want []any
+		lang        searchv1alpha1.Language
+		text, words []any
 	}{
-		{searchv1alpha1.LanguageEnglish, []any{"lowercase", "asciifolding", filterStop, filterStemmer}},
-		{"", []any{"lowercase", "asciifolding", filterStop, filterStemmer}},
-		{searchv1alpha1.LanguageGeneric, []any{"lowercase", "asciifolding"}},
+		{searchv1alpha1.LanguageEnglish, []any{filterPossessive, "lowercase", filterStop, filterStemmer, "asciifolding"}, []any{"lowercase", "asciifolding"}},
+		{"", []any{filterPossessive, "lowercase", filterStop, filterStemmer, "asciifolding"}, []any{"lowercase", "asciifolding"}},
+		{searchv1alpha1.LanguageGeneric, []any{"lowercase", "asciifolding"}, []any{"lowercase", "asciifolding"}},
+		{searchv1alpha1.LanguageGerman, []any{"lowercase", filterStop, "german_normalization", filterStemmer, "asciifolding"}, []any{"lowercase", "asciifolding"}},
+		{searchv1alpha1.LanguageFrench, []any{filterElision, "lowercase", filterStop, filterStemmer, "asciifolding"}, []any{filterElision, "lowercase", "asciifolding"}},
+		{searchv1alpha1.LanguageItalian, []any{filterElision, "lowercase", filterStop, filterStemmer, "asciifolding"}, []any{filterElision, "lowercase", "asciifolding"}},
+		{searchv1alpha1.LanguageDutch, []any{"lowercase", filterStop, filterOverride, filterStemmer, "asciifolding"}, []any{"lowercase", "asciifolding"}},
+		{searchv1alpha1.LanguageTurkish, []any{"apostrophe", filterLowercase, filterStop, filterStemmer, "asciifolding"}, []any{"apostrophe", filterLowercase, "asciifolding"}},
+		{searchv1alpha1.LanguagePolish, []any{"lowercase", filterStop, "asciifolding"}, []any{"lowercase", "asciifolding"}},
 	}
 	for _, c := range cases {
 		b, _ := Build(searchv1alpha1.IndexSettings{Language: c.lang})
 		m := roundTrip(t, b)
-		got := dig(m, "settings", "analysis", "analyzer", AnalyzerIndex, "filter")
-		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%q: index chain = %v, want %v", c.lang, got, c.want)
+		if got := dig(m, "settings", "analysis", "analyzer", AnalyzerText, "filter"); !reflect.DeepEqual(got, c.text) {
+			t.Errorf("%q: text chain = %v, want %v", c.lang, got, c.text)
 		}
-		if dig(m, "settings", "analysis", "analyzer", AnalyzerIndex, "tokenizer") != "standard" {
+		if got := dig(m, "settings", "analysis", "analyzer", AnalyzerWords, "filter"); !reflect.DeepEqual(got, c.words) {
+			t.Errorf("%q: words chain = %v, want %v", c.lang, got, c.words)
+		}
+		if dig(m, "settings", "analysis", "analyzer", AnalyzerText, "tokenizer") != "standard" {
 			t.Errorf("%q: tokenizer is not standard", c.lang)
 		}
 		if dig(m, "settings", "analysis", "analyzer", "default") == nil {
@@ -90,27 +104,29 @@ func TestLanguageChains(t *testing.T) {
 	}
 }
 
-func TestSynonymsOnlyAtSearchTime(t *testing.T) {
+func TestEveryLanguageHasAChain(t *testing.T) {
+	for _, lang := range []searchv1alpha1.Language{"en", "de", "fr", "es", "it", "nl", "pt", "sv", "da", "no", "fi", "pl", "tr"} {
+		b, _ := Build(searchv1alpha1.IndexSettings{Language: lang})
+		stop, _ := dig(roundTrip(t, b), "settings", "analysis", "filter", filterStop).(map[string]any)
+		if stop == nil || stop["stopwords"] == nil {
+			t.Errorf("%q: no stop words", lang)
+		}
+	}
+	b, _ := Build(searchv1alpha1.IndexSettings{Language: searchv1alpha1.LanguagePolish})
+	words, _ := dig(roundTrip(t, b), "settings", "analysis", "filter", filterStop, "stopwords").([]any)
+	if len(words) < 100 {
+		t.Errorf("the Polish stop list holds %d words", len(words))
+	}
+}
+
+func TestSynonymsAreNotInTheIndex(t *testing.T) {
 	b, _ := Build(searchv1alpha1.IndexSettings{
 		Language: searchv1alpha1.LanguageEnglish,
 		Synonyms: []searchv1alpha1.SynonymGroup{{Terms: []string{"tv", "television"}}},
 	})
-	m := roundTrip(t, b)
-	f := dig(m, "settings", "analysis", "filter", filterSynonyms)
-	want := map[string]any{"type": "synonym_graph", "synonyms": []any{"tv, television"}}
-	if !reflect.DeepEqual(f, want) {
-		t.Errorf("synonym filter = %v", f)
-	}
-	search := dig(m, "settings", "analysis", "analyzer", AnalyzerSearch, "filter")
-	wantChain := []any{"lowercase", "asciifolding", filterSynonyms, filterStop, filterStemmer}
-	if !reflect.DeepEqual(search, wantChain) {
-		t.Errorf("search chain = %v", search)
-	}
-	index := dig(m, "settings", "analysis", "analyzer", AnalyzerIndex, "filter")
-	for _, f := range index.([]any) {
-		if f == filterSynonyms {
-			t.Error("synonyms in the index analyzer")
-		}
+	raw, _ := b.JSON()
+	if strings.Contains(string(raw), "synonym") || strings.Contains(string(raw), "television") {
+		t.Errorf("synonyms in the index body: %s", raw)
 	}
 }
 
@@ -139,8 +155,15 @@ func TestHashIgnoresQueryTimeSettings(t *testing.T) {
 		t.Error("query-time settings changed the hash")
 	}
 	b.Synonyms = []searchv1alpha1.SynonymGroup{{Terms: []string{"tv", "television"}}}
+	b.Ranking = []searchv1alpha1.RankingCriterion{"custom", "words"}
+	b.TypoTolerance = &searchv1alpha1.TypoTolerance{MinWordSizeFor1Typo: 5}
+	b.StopWords = &searchv1alpha1.StopWords{Words: []string{"cheap"}}
+	if NeedsRebuild(a, b) {
+		t.Error("query-time settings changed the hash")
+	}
+	b.Language = searchv1alpha1.LanguageFrench
 	if !NeedsRebuild(a, b) {
-		t.Error("synonyms did not change the hash")
+		t.Error("the language did not change the hash")
 	}
 }
 
@@ -148,5 +171,21 @@ func TestLeafAndObjectConflict(t *testing.T) {
 	_, err := Build(searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "a"}, {Path: "a.b"}}})
 	if err == nil {
 		t.Error("no error for a field that is both a leaf and an object")
+	}
+}
+
+// An index built by a release before the words subfield has the hash of the settings
+// without the layout: every such index must differ, so the operator rebuilds it once.
+func TestHashChangesWithTheLayout(t *testing.T) {
+	s := searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}}
+	old, _ := json.Marshal(struct {
+		Searchable []string `json:"searchable"`
+		Language   string   `json:"language"`
+		Synonyms   []string `json:"synonyms"`
+	}{[]string{"name"}, "en", []string{}})
+	sum := sha256.Sum256(old)
+	h, _ := Hash(s)
+	if h == hex.EncodeToString(sum[:8]) {
+		t.Error("the hash of settings is the one earlier releases wrote: their indices would not be rebuilt")
 	}
 }

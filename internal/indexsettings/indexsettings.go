@@ -4,13 +4,11 @@
 package indexsettings
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/indexmapping"
+	"github.com/aislehq/aisle/internal/relevance"
 )
 
 // Setting names, as the API spells them.
@@ -19,8 +17,11 @@ const (
 	FilterableFields   = "filterableFields"
 	FacetFields        = "facetFields"
 	SortableFields     = "sortableFields"
+	Ranking            = "ranking"
 	CustomRanking      = "customRanking"
 	Synonyms           = "synonyms"
+	TypoTolerance      = "typoTolerance"
+	StopWords          = "stopWords"
 	Language           = "language"
 	CountBrowserOrders = "countBrowserOrders"
 )
@@ -29,11 +30,12 @@ const (
 // take effect.
 type Changes struct {
 	// Applied take effect with the next search: weights, filterable, facet and sortable
-	// fields (every field already has an exact-value mapping), custom ranking, and
+	// fields (every field already has an exact-value mapping), the ranking, custom
+	// ranking, synonyms, typo tolerance and stop words (the query applies them), and
 	// counting browser orders.
 	Applied []string
-	// Rebuilt need a new physical index: the set of searchable fields (their analysis),
-	// the language and the synonyms (analysis settings of an open index cannot change).
+	// Rebuilt need a new physical index: the set of searchable fields and the language
+	// (their analysis: analysis settings of an open index cannot change).
 	Rebuilt []string
 }
 
@@ -53,9 +55,12 @@ func Diff(old, new searchv1alpha1.IndexSettings) Changes {
 	add(FilterableFields, !sameSet(old.FilterableFields, new.FilterableFields), false)
 	add(FacetFields, !sameSet(old.FacetFields, new.FacetFields), false)
 	add(SortableFields, !sameSet(old.SortableFields, new.SortableFields), false)
+	add(Ranking, !slices.Equal(relevance.Ranking(old), relevance.Ranking(new)), false)
 	add(CustomRanking, !reflect.DeepEqual(ranking(old), ranking(new)), false)
-	add(Synonyms, !reflect.DeepEqual(synonyms(old), synonyms(new)), true)
-	add(Language, lang(old) != lang(new), true)
+	add(Synonyms, !reflect.DeepEqual(synonyms(old), synonyms(new)), false)
+	add(TypoTolerance, !reflect.DeepEqual(typos(old), typos(new)), false)
+	add(StopWords, !reflect.DeepEqual(stopWords(old), stopWords(new)), false)
+	add(Language, relevance.Language(old) != relevance.Language(new), true)
 	add(CountBrowserOrders, old.CountBrowserOrders != new.CountBrowserOrders, false)
 	return c
 }
@@ -95,110 +100,33 @@ func ranking(s searchv1alpha1.IndexSettings) []searchv1alpha1.RankingRule {
 	return out
 }
 
+// synonyms are the entries with their defaults spelled out, so that "type: multiWay"
+// and no type compare equal.
 func synonyms(s searchv1alpha1.IndexSettings) []searchv1alpha1.SynonymGroup {
-	if len(s.Synonyms) == 0 {
-		return nil
-	}
-	return s.Synonyms
-}
-
-func lang(s searchv1alpha1.IndexSettings) searchv1alpha1.Language {
-	if s.Language == "" {
-		return searchv1alpha1.LanguageEnglish
-	}
-	return s.Language
-}
-
-// FieldError is one broken rule, at a place named like the API's JSON paths
-// (searchableFields[1].path).
-type FieldError struct {
-	Field   string
-	Message string
-}
-
-func (e FieldError) String() string { return e.Field + ": " + e.Message }
-
-// Check finds the problems the CRD schema cannot state: the reserved version field, a
-// searchable path that is also the parent of another, duplicates in the lists (the API
-// server would only say "Duplicate value"), synonym terms no index can be built with.
-func Check(s searchv1alpha1.IndexSettings, reserved string) []FieldError {
-	var out []FieldError
-	lists := []struct {
-		name, suffix string
-		paths        []string
-	}{
-		{SearchableFields, ".path", searchPathsInOrder(s)},
-		{FilterableFields, "", strs(s.FilterableFields)},
-		{FacetFields, "", strs(s.FacetFields)},
-		{SortableFields, "", strs(s.SortableFields)},
-		{CustomRanking, ".field", rankingFields(s)},
-	}
-	for _, l := range lists {
-		seen := map[string]bool{}
-		for i, p := range l.paths {
-			place := fmt.Sprintf("%s[%d]%s", l.name, i, l.suffix)
-			switch {
-			case p == reserved || strings.HasPrefix(p, reserved+"."):
-				out = append(out, FieldError{place, fmt.Sprintf("%q is reserved for record versions", reserved)})
-			case seen[p]:
-				out = append(out, FieldError{place, fmt.Sprintf("%q is listed twice", p)})
-			}
-			seen[p] = true
+	out := make([]searchv1alpha1.SynonymGroup, 0, len(s.Synonyms))
+	for _, g := range s.Synonyms {
+		if g.Type == "" {
+			g.Type = searchv1alpha1.SynonymMultiWay
 		}
-	}
-	if _, err := indexmapping.Build(s); err != nil {
-		out = append(out, FieldError{SearchableFields, strings.TrimPrefix(err.Error(), "field ")})
-	}
-	return append(out, checkSynonyms(s)...)
-}
-
-func searchPathsInOrder(s searchv1alpha1.IndexSettings) []string {
-	out := make([]string, len(s.SearchableFields))
-	for i, f := range s.SearchableFields {
-		out[i] = string(f.Path)
-	}
-	return out
-}
-
-func rankingFields(s searchv1alpha1.IndexSettings) []string {
-	out := make([]string, len(s.CustomRanking))
-	for i, r := range s.CustomRanking {
-		out[i] = string(r.Field)
-	}
-	return out
-}
-
-func strs(fs []searchv1alpha1.FieldPath) []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = string(f)
-	}
-	return out
-}
-
-// Dedupe returns s without repeated list entries (the first one stays), so that a
-// validation of the rest by the Kubernetes API server is not cut short by them.
-func Dedupe(s searchv1alpha1.IndexSettings) searchv1alpha1.IndexSettings {
-	s.SearchableFields = firstBy(s.SearchableFields, func(f searchv1alpha1.SearchableField) string { return string(f.Path) })
-	s.CustomRanking = firstBy(s.CustomRanking, func(r searchv1alpha1.RankingRule) string { return string(r.Field) })
-	id := func(f searchv1alpha1.FieldPath) string { return string(f) }
-	s.FilterableFields = firstBy(s.FilterableFields, id)
-	s.FacetFields = firstBy(s.FacetFields, id)
-	s.SortableFields = firstBy(s.SortableFields, id)
-	return s
-}
-
-func firstBy[T any](items []T, key func(T) string) []T {
-	if items == nil {
-		return nil
-	}
-	seen := map[string]bool{}
-	out := make([]T, 0, len(items))
-	for _, it := range items {
-		if k := key(it); !seen[k] {
-			seen[k] = true
-			out = append(out, it)
+		if g.Type == searchv1alpha1.SynonymAltCorrection && g.Typos == 0 {
+			g.Typos = 1
 		}
+		out = append(out, g)
 	}
 	return out
+}
+
+// typos and stopWords are the settings with defaults, their lists in order: a list in
+// another order is the same set.
+func typos(s searchv1alpha1.IndexSettings) searchv1alpha1.TypoTolerance {
+	t := relevance.TypoTolerance(s)
+	slices.Sort(t.DisableOnFields)
+	slices.Sort(t.DisableOnWords)
+	return t
+}
+
+func stopWords(s searchv1alpha1.IndexSettings) searchv1alpha1.StopWords {
+	w := relevance.StopWords(s)
+	slices.Sort(w.Words)
+	return w
 }

@@ -8,6 +8,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/relevance"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -18,6 +19,8 @@ func TestIndexSettings(t *testing.T) {
 
 type S = searchv1alpha1.IndexSettings
 type F = searchv1alpha1.FieldPath
+
+func ptr[T any](v T) *T { return &v }
 
 func sf(path string, w int32) searchv1alpha1.SearchableField {
 	return searchv1alpha1.SearchableField{Path: F(path), Weight: w}
@@ -55,8 +58,26 @@ var _ = Describe("Classifying a settings change", func() {
 		}), []string{"filterableFields", "facetFields", "sortableFields"}, []string{}),
 		Entry("custom ranking", with(func(s *S) { s.CustomRanking = []searchv1alpha1.RankingRule{{Field: "popularity"}} }),
 			[]string{"customRanking"}, []string{}),
-		Entry("synonyms", with(func(s *S) { s.Synonyms = []searchv1alpha1.SynonymGroup{{Terms: []string{"tv", "television"}}} }),
-			[]string{}, []string{"synonyms"}),
+		Entry("synonyms (applied by the query)", with(func(s *S) { s.Synonyms = []searchv1alpha1.SynonymGroup{{Terms: []string{"tv", "television"}}} }),
+			[]string{"synonyms"}, []string{}),
+		Entry("a synonym's default type spelled out", S{SearchableFields: base.SearchableFields, FacetFields: base.FacetFields,
+			Synonyms: []searchv1alpha1.SynonymGroup{{Type: "multiWay", Terms: []string{"a", "b"}}}},
+			[]string{"synonyms"}, []string{}),
+		Entry("the ranking", with(func(s *S) { s.Ranking = []searchv1alpha1.RankingCriterion{"custom", "words"} }), []string{"ranking"}, []string{}),
+		Entry("the default ranking spelled out", with(func(s *S) { s.Ranking = relevance.DefaultRanking }), []string{}, []string{}),
+		Entry("typo tolerance", with(func(s *S) { s.TypoTolerance = &searchv1alpha1.TypoTolerance{OnNumbers: true} }), []string{"typoTolerance"}, []string{}),
+		Entry("typo tolerance's defaults spelled out", with(func(s *S) {
+			s.TypoTolerance = &searchv1alpha1.TypoTolerance{Enabled: ptr(true), MinWordSizeFor1Typo: 4, MinWordSizeFor2Typos: 8}
+		}), []string{}, []string{}),
+		Entry("stop words", with(func(s *S) { s.StopWords = &searchv1alpha1.StopWords{Words: []string{"cheap"}} }), []string{"stopWords"}, []string{}),
+		Entry("every query-time setting at once, and the language", with(func(s *S) {
+			s.Ranking = []searchv1alpha1.RankingCriterion{"words"}
+			s.CustomRanking = []searchv1alpha1.RankingRule{{Field: "popularity"}}
+			s.Synonyms = []searchv1alpha1.SynonymGroup{{Type: "oneWay", Input: "phone", Synonyms: []string{"smartphone"}}}
+			s.TypoTolerance = &searchv1alpha1.TypoTolerance{DisableOnWords: []string{"pro"}}
+			s.StopWords = &searchv1alpha1.StopWords{Enabled: ptr(false)}
+			s.Language = searchv1alpha1.LanguageGerman
+		}), []string{"ranking", "customRanking", "synonyms", "typoTolerance", "stopWords"}, []string{"language"}),
 		Entry("the language", with(func(s *S) { s.Language = searchv1alpha1.LanguageGeneric }), []string{}, []string{"language"}),
 		Entry("the language left to its default", with(func(s *S) { s.Language = "" }), []string{}, []string{}),
 		Entry("counting browser orders", with(func(s *S) { s.CountBrowserOrders = true }), []string{"countBrowserOrders"}, []string{}),
@@ -79,9 +100,29 @@ var _ = Describe("Checking settings", func() {
 			[]string{`searchableFields[1].path: "a" is listed twice`, `facetFields[1]: "brand" is listed twice`}),
 		Entry("a searchable field that is also an object", S{SearchableFields: []searchv1alpha1.SearchableField{sf("a", 1), sf("a.b", 1)}},
 			[]string{`searchableFields: "a.b": "a" is both a leaf and an object`}),
-		Entry("synonym terms the analyzer drops", S{Synonyms: []searchv1alpha1.SynonymGroup{{Terms: []string{"tv", "!!!", " ", "4k", "télé"}}}},
-			[]string{`synonyms[0].terms[1]: "!!!" holds no letter or digit: the analyzer would drop it, and no index can be built with it`,
-				`synonyms[0].terms[2]: " " holds no letter or digit: the analyzer would drop it, and no index can be built with it`}),
+		Entry("synonym terms no query word can be", S{Synonyms: []searchv1alpha1.SynonymGroup{{Terms: []string{"tv", "!!!", " ", "4k", "télé"}},
+			{Type: "oneWay", Input: "--", Synonyms: []string{"ok", "?"}}}},
+			[]string{`synonyms[0].terms[1]: "!!!" holds no letter or digit: no query can match it`,
+				`synonyms[0].terms[2]: " " holds no letter or digit: no query can match it`,
+				`synonyms[1].synonyms[1]: "?" holds no letter or digit: no query can match it`,
+				`synonyms[1].input: "--" holds no letter or digit: no query can match it`}),
+		Entry("synonym entries without what their type needs, or with what it does not take", S{Synonyms: []searchv1alpha1.SynonymGroup{
+			{Type: "oneWay", Synonyms: []string{"smartphone"}},
+			{Type: "altCorrection", Word: "addidas", Terms: []string{"a", "b"}},
+			{Terms: []string{"a", "b"}, Typos: 1}}},
+			[]string{`synonyms[0].input: is required by synonym type oneWay`,
+				`synonyms[1].corrections: is required by synonym type altCorrection`, `synonyms[1].terms: is not a field of synonym type altCorrection`,
+				`synonyms[2].typos: is not a field of synonym type multiWay`}),
+		Entry("a criterion listed twice", S{Ranking: []searchv1alpha1.RankingCriterion{"words", "custom", "words"}},
+			[]string{`ranking[2]: "words" is listed twice`}),
+		Entry("typo word sizes out of order, once defaults apply", S{TypoTolerance: &searchv1alpha1.TypoTolerance{MinWordSizeFor1Typo: 9}},
+			[]string{`typoTolerance.minWordSizeFor2Typos: must be at least minWordSizeFor1Typo (9)`}),
+		Entry("typo rules naming a field that is not searchable, and a word twice", S{SearchableFields: base.SearchableFields,
+			TypoTolerance: &searchv1alpha1.TypoTolerance{DisableOnFields: []F{"name", "sku"}, DisableOnWords: []string{"Pro", "pro"}}},
+			[]string{`typoTolerance.disableOnFields[1]: "sku" is not a searchable field (searchable fields: [description name])`,
+				`typoTolerance.disableOnWords[1]: "pro" is listed twice`}),
+		Entry("a stop word twice", S{StopWords: &searchv1alpha1.StopWords{Words: []string{"cheap", "Cheap"}}},
+			[]string{`stopWords.words[1]: "Cheap" is listed twice`}),
 	)
 })
 

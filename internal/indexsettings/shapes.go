@@ -4,32 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
-
-// Rules a change must keep so that the index can be rebuilt with it: a rebuild that
-// breaks one fails for good, while PUT /config answered 200.
-
-// checkSynonyms finds the synonym terms the analyzer reduces to nothing (only
-// punctuation, symbols or spaces): Elasticsearch refuses to create an index whose
-// synonym rules hold one ("was completely eliminated by analyzer").
-func checkSynonyms(s searchv1alpha1.IndexSettings) []FieldError {
-	var out []FieldError
-	for i, g := range s.Synonyms {
-		for j, term := range g.Terms {
-			if !strings.ContainsFunc(term, isWordRune) {
-				out = append(out, FieldError{fmt.Sprintf("%s[%d].terms[%d]", Synonyms, i, j),
-					fmt.Sprintf("%q holds no letter or digit: the analyzer would drop it, and no index can be built with it", term)})
-			}
-		}
-	}
-	return out
-}
-
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // CheckShapes finds the searchable paths the index's records hold in another shape than
 // text: a path holding objects, or lying under a field holding values. The rebuild's

@@ -32,6 +32,7 @@ type Service struct {
 	mu      sync.Mutex
 	schemas map[string]cachedSchema
 	group   singleflight.Group
+	stats   statsCache
 }
 
 type cachedSchema struct {
@@ -41,21 +42,43 @@ type cachedSchema struct {
 
 // New returns a service on client.
 func New(client *elasticsearch.TypedClient) *Service {
-	return &Service{es: client, ttl: DefaultSchemaTTL, schemas: map[string]cachedSchema{}}
+	return &Service{es: client, ttl: DefaultSchemaTTL, schemas: map[string]cachedSchema{},
+		stats: statsCache{ttl: DefaultStatsTTL, entries: map[statsKey]cachedStats{}}}
 }
 
 // Search runs req under rules against the index behind alias. Invalid requests fail
-// with query.ErrInvalid; an index that has no physical index yet has no hits.
+// with query.ErrInvalid; an index that has no physical index yet has no hits. With
+// matchingStrategy all, a search that matches nothing is run again without its last
+// word until one matches or one word is left; the response names the words dropped.
 func (s *Service) Search(ctx context.Context, alias string, rules searchquery.Rules, req searchquery.Request) (searchquery.Response, error) {
 	start := time.Now()
 	schema, err := s.Schema(ctx, alias)
 	if err != nil {
 		return searchquery.Response{}, err
 	}
-	plan, err := searchquery.Build(req, rules, schema)
+	// The first build validates the request before anything else is read.
+	if _, err := searchquery.Build(req, rules, schema); err != nil {
+		return searchquery.Response{}, err
+	}
+	stats, err := s.fieldStats(ctx, alias, searchquery.StatsFields(req, rules, schema))
 	if err != nil {
 		return searchquery.Response{}, err
 	}
+	for drop := 0; ; drop++ {
+		plan, err := searchquery.BuildWith(req, rules, schema, searchquery.Inputs{Stats: stats, Drop: drop})
+		if err != nil {
+			return searchquery.Response{}, err
+		}
+		res, err := s.runPlan(ctx, alias, plan)
+		if err != nil || res.Total > 0 || !plan.Retry {
+			res.Took = time.Since(start).Milliseconds()
+			return res, err
+		}
+	}
+}
+
+// runPlan runs a plan's search and shapes its answer.
+func (s *Service) runPlan(ctx context.Context, alias string, plan searchquery.Plan) (searchquery.Response, error) {
 	raw, err := s.run(ctx, alias, plan.Body)
 	if errors.Is(err, es.ErrNotFound) {
 		raw, err = []byte(`{"hits":{"total":{"value":0},"hits":[]}}`), nil
@@ -63,12 +86,7 @@ func (s *Service) Search(ctx context.Context, alias string, rules searchquery.Ru
 	if err != nil {
 		return searchquery.Response{}, err
 	}
-	res, err := searchquery.Shape(plan, raw)
-	if err != nil {
-		return searchquery.Response{}, err
-	}
-	res.Took = time.Since(start).Milliseconds()
-	return res, nil
+	return searchquery.Shape(plan, raw)
 }
 
 func (s *Service) run(ctx context.Context, alias string, body []byte) ([]byte, error) {

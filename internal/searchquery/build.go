@@ -3,7 +3,6 @@ package searchquery
 import (
 	"encoding/json"
 	"strconv"
-	"strings"
 )
 
 // Plan is a validated request: the Elasticsearch body and what shaping the answer needs.
@@ -13,18 +12,39 @@ type Plan struct {
 	Offset int
 	// Facets are the requested facet paths, in the order of the aggregations f0, f1, ...
 	Facets []string
-	// Highlight is nil when the request turned highlighting off.
-	Highlight *Highlighter
+	// Retry: when the search matches nothing, a plan with one more word dropped from the
+	// end may match (matchingStrategy all, more than one word left).
+	Retry bool
+	// IgnoredWords are the query words this plan does not use.
+	IgnoredWords []string
+	highlight    *highlightPlan
+	explain      *explainPlan
+}
+
+// Inputs are what a plan takes besides the request, the rules and the mapping: read by
+// the search service.
+type Inputs struct {
+	// Stats bound the fields of quantized bands (StatsFields names them).
+	Stats FieldStats
+	// Drop is the number of query words dropped from the end (retries of
+	// matchingStrategy all).
+	Drop int
 }
 
 // Build validates req against the rules and the index's schema and returns the plan of
 // its search. Every broken rule is named in one ErrInvalid error.
 func Build(req Request, r Rules, s Schema) (Plan, error) {
+	return BuildWith(req, r, s, Inputs{})
+}
+
+// BuildWith is Build with the inputs read from the index.
+func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	var p problems
 	limit := checkPaging(&req, r, &p)
 	checkFacets(&req, r, &p)
 	checkSort(&req, r, &p)
 	checkFields(&req, r, &p)
+	checkRanking(&req, r, s, &p)
 	var filters []any
 	if req.Filters != nil {
 		fb := &filterBuilder{allowed: r.filterable(), schema: s, p: &p}
@@ -38,25 +58,33 @@ func Build(req Request, r Rules, s Schema) (Plan, error) {
 	if r.Public {
 		filters = append(filters, forced(r.Policy.ForcedFilters, s)...)
 	}
+	hasText := len(splitWords(req.Q)) > 0
+	order := orderOf(req, r, s, hasText).withStats(in.Stats)
+	tp := newTextPlan(req, r, s, in.Drop, order.quantized())
 	body := map[string]any{
-		"query":            map[string]any{"bool": boolQuery(textQuery(req, r), filters)},
+		"query":            map[string]any{"bool": boolQuery(tp.query(order.bandClauses(tp.radix, in.Stats)), filters)},
 		"from":             req.Offset,
 		"size":             limit,
 		"track_total_hits": true,
-		"sort":             sortKeys(req, r, s),
+		"sort":             order.sort(),
 		"_source":          source(req, r),
 	}
 	if aggs := facetAggs(req, s); len(aggs) > 0 {
 		body["aggs"] = aggs
 	}
+	plan := Plan{Limit: limit, Offset: req.Offset, Facets: req.Facets, IgnoredWords: tp.words.ignored,
+		Retry: tp.strategy == StrategyAll && len(tp.words.kept) > 1}
+	if plan.highlight = highlightPlanOf(req, r, s, hasText); plan.highlight != nil {
+		body["highlight"] = plan.highlight.body()
+	}
+	if req.Explain {
+		plan.explain = newExplainPlan(tp, order)
+	}
 	raw, err := json.Marshal(body)
 	if err != nil {
 		return Plan{}, err
 	}
-	plan := Plan{Body: raw, Limit: limit, Offset: req.Offset, Facets: req.Facets}
-	if boolOr(req.Highlight, true) && strings.TrimSpace(req.Q) != "" {
-		plan.Highlight = NewHighlighter(req.Q, r.Settings, boolOr(req.TypoTolerance, true))
-	}
+	plan.Body = raw
 	return plan, nil
 }
 
@@ -66,78 +94,6 @@ func boolQuery(text any, filters []any) map[string]any {
 		b["filter"] = filters
 	}
 	return b
-}
-
-// textQuery matches q against the searchable fields: exact words score highest, then
-// words within a typo distance, then the last word as a prefix (search as you type).
-func textQuery(req Request, r Rules) any {
-	q := strings.TrimSpace(req.Q)
-	if q == "" {
-		return map[string]any{"match_all": map[string]any{}}
-	}
-	fields := weightedFields(r)
-	should := []any{
-		multiMatch(q, fields, map[string]any{"boost": 2}),
-		multiMatch(q, fields, map[string]any{"type": "phrase_prefix"}),
-	}
-	if boolOr(req.TypoTolerance, true) {
-		should = append(should, multiMatch(q, fields, map[string]any{"fuzziness": "AUTO", "prefix_length": 1}))
-	}
-	return map[string]any{"bool": map[string]any{"should": should, "minimum_should_match": 1}}
-}
-
-func multiMatch(q string, fields []string, opts map[string]any) map[string]any {
-	m := map[string]any{"query": q}
-	if fields != nil {
-		m["fields"] = fields
-	} else {
-		// No searchable fields configured: every text field, as the index's default
-		// analyzers say (internal/indexmapping); lenient skips fields of other types.
-		m["lenient"] = true
-	}
-	for k, v := range opts {
-		m[k] = v
-	}
-	return map[string]any{"multi_match": m}
-}
-
-// weightedFields are the searchable fields as path^weight (nil: every text field).
-func weightedFields(r Rules) []string {
-	if len(r.Settings.SearchableFields) == 0 {
-		return nil
-	}
-	out := make([]string, 0, len(r.Settings.SearchableFields))
-	for _, f := range r.Settings.SearchableFields {
-		w := max(f.Weight, 1)
-		out = append(out, string(f.Path)+"^"+strconv.Itoa(int(w)))
-	}
-	return out
-}
-
-// sortKeys: the request's sort fields, then relevance, then custom ranking. Fields no
-// record holds yet, or holding what has no order (objects, geo points), are left out:
-// Elasticsearch refuses to sort on them, and sorting on them would change nothing.
-func sortKeys(req Request, r Rules, s Schema) []any {
-	keys := make([]any, 0, len(req.Sort)+1+len(r.Settings.CustomRanking))
-	for _, k := range req.Sort {
-		keys = appendSortKey(keys, s, k.Field, k.Order, "asc")
-	}
-	keys = append(keys, map[string]any{"_score": map[string]any{"order": "desc"}})
-	for _, rule := range r.Settings.CustomRanking {
-		keys = appendSortKey(keys, s, string(rule.Field), string(rule.Order), "desc")
-	}
-	return keys
-}
-
-func appendSortKey(keys []any, s Schema, path, order, def string) []any {
-	f, ok := s[path]
-	if !ok || !f.HasValues() {
-		return keys
-	}
-	if order == "" {
-		order = def
-	}
-	return append(keys, map[string]any{f.Keyword: map[string]any{"order": order}})
 }
 
 // source filters the returned fields: never the version field; for browsers only the

@@ -134,28 +134,31 @@ var _ = Describe("Building a search", func() {
 	It("matches every record in relevance then custom ranking order for an empty query", func() {
 		m := build(`{}`, keyed)
 		Expect(toJSON(m["query"])).To(MatchJSON(`{"bool": {"must": [{"match_all": {}}]}}`))
-		Expect(toJSON(m["sort"])).To(MatchJSON(`[{"_score": {"order": "desc"}}, {"popularity": {"order": "desc"}}]`))
+		Expect(toJSON(m["sort"])).To(MatchJSON(`[{"_score": {"order": "desc"}}, {"popularity": {"order": "desc"}}, {"objectID": {"order": "asc"}}]`))
 		Expect(m["size"]).To(BeEquivalentTo(20))
 		Expect(m["from"]).To(BeEquivalentTo(0))
 		Expect(m["track_total_hits"]).To(BeTrue())
 		Expect(toJSON(m["_source"])).To(MatchJSON(`{"excludes": ["aisleVersion"]}`))
 	})
 
-	It("matches the query text on the weighted searchable fields, exactly, by prefix and with typos", func() {
-		m := build(`{"q": "red shoe"}`, keyed)
-		Expect(toJSON(m["query"])).To(MatchJSON(`{"bool": {"must": [{"bool": {"minimum_should_match": 1, "should": [
-			{"multi_match": {"query": "red shoe", "fields": ["name^3", "description^1"], "boost": 2}},
-			{"multi_match": {"query": "red shoe", "fields": ["name^3", "description^1"], "type": "phrase_prefix"}},
-			{"multi_match": {"query": "red shoe", "fields": ["name^3", "description^1"], "fuzziness": "AUTO", "prefix_length": 1}}
-		]}}]}}`))
+	It("matches each word by its best variant, each a constant score carrying the word's levels", func() {
+		one := searchquery.KeyedRules(searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}})
+		// One word, one field: typo (3 levels, base 2) and exact (2 levels, base 1) bands;
+		// the exact variant is typo 2 and exact 1 (5), the one-typo variant typo 1 (2).
+		m := build(`{"q": "shoe "}`, one)
+		Expect(toJSON(m["query"])).To(MatchJSON(`{"bool": {"must": [{"bool": {"must": [{"dis_max": {"queries": [
+			{"constant_score": {"filter": {"match": {"name": {"query": "shoe", "operator": "and"}}}, "boost": 5}},
+			{"constant_score": {"filter": {"match": {"name.words": {"query": "shoe", "operator": "and", "fuzziness": 1,
+				"prefix_length": 1, "fuzzy_transpositions": true}}}, "boost": 2}}
+		]}}]}}]}}`))
 	})
 
-	It("leaves typos out when typo tolerance is off, and searches every text field when none is configured", func() {
+	It("matches every text field at once when none is configured, leaving typos out when typo tolerance is off", func() {
 		m := build(`{"q": "red", "typoTolerance": false}`, searchquery.KeyedRules(searchv1alpha1.IndexSettings{}))
-		Expect(toJSON(m["query"])).To(MatchJSON(`{"bool": {"must": [{"bool": {"minimum_should_match": 1, "should": [
-			{"multi_match": {"query": "red", "lenient": true, "boost": 2}},
-			{"multi_match": {"query": "red", "lenient": true, "type": "phrase_prefix"}}
-		]}}]}}`))
+		Expect(toJSON(m["query"])).To(MatchJSON(`{"bool": {"must": [{"bool": {"must": [{"dis_max": {"queries": [
+			{"constant_score": {"filter": {"multi_match": {"query": "red", "lenient": true, "operator": "and"}}, "boost": 1}},
+			{"constant_score": {"filter": {"multi_match": {"query": "red", "lenient": true, "type": "bool_prefix", "operator": "and"}}, "boost": 0}}
+		]}}]}}]}}`))
 	})
 
 	DescribeTable("turns filters into exact-value queries on the right field",
@@ -195,7 +198,7 @@ var _ = Describe("Building a search", func() {
 	It("sorts by the requested fields first, skipping those no record holds", func() {
 		m := build(`{"sort": [{"field": "price", "order": "desc"}, {"field": "name"}, {"field": "missing"}]}`, keyed)
 		Expect(toJSON(m["sort"])).To(MatchJSON(`[{"price": {"order": "desc"}}, {"name.keyword": {"order": "asc"}},
-			{"_score": {"order": "desc"}}, {"popularity": {"order": "desc"}}]`))
+			{"_score": {"order": "desc"}}, {"popularity": {"order": "desc"}}, {"objectID": {"order": "asc"}}]`))
 	})
 
 	It("pages with offset and limit", func() {

@@ -2,268 +2,201 @@ package searchquery
 
 import (
 	"html"
+	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
-	porterstemmer "github.com/blevesearch/go-porterstemmer"
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
-	"golang.org/x/text/unicode/norm"
-
-	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
-// Highlighter marks the words of a field value that the query matched. The search
-// subset of Elasticsearch that Aisle uses has no highlight API, so the API server redoes
-// the matching on the returned fields, the way the index analyses them: split into words
-// on anything but letters and digits, lowercase, fold accents, and for English compare
-// stems. A word matches a query word (or one of its synonyms) exactly, by stem, within
-// the typo distance of the query (when typo tolerance is on), or, for the last query
-// word, as a prefix.
-type Highlighter struct {
-	words   map[string]bool
-	stems   map[string]bool
-	fuzzy   []string
-	prefix  string
-	english bool
-	fields  []string
+// Highlights come from Elasticsearch's highlighter, so that they follow the analysis
+// that matched (stems, typos, transpositions, prefixes, synonyms): each searchable field
+// is highlighted whole (number_of_fragments 0) with the marks of its words subfield
+// (matched_fields), HTML-escaped (encoder html), matches in <em>.
+
+const (
+	preTag  = "<em>"
+	postTag = "</em>"
+)
+
+// highlightPlan is what the search asks Elasticsearch to highlight and how its answer
+// becomes the hits' highlights and snippets.
+type highlightPlan struct {
+	// fields are the record paths shown in highlights; all: every string field (an
+	// index without searchable fields).
+	fields []string
+	all    bool
+	// words: the fields have a words subfield (but those the schema holds without).
+	words    bool
+	schema   Schema
+	snippets []snippetSpec
 }
 
-// NewHighlighter prepares the matching of query q under settings s.
-func NewHighlighter(q string, s searchv1alpha1.IndexSettings, typos bool) *Highlighter {
-	h := &Highlighter{words: map[string]bool{}, stems: map[string]bool{}, english: s.Language != searchv1alpha1.LanguageGeneric}
-	qw := words(q)
-	if len(qw) > 0 {
-		h.prefix = qw[len(qw)-1]
+type snippetSpec struct {
+	path  string
+	words int
+}
+
+// highlightPlanOf is nil when the request wants neither highlights nor snippets. Only
+// fields the hit returns are highlighted: a browser never sees a field through its
+// highlight that the policy does not return.
+func highlightPlanOf(req Request, r Rules, s Schema, hasText bool) *highlightPlan {
+	h := &highlightPlan{words: len(r.Settings.SearchableFields) > 0, schema: s}
+	for _, sn := range req.Snippets {
+		h.snippets = append(h.snippets, snippetSpec{path: sn.Field, words: snippetWords(sn)})
 	}
-	for _, w := range expandSynonyms(qw, s.Synonyms) {
-		h.words[w] = true
-		if h.english {
-			h.stems[porterstemmer.StemString(w)] = true
-		}
-		if typos && len([]rune(w)) >= 3 {
-			h.fuzzy = append(h.fuzzy, w)
-		}
+	if boolOr(req.Highlight, true) && hasText {
+		h.fields, h.all = highlighted(req, r)
 	}
-	for _, f := range s.SearchableFields {
-		h.fields = append(h.fields, string(f.Path))
+	if len(h.fields) == 0 && !h.all && len(h.snippets) == 0 {
+		return nil
 	}
 	return h
 }
 
-// expandSynonyms adds the words of every synonym group that shares a word with the query.
-func expandSynonyms(qw []string, groups []searchv1alpha1.SynonymGroup) []string {
-	out := append([]string{}, qw...)
-	in := map[string]bool{}
-	for _, w := range qw {
-		in[w] = true
+func snippetWords(s SnippetRequest) int {
+	if s.Words == nil {
+		return DefaultSnippetWords
 	}
-	for _, g := range groups {
-		var gw []string
-		hit := false
-		for _, t := range g.Terms {
-			tw := words(t)
-			gw = append(gw, tw...)
-			if len(tw) == 1 && in[tw[0]] {
-				hit = true
-			}
-		}
-		if hit {
-			out = append(out, gw...)
-		}
-	}
-	return out
+	return *s.Words
 }
 
-// Apply returns the highlighted fields of a record: the searchable fields, or every
-// string field when none are configured. Fields without a matched word are left out.
-func (h *Highlighter) Apply(record map[string]any) map[string]any {
-	out := map[string]any{}
-	if len(h.fields) == 0 {
-		h.walk("", record, out)
-		return out
+// highlighted are the fields to highlight: the searchable fields a hit returns; with
+// none configured, the fields it returns, or all (every text field is searchable then).
+func highlighted(req Request, r Rules) ([]string, bool) {
+	returned := returnedFields(req, r)
+	if len(r.Settings.SearchableFields) == 0 {
+		return returned, returned == nil
+	}
+	var out []string
+	for _, f := range r.Settings.SearchableFields {
+		if returned == nil || slices.Contains(returned, string(f.Path)) {
+			out = append(out, string(f.Path))
+		}
+	}
+	return out, false
+}
+
+// returnedFields are the fields a hit returns (nil: all).
+func returnedFields(req Request, r Rules) []string {
+	if len(req.Fields) > 0 {
+		return req.Fields
+	}
+	if rf := r.retrievable(); len(rf) > 0 {
+		return rf
+	}
+	return nil
+}
+
+// body is the search's highlight section.
+func (h *highlightPlan) body() map[string]any {
+	fields := map[string]any{}
+	if h.all {
+		fields["*"] = map[string]any{}
 	}
 	for _, path := range h.fields {
-		if v, ok := lookup(record, path); ok {
-			if marked, ok := h.value(v); ok {
-				out[path] = marked
-			}
+		fields[path] = h.fieldOptions(path)
+	}
+	for _, s := range h.snippets {
+		opts := h.fieldOptions(s.path)
+		// A value without a match still gives its beginning to cut a snippet from.
+		opts["no_match_size"] = min(s.words*maxWordChars, maxNoMatchSize)
+		fields[s.path] = opts
+	}
+	return map[string]any{"fields": fields, "number_of_fragments": 0, "encoder": "html",
+		"pre_tags": []string{preTag}, "post_tags": []string{postTag}}
+}
+
+// maxWordChars is a generous length of a word and its space, for no_match_size.
+const (
+	maxWordChars   = 24
+	maxNoMatchSize = 2400
+)
+
+func (h *highlightPlan) fieldOptions(path string) map[string]any {
+	if !h.words || h.schema.noWords(path) {
+		return map[string]any{}
+	}
+	return map[string]any{"matched_fields": []string{path, path + "." + indexmapping.WordsSubfield}}
+}
+
+// highlights maps a hit's highlighted fields to the API's: a string, or for a field
+// holding several strings each value, marked where Elasticsearch marked it. Fields
+// without a mark, or not in the record returned, are left out.
+func (h *highlightPlan) highlights(es map[string][]string, record map[string]any) map[string]any {
+	out := map[string]any{}
+	for path, fragments := range es {
+		if !h.shows(path) {
+			continue
+		}
+		if v, ok := marked(lookupPath(record, path), fragments); ok {
+			out[path] = v
 		}
 	}
 	return out
 }
 
-func (h *Highlighter) walk(prefix string, obj map[string]any, out map[string]any) {
-	for k, v := range obj {
-		path := prefix + k
-		if child, ok := v.(map[string]any); ok {
-			h.walk(path+".", child, out)
-			continue
-		}
-		if path == "objectID" {
-			continue
-		}
-		if marked, ok := h.value(v); ok {
-			out[path] = marked
-		}
+func (h *highlightPlan) shows(path string) bool {
+	if h.all {
+		return path != "objectID" && !strings.HasSuffix(path, "."+indexmapping.KeywordSubfield) &&
+			!strings.HasSuffix(path, "."+indexmapping.WordsSubfield)
 	}
+	return slices.Contains(h.fields, path)
 }
 
-// value highlights a string or an array of strings.
-func (h *Highlighter) value(v any) (any, bool) {
-	switch t := v.(type) {
+// marked is value with Elasticsearch's marked fragments in place of the values they
+// mark, the others escaped; false when no fragment marks anything.
+func marked(value any, fragments []string) (any, bool) {
+	hits := map[string]string{}
+	for _, f := range fragments {
+		if strings.Contains(f, preTag) {
+			hits[strings.TrimSpace(plainText(f))] = f
+		}
+	}
+	if len(hits) == 0 {
+		return nil, false
+	}
+	switch v := value.(type) {
 	case string:
-		return h.mark(t)
+		if f, ok := hits[strings.TrimSpace(v)]; ok {
+			return f, true
+		}
 	case []any:
-		var out []string
-		matched := false
-		for _, e := range t {
-			s, ok := e.(string)
-			if !ok {
+		out := make([]string, 0, len(v))
+		found := false
+		for _, e := range v {
+			s, isString := e.(string)
+			if !isString {
 				return nil, false
 			}
-			m, hit := h.mark(s)
-			matched = matched || hit
-			out = append(out, m)
+			f, ok := hits[strings.TrimSpace(s)]
+			if !ok {
+				f = escapeHTML(s)
+			}
+			found = found || ok
+			out = append(out, f)
 		}
-		return out, matched
+		return out, found
 	}
 	return nil, false
 }
 
-// mark escapes text for HTML and wraps every matched word in <em>.
-func (h *Highlighter) mark(text string) (string, bool) {
-	var b strings.Builder
-	hit := false
-	start := -1
-	flush := func(end int) {
-		word := text[start:end]
-		if h.matches(normalize(word)) {
-			hit = true
-			b.WriteString("<em>" + html.EscapeString(word) + "</em>")
-		} else {
-			b.WriteString(html.EscapeString(word))
-		}
-		start = -1
-	}
-	for i, r := range text {
-		if isWordRune(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			flush(i)
-		}
-		b.WriteString(html.EscapeString(string(r)))
-	}
-	if start >= 0 {
-		flush(len(text))
-	}
-	return b.String(), hit
+// plainText is a fragment's text: tags removed, entities decoded.
+func plainText(fragment string) string {
+	return html.UnescapeString(strings.NewReplacer(preTag, "", postTag, "").Replace(fragment))
 }
 
-func (h *Highlighter) matches(w string) bool {
-	if w == "" {
-		return false
-	}
-	if h.words[w] || (h.prefix != "" && strings.HasPrefix(w, h.prefix)) {
-		return true
-	}
-	if h.english && h.stems[porterstemmer.StemString(w)] {
-		return true
-	}
-	for _, q := range h.fuzzy {
-		if withinTypos(q, w) {
-			return true
-		}
-	}
-	return false
-}
+// escapeHTML escapes as Elasticsearch's html encoder does.
+var escapeHTML = strings.NewReplacer(`"`, "&quot;", "&", "&amp;", "<", "&lt;", ">", "&gt;", "'", "&#x27;", "/", "&#x2F;").Replace
 
-// withinTypos applies fuzziness AUTO: one edit from 3 characters, two from 6.
-func withinTypos(q, w string) bool {
-	qr, wr := []rune(q), []rune(w)
-	allowed := 1
-	if len(qr) >= 6 {
-		allowed = 2
-	}
-	if d := len(qr) - len(wr); d > allowed || -d > allowed {
-		return false
-	}
-	return levenshtein(qr, wr) <= allowed
-}
-
-func levenshtein(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-func isWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
-}
-
-// words splits text into normalized words.
-func words(text string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !isWordRune(r) }) {
-		if n := normalize(w); n != "" {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// normalize lowercases and folds accents, as the index's lowercase and asciifolding do.
-func normalize(w string) string {
-	if isASCII(w) {
-		return strings.ToLower(w)
-	}
-	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-	folded, _, err := transform.String(t, strings.ToLower(w))
-	if err != nil {
-		return strings.ToLower(w)
-	}
-	return folded
-}
-
-// lookup finds a dotted path in a record, through nested objects.
-func lookup(record map[string]any, path string) (any, bool) {
+// lookupPath finds a dotted path in a record, through nested objects.
+func lookupPath(record map[string]any, path string) any {
 	var cur any = record
 	for _, part := range strings.Split(path, ".") {
 		obj, ok := cur.(map[string]any)
 		if !ok {
-			return nil, false
+			return nil
 		}
-		if cur, ok = obj[part]; !ok {
-			return nil, false
-		}
+		cur = obj[part]
 	}
-	return cur, true
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
+	return cur
 }

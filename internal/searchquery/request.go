@@ -2,15 +2,18 @@
 // body, and an Elasticsearch answer into the API's search response. It is pure: no I/O,
 // so every rule is covered by table tests.
 //
-// How a request becomes a query (documented for clients in docs/openapi.yaml):
-//   - q matches the searchable fields with their weights (multi_match with field^weight):
-//     exact words, words within a typo distance (match fuzziness AUTO: one typo from 3
-//     characters, two from 6) and, for search as you type, the last word as a prefix
-//     (multi_match type phrase_prefix). Synonyms are applied by the index's search
-//     analyzer. A hit needs at least one of the query's words.
-//   - Hits are ordered by the request's sort fields, then relevance, then the index's
-//     custom ranking: with an empty q every hit is equally relevant, so custom ranking
-//     alone decides.
+// How a request becomes a query (documented for clients in docs/openapi.yaml, for
+// merchandisers in docs/ranking.md):
+//   - q is split into words (stop words dropped, at most MaxWords); each word matches the
+//     searchable fields through variants (exact, with typos, as a prefix, by synonyms),
+//     and the matchingStrategy says which words a record needs (words.go, variants.go,
+//     synonyms.go, typos.go, text.go).
+//   - The ranking's criteria are the digits of one integer score (bands.go); the sort and
+//     custom criteria are sort keys around _score, or quantized bands when moved before a
+//     text criterion (sortkeys.go). explain decodes the score with the same radix
+//     (explain.go).
+//   - Highlights and snippets come from Elasticsearch's highlighter (highlight.go,
+//     snippets.go).
 //   - Filters and facets work on the exact value of a field: <path>.keyword for strings,
 //     <path> for numbers, dates and booleans (see internal/indexmapping). Which of the two a
 //     field has comes from the index's mapping (Schema).
@@ -29,6 +32,12 @@ const (
 	DefaultLimit = 20
 	// MaxWindow bounds offset+limit: deep pages cost the backend more with every page.
 	MaxWindow = 1000
+	// DefaultSnippetWords is the length of a snippet when the request does not say.
+	DefaultSnippetWords = 10
+	// MaxSnippetWords bounds a snippet's length.
+	MaxSnippetWords = 100
+	// MaxSnippets bounds the snippets of a request.
+	MaxSnippets = 10
 	// DefaultFacetValues is the number of values per facet when the request does not say.
 	DefaultFacetValues = 10
 	// MaxFacetValues bounds maxValuesPerFacet.
@@ -66,8 +75,20 @@ type Request struct {
 	Fields []string `json:"fields"`
 	// TypoTolerance matches words within a typo distance (default true).
 	TypoTolerance *bool `json:"typoTolerance"`
-	// Highlight adds highlighted snippets of matched words (default true).
+	// Highlight adds the matched fields with the matched words in <em> (default true).
 	Highlight *bool `json:"highlight"`
+	// MatchingStrategy is all (default), last or any.
+	MatchingStrategy string `json:"matchingStrategy"`
+	// Explain adds each hit's ranking: the level of each criterion.
+	Explain bool `json:"explain"`
+	// Snippets asks for windows of text around the best match of fields.
+	Snippets []SnippetRequest `json:"snippets"`
+}
+
+// SnippetRequest asks for a snippet of about Words words (default 10) of Field.
+type SnippetRequest struct {
+	Field string `json:"field"`
+	Words *int   `json:"words"`
 }
 
 // Filter is one node of a filter tree: a condition on a field (exactly one of Eq, In,
@@ -105,6 +126,9 @@ type Response struct {
 	Offset int                     `json:"offset"`
 	Limit  int                     `json:"limit"`
 	Facets map[string][]FacetValue `json:"facets"`
+	// IgnoredWords are the query words the search did not use: beyond the tenth, or
+	// dropped from the end because all of them matched nothing.
+	IgnoredWords []string `json:"ignoredWords"`
 	// Took is the time the search took, in milliseconds, measured by the API server.
 	Took int64 `json:"took"`
 }
@@ -116,6 +140,11 @@ type Hit struct {
 	// Highlights maps a field path to its value with matched words in <em>…</em>,
 	// HTML-escaped: a string, or an array of strings for a field holding several.
 	Highlights map[string]any `json:"highlights,omitempty"`
+	// Snippets maps a requested field to a window of its text around the best match,
+	// HTML-escaped, matches in <em>, … where text was cut.
+	Snippets map[string]string `json:"snippets,omitempty"`
+	// Ranking is the hit's level of each criterion, with explain.
+	Ranking *Ranking `json:"ranking,omitempty"`
 }
 
 // FacetValue is one value of a facet and the number of matching records holding it.

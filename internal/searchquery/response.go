@@ -13,10 +13,7 @@ type esResponse struct {
 		Total struct {
 			Value int64 `json:"value"`
 		} `json:"total"`
-		Hits []struct {
-			ID     string          `json:"_id"`
-			Source json.RawMessage `json:"_source"`
-		} `json:"hits"`
+		Hits []esHit `json:"hits"`
 	} `json:"hits"`
 	Aggregations map[string]struct {
 		Buckets []struct {
@@ -27,6 +24,14 @@ type esResponse struct {
 	} `json:"aggregations"`
 }
 
+// esHit is one hit of an Elasticsearch answer.
+type esHit struct {
+	ID        string              `json:"_id"`
+	Source    json.RawMessage     `json:"_source"`
+	Highlight map[string][]string `json:"highlight"`
+	Sort      []json.RawMessage   `json:"sort"`
+}
+
 // Shape turns the Elasticsearch answer of plan's body into the API response (Took is
 // left for the caller, who measures it).
 func Shape(plan Plan, raw []byte) (Response, error) {
@@ -35,16 +40,20 @@ func Shape(plan Plan, raw []byte) (Response, error) {
 		return Response{}, fmt.Errorf("decoding the search answer: %w", err)
 	}
 	out := Response{
-		Hits:   make([]Hit, 0, len(res.Hits.Hits)),
-		Total:  res.Hits.Total.Value,
-		Offset: plan.Offset,
-		Limit:  plan.Limit,
-		Facets: make(map[string][]FacetValue, len(plan.Facets)),
+		Hits:         make([]Hit, 0, len(res.Hits.Hits)),
+		Total:        res.Hits.Total.Value,
+		Offset:       plan.Offset,
+		Limit:        plan.Limit,
+		Facets:       make(map[string][]FacetValue, len(plan.Facets)),
+		IgnoredWords: append([]string{}, plan.IgnoredWords...),
 	}
 	for _, h := range res.Hits.Hits {
-		hit, err := shapeHit(h.ID, h.Source, plan.Highlight)
+		hit, err := shapeHit(h, plan.highlight)
 		if err != nil {
 			return Response{}, err
+		}
+		if plan.explain != nil {
+			hit.Ranking = plan.explain.ranking(h.Sort)
 		}
 		out.Hits = append(out.Hits, hit)
 	}
@@ -60,14 +69,18 @@ func Shape(plan Plan, raw []byte) (Response, error) {
 }
 
 // shapeHit strips the version field (defence in depth: the query excludes it already)
-// and highlights the record.
-func shapeHit(id string, src json.RawMessage, h *Highlighter) (Hit, error) {
+// and adds the highlights and snippets.
+func shapeHit(eh esHit, h *highlightPlan) (Hit, error) {
+	id, src := eh.ID, eh.Source
 	hit := Hit{ObjectID: id, Record: src}
+	if h != nil {
+		hit.Snippets = h.snippetsOf(eh.Highlight)
+	}
 	if len(src) == 0 {
 		hit.Record = json.RawMessage(`{}`)
 		return hit, nil
 	}
-	needFields := h != nil || bytes.Contains(src, []byte(`"`+VersionField+`"`))
+	needFields := len(eh.Highlight) > 0 || bytes.Contains(src, []byte(`"`+VersionField+`"`))
 	if !needFields {
 		return hit, nil
 	}
@@ -86,7 +99,7 @@ func shapeHit(id string, src json.RawMessage, h *Highlighter) (Hit, error) {
 		hit.Record = clean
 	}
 	if h != nil {
-		if marked := h.Apply(record); len(marked) > 0 {
+		if marked := h.highlights(eh.Highlight, record); len(marked) > 0 {
 			hit.Highlights = marked
 		}
 	}

@@ -101,3 +101,12 @@ func paths(fs []searchv1alpha1.FieldPath) []string {
 	}
 	return out
 }
+
+// searchable lists the searchable fields (nil allowed: every text field is).
+func (r Rules) searchable() list {
+	var paths []string
+	for _, f := range r.Settings.SearchableFields {
+		paths = append(paths, string(f.Path))
+	}
+	return list{allowed: paths, is: "a searchable field", label: "searchable fields"}
+}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // Kind is what the index's mapping made of a field.
@@ -30,6 +32,9 @@ type Field struct {
 	Type string
 	// Keyword is the field holding exact values, for filters, facets and sorts.
 	Keyword string
+	// Words: a text field with the words subfield of searchable fields (an index built
+	// before it existed has none until its rebuild).
+	Words bool
 }
 
 // HasValues reports a field whose exact values can be sorted and counted: a string
@@ -103,13 +108,19 @@ func fieldOf(path string, p property) Field {
 	if p.Type == "text" {
 		f.Keyword = ""
 		for sub, sp := range p.Fields {
-			if sp.Type == "keyword" {
+			if sp.Type == "keyword" && f.Keyword == "" {
 				f.Keyword = path + "." + sub
-				break
 			}
 		}
+		_, f.Words = p.Fields[indexmapping.WordsSubfield]
 	}
 	return f
+}
+
+// noWords reports a searchable text field the mapping holds without its words subfield.
+func (s Schema) noWords(path string) bool {
+	f, ok := s[path]
+	return ok && f.Type == "text" && !f.Words
 }
 
 func kindOf(esType string) Kind {

@@ -34,12 +34,12 @@ var _ = Describe("Fields that hold no sortable values", func() {
 	}
 
 	It("leaves them out of the custom ranking", func() {
-		Expect(toJSON(plan(`{}`)["sort"])).To(MatchJSON(`[{"_score": {"order": "desc"}}, {"price": {"order": "desc"}}]`))
+		Expect(toJSON(plan(`{}`)["sort"])).To(MatchJSON(`[{"_score": {"order": "desc"}}, {"price": {"order": "desc"}}, {"objectID": {"order": "asc"}}]`))
 	})
 
 	It("leaves them out of a request's sort", func() {
 		Expect(toJSON(plan(`{"sort": [{"field": "empty"}, {"field": "loc"}, {"field": "price"}]}`)["sort"])).To(MatchJSON(
-			`[{"price": {"order": "asc"}}, {"_score": {"order": "desc"}}, {"price": {"order": "desc"}}]`))
+			`[{"price": {"order": "asc"}}, {"_score": {"order": "desc"}}, {"price": {"order": "desc"}}, {"objectID": {"order": "asc"}}]`))
 	})
 
 	It("counts no values of them as facets", func() {

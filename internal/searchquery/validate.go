@@ -145,3 +145,46 @@ func isDate(s string) bool {
 	_, err := time.Parse("2006-01-02", s)
 	return err == nil
 }
+
+// checkRanking validates the ranking's request fields: the matching strategy, explain
+// (keyed searches only: it shows custom ranking values a policy may not return) and the
+// snippets (searchable text fields, returned to browsers, 1 to 100 words).
+func checkRanking(req *Request, r Rules, s Schema, p *problems) {
+	switch req.MatchingStrategy {
+	case "", StrategyAll, StrategyLast, StrategyAny:
+	default:
+		p.add("matchingStrategy", "must be all, last or any")
+	}
+	if req.Explain && r.Public {
+		p.add("explain", "is only available with a key")
+	}
+	if len(req.Snippets) > MaxSnippets {
+		p.add("snippets", "at most %d", MaxSnippets)
+	}
+	for i, sn := range req.Snippets {
+		checkSnippet(sn, fmt.Sprintf("snippets[%d]", i), r, s, p)
+	}
+}
+
+func checkSnippet(sn SnippetRequest, place string, r Rules, s Schema, p *problems) {
+	searchable, retrievable := r.searchable(), r.retrievable()
+	switch {
+	case sn.Field == "":
+		p.add(place+".field", "is required")
+	case searchable.allowed != nil && !searchable.has(sn.Field):
+		p.add(place+".field", "%s", notAllowed(sn.Field, searchable))
+	case len(retrievable) > 0 && !(list{allowed: retrievable}).has(sn.Field):
+		p.add(place+".field", "%s", notAllowed(sn.Field, list{allowed: retrievable, is: "a retrievable field", label: "retrievable fields"}))
+	case known(s, sn.Field) && s[sn.Field].Kind != KindString:
+		p.add(place+".field", "%q holds %s values, not text", sn.Field, s[sn.Field].Kind)
+	}
+	if sn.Words != nil && (*sn.Words < 1 || *sn.Words > MaxSnippetWords) {
+		p.add(place+".words", "must be between 1 and %d", MaxSnippetWords)
+	}
+}
+
+// known reports a field the mapping holds.
+func known(s Schema, path string) bool {
+	f, ok := s[path]
+	return ok && f.Kind != KindUnknown
+}

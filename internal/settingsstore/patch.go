@@ -13,7 +13,9 @@ import (
 
 // fullObjectPatch renders v as a JSON merge patch at path that replaces the object
 // there entirely: merge patches replace lists but merge objects, so every key of the
-// object is sent, absent ones as null (which also lets CRD defaults apply again).
+// object is sent, absent ones as null (which also lets CRD defaults apply again). A key
+// "a.b" is the key b of the object a, when v holds one: a nested object is replaced
+// entirely too.
 func fullObjectPatch(v any, keys []string, path ...string) ([]byte, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
@@ -24,8 +26,17 @@ func fullObjectPatch(v any, keys []string, path ...string) ([]byte, error) {
 		return nil, err
 	}
 	for _, k := range keys {
-		if _, ok := obj[k]; !ok {
-			obj[k] = nil
+		outer, inner, nested := strings.Cut(k, ".")
+		if !nested {
+			if _, ok := obj[k]; !ok {
+				obj[k] = nil
+			}
+			continue
+		}
+		if o, ok := obj[outer].(map[string]any); ok {
+			if _, ok := o[inner]; !ok {
+				o[inner] = nil
+			}
 		}
 	}
 	var patch any = obj

@@ -26,6 +26,16 @@ var _ = Describe("A full-object merge patch", func() {
 		Expect(patch).To(MatchJSON(`{"spec": {"publicAccess": {"policy": {"maxHits": 7, "retrievableFields": null,
 			"forcedFilters": null, "allowedFacets": null, "allowedFilters": null, "allowedSorts": null}}}}`))
 	})
+
+	It("replaces a nested object the settings hold entirely too, and leaves an absent one null", func() {
+		patch, err := fullObjectPatch(searchv1alpha1.IndexSettings{TypoTolerance: &searchv1alpha1.TypoTolerance{OnNumbers: true}},
+			settingsKeys, "spec", "settings")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(patch).To(MatchJSON(`{"spec": {"settings": {"searchableFields": null, "filterableFields": null, "facetFields": null,
+			"sortableFields": null, "ranking": null, "customRanking": null, "synonyms": null, "stopWords": null, "language": null,
+			"countBrowserOrders": null, "typoTolerance": {"onNumbers": true, "enabled": null, "minWordSizeFor1Typo": null,
+			"minWordSizeFor2Typos": null, "disableOnFields": null, "disableOnWords": null}}}}`))
+	})
 })
 
 var _ = Describe("A refused write", func() {

@@ -19,7 +19,10 @@ import (
 const MaxSettingsBytes = 512 << 10
 
 var settingsKeys = []string{"searchableFields", "filterableFields", "facetFields", "sortableFields",
-	"customRanking", "synonyms", "language", "countBrowserOrders"}
+	"ranking", "customRanking", "synonyms", "typoTolerance", "stopWords", "language", "countBrowserOrders",
+	"typoTolerance.enabled", "typoTolerance.minWordSizeFor1Typo", "typoTolerance.minWordSizeFor2Typos",
+	"typoTolerance.onNumbers", "typoTolerance.disableOnFields", "typoTolerance.disableOnWords",
+	"stopWords.enabled", "stopWords.words", "stopWords.replace"}
 
 // SettingsWrite is what PutSettings stored, and which changes apply at once or rebuild.
 type SettingsWrite struct {

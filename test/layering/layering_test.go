@@ -33,12 +33,8 @@ func TestProductionPathLinksNoEngine(t *testing.T) {
 	}
 }
 
-// linksEngine reports the engine's packages and Bleve's. The Porter stemmer, a module of
-// its own under the same owner, is not Bleve: the highlighter stems as ES's english
-// analyzer does.
+// linksEngine reports the engine's packages and Bleve's (its modules included: the
+// highlighting that stemmed in Go is Elasticsearch's now).
 func linksEngine(dep string) bool {
-	if dep == "github.com/blevesearch/go-porterstemmer" {
-		return false
-	}
 	return strings.Contains(dep, "/internal/engine") || strings.HasPrefix(dep, "github.com/blevesearch/")
 }

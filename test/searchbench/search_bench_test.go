@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -75,10 +76,18 @@ func public(sys system) target {
 	}
 }
 
-// result is the figures of one run.
+// result is the figures of one run: cpu is the process's CPU time per request (the
+// engine, the API server and the clients all run in the benchmark's process).
 type result struct {
-	rps      float64
-	p50, p99 time.Duration
+	rps           float64
+	p50, p99, cpu time.Duration
+}
+
+// cpuTime is the CPU time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // run sends clients × requestsPerClient searches, clients at a time.
@@ -86,7 +95,7 @@ func run(b *testing.B, t target) result {
 	httpClient := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients * 2}}
 	lat := make([][]time.Duration, clients)
 	var wg sync.WaitGroup
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	for c := 0; c < clients; c++ {
 		wg.Add(1)
 		go func() {
@@ -110,13 +119,13 @@ func run(b *testing.B, t target) result {
 		}()
 	}
 	wg.Wait()
-	wall := time.Since(start)
+	wall, cpu := time.Since(start), cpuTime()-cpu0
 	all := slices.Concat(lat...)
 	slices.Sort(all)
 	if len(all) == 0 {
 		b.Fatal("no request succeeded")
 	}
-	return result{rps: float64(len(all)) / wall.Seconds(), p50: all[len(all)/2], p99: all[len(all)*99/100]}
+	return result{rps: float64(len(all)) / wall.Seconds(), p50: all[len(all)/2], p99: all[len(all)*99/100], cpu: cpu / time.Duration(len(all))}
 }
 
 // best keeps the better figures of several runs: the machine is shared, and the best
@@ -125,7 +134,7 @@ func best(a, b result) result {
 	if a.rps == 0 {
 		return b
 	}
-	return result{rps: max(a.rps, b.rps), p50: min(a.p50, b.p50), p99: min(a.p99, b.p99)}
+	return result{rps: max(a.rps, b.rps), p50: min(a.p50, b.p50), p99: min(a.p99, b.p99), cpu: min(a.cpu, b.cpu)}
 }
 
 // BenchmarkSearch compares POST /search and public search (origin check and rate
@@ -146,7 +155,7 @@ func BenchmarkSearch(b *testing.B) {
 	for i := 0; i < b.N*rounds; i++ {
 		for _, name := range order {
 			r := run(b, targets[name])
-			b.Logf("%-6s %7.1f req/s  p50 %v  p99 %v", name, r.rps, r.p50.Round(time.Millisecond), r.p99.Round(time.Millisecond))
+			b.Logf("%-6s %7.1f req/s  p50 %v  p99 %v  cpu %v/req", name, r.rps, r.p50.Round(time.Millisecond), r.p99.Round(time.Millisecond), r.cpu.Round(10*time.Microsecond))
 			res[name] = best(res[name], r)
 		}
 	}
@@ -156,6 +165,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.ReportMetric(r.rps, name+"-req/s")
 		b.ReportMetric(float64(r.p50.Microseconds())/1000, name+"-p50-ms")
 		b.ReportMetric(float64(r.p99.Microseconds())/1000, name+"-p99-ms")
+		b.ReportMetric(float64(r.cpu.Microseconds())/1000, name+"-cpu-ms/op")
 	}
 	d, k, p := res["direct"], res["keyed"], res["public"]
 	b.ReportMetric(k.rps/d.rps, "keyed/direct-throughput")

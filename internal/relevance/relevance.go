@@ -1,0 +1,79 @@
+// Package relevance says what an index's relevance settings mean once their defaults
+// apply: the ranking criteria in order, the typo rules, the stop words (each language's
+// list, with the index's own) and how query words are folded to compare with them. It is
+// pure and shared by the query builder, the index mapping, the settings checks and the
+// API's settings form, so that every reader applies the same defaults.
+package relevance
+
+import (
+	"slices"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+)
+
+// DefaultRanking is the ranking of an index whose settings list none.
+var DefaultRanking = []searchv1alpha1.RankingCriterion{
+	searchv1alpha1.RankSort, searchv1alpha1.RankWords, searchv1alpha1.RankTypo, searchv1alpha1.RankProximity,
+	searchv1alpha1.RankAttribute, searchv1alpha1.RankExact, searchv1alpha1.RankCustom,
+}
+
+// Ranking is the index's ranking, in order.
+func Ranking(s searchv1alpha1.IndexSettings) []searchv1alpha1.RankingCriterion {
+	if len(s.Ranking) == 0 {
+		return slices.Clone(DefaultRanking)
+	}
+	return slices.Clone(s.Ranking)
+}
+
+// Default typo rules.
+const (
+	DefaultMinWordSizeFor1Typo  = 4
+	DefaultMinWordSizeFor2Typos = 8
+)
+
+// TypoTolerance is the index's typo rules with the defaults filled in: Enabled is set
+// and the lists are never nil.
+func TypoTolerance(s searchv1alpha1.IndexSettings) searchv1alpha1.TypoTolerance {
+	t := searchv1alpha1.TypoTolerance{}
+	if s.TypoTolerance != nil {
+		t = *s.TypoTolerance.DeepCopy()
+	}
+	t.Enabled = ptr(t.Enabled == nil || *t.Enabled)
+	if t.MinWordSizeFor1Typo == 0 {
+		t.MinWordSizeFor1Typo = DefaultMinWordSizeFor1Typo
+	}
+	if t.MinWordSizeFor2Typos == 0 {
+		t.MinWordSizeFor2Typos = DefaultMinWordSizeFor2Typos
+	}
+	t.DisableOnFields = orEmpty(t.DisableOnFields)
+	t.DisableOnWords = orEmpty(t.DisableOnWords)
+	return t
+}
+
+// StopWords is the index's stop word settings with the defaults filled in.
+func StopWords(s searchv1alpha1.IndexSettings) searchv1alpha1.StopWords {
+	w := searchv1alpha1.StopWords{}
+	if s.StopWords != nil {
+		w = *s.StopWords.DeepCopy()
+	}
+	w.Enabled = ptr(w.Enabled == nil || *w.Enabled)
+	w.Words = orEmpty(w.Words)
+	return w
+}
+
+// Language is the index's language (English when the settings do not say).
+func Language(s searchv1alpha1.IndexSettings) searchv1alpha1.Language {
+	if s.Language == "" {
+		return searchv1alpha1.LanguageEnglish
+	}
+	return s.Language
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

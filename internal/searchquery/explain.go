@@ -1,0 +1,112 @@
+package searchquery
+
+import (
+	"bytes"
+	"encoding/json"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+)
+
+// Ranking is why a hit is where it is: the level of each criterion, decoded from the
+// hit's score with the radix its query was built with (never computed a second way).
+type Ranking struct {
+	// Words is the number of query words matched (with matchingStrategy last, the
+	// length of the run of first query words matched).
+	Words int `json:"words"`
+	// Typos is the number of typos in the matched words: a transposition or a letter
+	// wrong, missing or extra counts one, a first letter two.
+	Typos int `json:"typos"`
+	// Proximity sums, over pairs of adjacent query words, 2 when a field holds them side
+	// by side and 1 when a field holds both.
+	Proximity int `json:"proximity"`
+	// Attribute sums, over matched words, the rank of the heaviest field matched: 0 for
+	// the lightest weight, one more for each heavier weight.
+	Attribute int `json:"attribute"`
+	// Exact is the number of words matched whole (plurals and synonyms included), not
+	// as a prefix or with typos.
+	Exact int `json:"exact"`
+	// Custom are the hit's values of the customRanking fields, Sort of the request's
+	// sort fields (null where the record has none).
+	Custom map[string]any `json:"custom"`
+	Sort   map[string]any `json:"sort,omitempty"`
+	// CustomLevel and SortLevel are the level of a criterion moved before text criteria
+	// (its first field cut into ranges of values; higher ranks first).
+	CustomLevel *int `json:"customLevel,omitempty"`
+	SortLevel   *int `json:"sortLevel,omitempty"`
+}
+
+// explainPlan is what decoding a hit's ranking needs.
+type explainPlan struct {
+	radix radix
+	// words is the number of query words used; every hit matched all with strategy all.
+	words    int
+	allMatch bool
+	// keys are the sort keys, in the order of a hit's sort values; scoreAt is the
+	// position of _score among them.
+	keys    []sortKey
+	scoreAt int
+}
+
+func newExplainPlan(tp textPlan, o hitOrder) *explainPlan {
+	return &explainPlan{radix: tp.radix, words: len(tp.words.kept), allMatch: tp.strategy == StrategyAll,
+		keys: append(append(append([]sortKey{}, o.before...), sortKey{}), o.after...), scoreAt: len(o.before)}
+}
+
+// ranking decodes a hit's sort values.
+func (e *explainPlan) ranking(sortValues []json.RawMessage) *Ranking {
+	r := &Ranking{Custom: map[string]any{}}
+	var score float64
+	if e.scoreAt < len(sortValues) {
+		_ = json.Unmarshal(sortValues[e.scoreAt], &score)
+	}
+	lv := e.radix.decode(score)
+	r.Words = int(lv[critWords])
+	if !e.radix.has(critWords) && e.allMatch {
+		r.Words = e.words
+	}
+	if e.radix.has(critTypo) {
+		r.Typos = max(0, 2*r.Words-int(lv[critTypo]))
+	}
+	r.Proximity, r.Attribute, r.Exact = int(lv[critProximity]), int(lv[critAttribute]), int(lv[critExact])
+	r.CustomLevel, r.SortLevel = levelOf(e.radix, lv, critCustom), levelOf(e.radix, lv, critSort)
+	for i, k := range e.keys {
+		if k.criterion == "" || i >= len(sortValues) {
+			continue
+		}
+		v := valueOf(sortValues[i])
+		if k.criterion == critCustom {
+			r.Custom[k.path] = v
+			continue
+		}
+		if r.Sort == nil {
+			r.Sort = map[string]any{}
+		}
+		r.Sort[k.path] = v
+	}
+	return r
+}
+
+func levelOf(r radix, lv map[searchv1alpha1.RankingCriterion]int64, c searchv1alpha1.RankingCriterion) *int {
+	if !r.has(c) {
+		return nil
+	}
+	n := int(lv[c])
+	return &n
+}
+
+// valueOf is a sort value as the record holds it: Elasticsearch gives a missing value
+// as the extreme of its type, which explain shows as null.
+func valueOf(raw json.RawMessage) any {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	if n, ok := v.(json.Number); ok {
+		if f, err := n.Float64(); err == nil && (f >= 9.2e18 || f <= -9.2e18 || f >= 1.7e308 || f <= -1.7e308) {
+			return nil
+		}
+	}
+	return v
+}
