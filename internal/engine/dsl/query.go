@@ -29,6 +29,8 @@ type Context struct {
 	// MaxTerms is index.max_terms_count and MaxIDs index.max_result_window (0: no limit).
 	MaxTerms int
 	MaxIDs   int
+	// Corpus reads documents and term statistics for more_like_this (nil: refused).
+	Corpus Corpus
 }
 
 // Parse decodes a raw query object.
@@ -87,6 +89,7 @@ func init() {
 		"ids":                 parseIDs,
 		"prefix":              parsePrefix,
 		"constant_score":      parseConstantScore,
+		"more_like_this":      parseMoreLikeThis,
 	}
 }
 
