@@ -12,6 +12,11 @@ import (
 // Elasticsearch's own tests.
 var Candidates = []string{
 	"search.aggregation/130_sum_metric.yml", // sum: the Events page's revenue and counts
+	"mlt/10_basic.yml",                      // more_like_this: similar products
+	"mlt/20_docs.yml",
+	"mlt/25_docs_one_shard.yml",
+	"mlt/30_unlike.yml",
+	"search.aggregation/30_sig_terms.yml", // significant_terms: goes with
 }
 
 // CandidatePaths returns the paths of Candidates under dir (see Dir); a listed file that
