@@ -56,6 +56,6 @@ func (b settingsBody) settings() searchv1alpha1.IndexSettings {
 	return searchv1alpha1.IndexSettings{
 		SearchableFields: b.SearchableFields, FilterableFields: b.FilterableFields, FacetFields: b.FacetFields,
 		SortableFields: b.SortableFields, CustomRanking: b.CustomRanking, Synonyms: b.Synonyms,
-		Language: b.Language, CountBrowserOrders: b.CountBrowserOrders,
+		Language: b.Language, CountBrowserOrders: b.CountBrowserOrders, Recommendations: b.Recommendations,
 	}
 }

@@ -17,6 +17,8 @@ type settingsBody struct {
 	Synonyms           []searchv1alpha1.SynonymGroup    `json:"synonyms"`
 	Language           searchv1alpha1.Language          `json:"language"`
 	CountBrowserOrders bool                             `json:"countBrowserOrders"`
+	// Recommendations is absent when every recommendation setting is at its default.
+	Recommendations *searchv1alpha1.RecommendationSettings `json:"recommendations,omitempty"`
 }
 
 // rebuildBody is the progress of a background rebuild.
@@ -48,6 +50,7 @@ func settingsOf(s searchv1alpha1.IndexSettings) settingsBody {
 		Synonyms:           orEmpty(s.Synonyms),
 		Language:           lang,
 		CountBrowserOrders: s.CountBrowserOrders,
+		Recommendations:    s.Recommendations,
 	}
 }
 

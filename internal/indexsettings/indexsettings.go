@@ -23,14 +23,15 @@ const (
 	Synonyms           = "synonyms"
 	Language           = "language"
 	CountBrowserOrders = "countBrowserOrders"
+	Recommendations    = "recommendations"
 )
 
 // Changes lists the settings that differ between two versions, split by when they
 // take effect.
 type Changes struct {
 	// Applied take effect with the next search: weights, filterable, facet and sortable
-	// fields (every field already has an exact-value mapping), custom ranking, and
-	// counting browser orders.
+	// fields (every field already has an exact-value mapping), custom ranking, counting
+	// browser orders and the recommendation settings.
 	Applied []string
 	// Rebuilt need a new physical index: the set of searchable fields (their analysis),
 	// the language and the synonyms (analysis settings of an open index cannot change).
@@ -57,6 +58,7 @@ func Diff(old, new searchv1alpha1.IndexSettings) Changes {
 	add(Synonyms, !reflect.DeepEqual(synonyms(old), synonyms(new)), true)
 	add(Language, lang(old) != lang(new), true)
 	add(CountBrowserOrders, old.CountBrowserOrders != new.CountBrowserOrders, false)
+	add(Recommendations, !reflect.DeepEqual(RecommendationsOf(old), RecommendationsOf(new)), false)
 	return c
 }
 
@@ -149,7 +151,8 @@ func Check(s searchv1alpha1.IndexSettings, reserved string) []FieldError {
 	if _, err := indexmapping.Build(s); err != nil {
 		out = append(out, FieldError{SearchableFields, strings.TrimPrefix(err.Error(), "field ")})
 	}
-	return append(out, checkSynonyms(s)...)
+	out = append(out, checkSynonyms(s)...)
+	return append(out, checkRecommendations(s)...)
 }
 
 func searchPathsInOrder(s searchv1alpha1.IndexSettings) []string {

@@ -60,6 +60,14 @@ var _ = Describe("Classifying a settings change", func() {
 		Entry("the language", with(func(s *S) { s.Language = searchv1alpha1.LanguageGeneric }), []string{}, []string{"language"}),
 		Entry("the language left to its default", with(func(s *S) { s.Language = "" }), []string{}, []string{}),
 		Entry("counting browser orders", with(func(s *S) { s.CountBrowserOrders = true }), []string{"countBrowserOrders"}, []string{}),
+		Entry("recommendation settings", with(func(s *S) {
+			s.Recommendations = &searchv1alpha1.RecommendationSettings{SimilarWithin: "brand"}
+		}), []string{"recommendations"}, []string{}),
+		Entry("recommendation settings spelling out the defaults", with(func(s *S) {
+			three, one := int32(3), int32(1)
+			s.Recommendations = &searchv1alpha1.RecommendationSettings{MinSharedOrders: &three,
+				EventWeights: &searchv1alpha1.EventWeights{View: &one}}
+		}), []string{}, []string{}),
 	)
 })
 
@@ -79,6 +87,12 @@ var _ = Describe("Checking settings", func() {
 			[]string{`searchableFields[1].path: "a" is listed twice`, `facetFields[1]: "brand" is listed twice`}),
 		Entry("a searchable field that is also an object", S{SearchableFields: []searchv1alpha1.SearchableField{sf("a", 1), sf("a.b", 1)}},
 			[]string{`searchableFields: "a.b": "a" is both a leaf and an object`}),
+		Entry("similarWithin outside the facet fields", with(func(s *S) {
+			s.Recommendations = &searchv1alpha1.RecommendationSettings{SimilarWithin: "category"}
+		}), []string{`recommendations.similarWithin: "category" is not a facet field (facet fields: brand)`}),
+		Entry("similarWithin among the facet fields", with(func(s *S) {
+			s.Recommendations = &searchv1alpha1.RecommendationSettings{SimilarWithin: "brand"}
+		}), nil),
 		Entry("synonym terms the analyzer drops", S{Synonyms: []searchv1alpha1.SynonymGroup{{Terms: []string{"tv", "!!!", " ", "4k", "télé"}}}},
 			[]string{`synonyms[0].terms[1]: "!!!" holds no letter or digit: the analyzer would drop it, and no index can be built with it`,
 				`synonyms[0].terms[2]: " " holds no letter or digit: the analyzer would drop it, and no index can be built with it`}),

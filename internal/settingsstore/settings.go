@@ -19,7 +19,10 @@ import (
 const MaxSettingsBytes = 512 << 10
 
 var settingsKeys = []string{"searchableFields", "filterableFields", "facetFields", "sortableFields",
-	"customRanking", "synonyms", "language", "countBrowserOrders"}
+	"customRanking", "synonyms", "language", "countBrowserOrders", "recommendations",
+	"recommendations.similarWithin", "recommendations.minSharedOrders", "recommendations.eventWeights",
+	"recommendations.eventWeights.view", "recommendations.eventWeights.click",
+	"recommendations.eventWeights.addToCart", "recommendations.eventWeights.purchase"}
 
 // SettingsWrite is what PutSettings stored, and which changes apply at once or rebuild.
 type SettingsWrite struct {
