@@ -18,6 +18,7 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/events"
+	"github.com/aislehq/aisle/internal/recommend"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/settingsstore"
 	"github.com/aislehq/aisle/internal/tenancy"
@@ -70,6 +71,9 @@ type Config struct {
 	// Insights reads events back (statistics, Bought together); nil answers those
 	// endpoints with 503.
 	Insights *events.Reader
+	// Recommend builds the recommendation lists (similar, goes with, trending); nil
+	// answers them with 503.
+	Recommend *recommend.Service
 	// PublicLimits are the public search rate limits.
 	PublicLimits PublicLimits
 	// Events records shopper events and orders; nil answers the event endpoints with 503.
@@ -82,15 +86,16 @@ type Config struct {
 
 // Server is the API server.
 type Server struct {
-	app      *fiber.App
-	registry *tenancy.Registry
-	catalog  *catalog.Service
-	ready    atomic.Bool
-	search   *search.Service
-	usage    *usage.Meter
-	settings *settingsstore.Store
-	limits   *limiters
-	insights *events.Reader
+	app       *fiber.App
+	registry  *tenancy.Registry
+	catalog   *catalog.Service
+	ready     atomic.Bool
+	search    *search.Service
+	usage     *usage.Meter
+	settings  *settingsstore.Store
+	limits    *limiters
+	insights  *events.Reader
+	recommend *recommend.Service
 
 	events      *events.Service
 	eventLimits *eventLimiters
@@ -101,7 +106,7 @@ type Server struct {
 func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
 	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, settings: settingsStore(cfg), limits: newLimiters(cfg.PublicLimits),
-		insights: cfg.Insights, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries}
+		insights: cfg.Insights, recommend: cfg.Recommend, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
 		BodyLimit:             cfg.BodyLimit,
@@ -187,6 +192,7 @@ func (s *Server) routes() {
 	s.searchRoutes(idx)
 	s.eventRoutes(idx)
 	s.insightRoutes(idx)
+	s.listRoutes(idx)
 	s.dashboardRoutes()
 }
 
