@@ -50,11 +50,13 @@ var bodyShapes = map[string]bodyShape{
 	}},
 	"settings": {`{"searchableFields": [{"path": «path», "weight": «weight»}], "filterableFields": «filterableFields», "facetFields": «facetFields»,
 		"sortableFields": «sortableFields», "customRanking": [{"field": «rankingField», "order": «order»}], "synonyms": [{"terms": «terms»}],
-		"language": «language», "countBrowserOrders": «countBrowserOrders»}`, []bodyField{
+		"language": «language», "countBrowserOrders": «countBrowserOrders»,
+		"recommendations": {"similarWithin": «similarWithin», "minSharedOrders": «minSharedOrders», "eventWeights": {"view": «viewWeight»}}}`, []bodyField{
 		{"path", kindString, `"name"`}, {"weight", kindInt, `2`}, {"filterableFields", kindArray, `["brand"]`},
 		{"facetFields", kindArray, `["brand"]`}, {"sortableFields", kindArray, `["price"]`}, {"rankingField", kindString, `"price"`},
 		{"order", kindString, `"asc"`}, {"terms", kindArray, `["tv", "television"]`}, {"language", kindString, `"generic"`},
-		{"countBrowserOrders", kindBool, `true`},
+		{"countBrowserOrders", kindBool, `true`}, {"similarWithin", kindString, `"brand"`}, {"minSharedOrders", kindInt, `3`},
+		{"viewWeight", kindInt, `1`},
 	}},
 	"policy": {`{"policy": {"maxHits": «maxHits», "retrievableFields": «retrievableFields», "forcedFilters": [{"field": «field», "values": «values»}],
 		"allowedFacets": «allowedFacets», "allowedFilters": «allowedFilters», "allowedSorts": «allowedSorts»}}`, []bodyField{

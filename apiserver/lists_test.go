@@ -11,6 +11,7 @@ import (
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/refresh"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/apiserver"
@@ -279,4 +280,55 @@ var _ = Describe("Recommendation lists (issue 23)", Ordered, func() {
 		Expect(rec.Code).To(Equal(http.StatusTooManyRequests))
 		Expect(rec.Header().Get("Retry-After")).NotTo(BeEmpty())
 	})
+})
+
+var _ = Describe("Recommendation settings (issue 23)", Ordered, func() {
+	var ci catalogIndex
+	BeforeAll(func() { ci = newCatalogIndex() })
+
+	It("are written and shown with their defaults, and reported as applied", func() {
+		code, body := put(ci.base+"/config", ci.writeKey, `{"facetFields": ["category"], "recommendations": {"similarWithin": "category"}}`)
+		Expect(code).To(Equal(http.StatusOK), body)
+		var got struct {
+			Recommendations json.RawMessage `json:"recommendations"`
+			Applied         []string        `json:"applied"`
+		}
+		Expect(json.Unmarshal([]byte(body), &got)).To(Succeed())
+		Expect(string(got.Recommendations)).To(MatchJSON(`{"similarWithin": "category", "minSharedOrders": 3,
+			"eventWeights": {"view": 1, "click": 2, "addToCart": 5, "purchase": 10}}`))
+		Expect(got.Applied).To(Equal([]string{"facetFields", "recommendations"}))
+		Expect(get(ci.base+"/config", ci.writeKey).Body.String()).To(ContainSubstring(`"similarWithin":"category"`))
+	})
+
+	It("are replaced whole: a key left out returns to its default", func() {
+		code, body := put(ci.base+"/config", ci.writeKey, `{"facetFields": ["category"], "recommendations": {"minSharedOrders": 5, "eventWeights": {"view": 0}}}`)
+		Expect(code).To(Equal(http.StatusOK), body)
+		Expect(body).To(ContainSubstring(`"recommendations":{"minSharedOrders":5,"eventWeights":{"view":0,"click":2,"addToCart":5,"purchase":10}}`))
+		Expect(body).To(ContainSubstring(`"applied":["recommendations"]`))
+		code, body = put(ci.base+"/config", ci.writeKey, `{"facetFields": ["category"]}`)
+		Expect(code).To(Equal(http.StatusOK), body)
+		Expect(body).NotTo(ContainSubstring("recommendations\":{"), "absent again: every default")
+	})
+
+	DescribeTable("are refused with 400 naming each bad field, writing nothing",
+		func(settings string, messages ...string) {
+			generation := func() int64 {
+				idx := &searchv1alpha1.SearchIndex{}
+				Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: "shop", Name: ci.name}, idx)).To(Succeed())
+				return idx.Generation
+			}
+			before := generation()
+			code, body := put(ci.base+"/config", ci.writeKey, settings)
+			Expect(code).To(Equal(http.StatusBadRequest), body)
+			for _, m := range messages {
+				Expect(body).To(ContainSubstring(m))
+			}
+			Expect(generation()).To(Equal(before))
+		},
+		Entry("similarWithin outside the facet fields", `{"facetFields": ["brand"], "recommendations": {"similarWithin": "category"}}`,
+			`recommendations.similarWithin: \"category\" is not a facet field (facet fields: brand)`),
+		Entry("numbers out of range (Kubernetes validation)", `{"recommendations": {"minSharedOrders": 0, "eventWeights": {"purchase": 1001}}}`,
+			"recommendations.minSharedOrders", "recommendations.eventWeights.purchase"),
+		Entry("an unknown field", `{"recommendations": {"weights": {}}}`, "unknown"),
+	)
 })
