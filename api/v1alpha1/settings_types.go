@@ -122,7 +122,7 @@ type IndexSettings struct {
 
 // Defaults of RecommendationSettings, as the CRD states them.
 const (
-	DefaultMinSharedOrders = 3
+	DefaultMinSharedOrders = 2
 	DefaultViewWeight      = 1
 	DefaultClickWeight     = 2
 	DefaultAddToCartWeight = 5
@@ -140,7 +140,7 @@ type RecommendationSettings struct {
 	// MinSharedOrders is how many orders a product must share with the given one to be
 	// listed as going with it.
 	// +optional
-	// +kubebuilder:default=3
+	// +kubebuilder:default=2
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=1000
 	MinSharedOrders *int32 `json:"minSharedOrders,omitempty"`

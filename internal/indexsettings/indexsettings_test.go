@@ -64,8 +64,8 @@ var _ = Describe("Classifying a settings change", func() {
 			s.Recommendations = &searchv1alpha1.RecommendationSettings{SimilarWithin: "brand"}
 		}), []string{"recommendations"}, []string{}),
 		Entry("recommendation settings spelling out the defaults", with(func(s *S) {
-			three, one := int32(3), int32(1)
-			s.Recommendations = &searchv1alpha1.RecommendationSettings{MinSharedOrders: &three,
+			two, one := int32(2), int32(1)
+			s.Recommendations = &searchv1alpha1.RecommendationSettings{MinSharedOrders: &two,
 				EventWeights: &searchv1alpha1.EventWeights{View: &one}}
 		}), []string{}, []string{}),
 	)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/aislehq/aisle/internal/esread"
 	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/indexsettings"
@@ -72,19 +74,28 @@ func lift(shared, given, its, all int64) float64 {
 // unknown product has an empty list.
 func (s *Service) GoesWith(ctx context.Context, req Request) (List, error) {
 	list := List{ObjectID: req.ObjectID, Hits: []Hit{}}
-	v, rec, found, err := s.product(ctx, req)
-	if err != nil || !found {
-		return list, err
-	}
 	settings := indexsettings.RecommendationsOf(req.Settings)
-	body := goesWithQuery(req.ObjectID, settings.MinSharedOrders, goesWithCandidates(req.Limit), s.now())
-	raw, err := esread.Search(ctx, s.es, req.Index.Orders(), body)
-	if err != nil {
-		return List{}, err
-	}
-	cands, err := rankGoesWith(raw)
-	if err != nil {
-		return List{}, err
+	var v catalogView
+	var rec map[string]any
+	var found bool
+	var cands []scored
+	// The product's record and its orders are read at once: neither needs the other.
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		v, rec, found, err = s.product(gctx, req)
+		return err
+	})
+	g.Go(func() error {
+		body := goesWithQuery(req.ObjectID, settings.MinSharedOrders, goesWithCandidates(req.Limit), s.now())
+		raw, err := esread.Search(gctx, s.es, req.Index.Orders(), body)
+		if err != nil {
+			return err
+		}
+		cands, err = rankGoesWith(raw)
+		return err
+	})
+	if err := g.Wait(); err != nil || !found {
+		return list, err
 	}
 	own := valuesQuery(v.schema, settings.SimilarWithin, searchquery.Values(rec, settings.SimilarWithin))
 	hits, err := s.keep(ctx, v, cands, nonNil(own), ReasonOrders, req.Limit)
