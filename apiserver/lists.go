@@ -52,16 +52,6 @@ func (s *Server) publicTrending(c *fiber.Ctx) error {
 	return s.trending(c, idx, publicRules(idx))
 }
 
-// publicRules are public search's rules for the index: its policy's filters, facets,
-// fields and hit cap.
-func publicRules(idx *searchv1alpha1.SearchIndex) searchquery.Rules {
-	var policy searchv1alpha1.PublicSearchPolicy
-	if idx.Spec.PublicAccess != nil && idx.Spec.PublicAccess.Policy != nil {
-		policy = *idx.Spec.PublicAccess.Policy
-	}
-	return searchquery.PublicRules(idx.Spec.Settings, policy)
-}
-
 // list answers GET /lists/{list}/{objectID} (similar, goesWith) under rules.
 func (s *Server) list(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules searchquery.Rules) error {
 	name := c.Params("list")
