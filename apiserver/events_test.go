@@ -53,9 +53,13 @@ var _ = Describe("POST /events", func() {
 		}, "a click takes either query or list, not both"),
 		Entry("a click with a blank query", func() string { return `{"type": "click", "objectID": "p1", "position": 1, "query": "   "}` }, "query must be a non-empty search text"),
 		Entry("a click on an unknown list", func() string {
+			return `{"type": "click", "objectID": "p1", "position": 1, "list": "bestsellers", "from": "p2"}`
+		},
+			`list "bestsellers" is not one of goesWith, similar, together, trending`),
+		Entry("a click on trending with from", func() string {
 			return `{"type": "click", "objectID": "p1", "position": 1, "list": "trending", "from": "p2"}`
 		},
-			`list "trending" is not one of goesWith, similar, together`),
+			"from is not a field of a click on trending: the list is no product's"),
 		Entry("a click on a list without from", func() string { return `{"type": "click", "objectID": "p1", "position": 1, "list": "together"}` },
 			"from is required with list: the product whose list was clicked"),
 		Entry("a cart without items", func() string { return `{"type": "addToCart"}` }, "items must hold 1 to 1000 items"),
@@ -122,6 +126,14 @@ var _ = Describe("POST /events", func() {
 			HaveField("ObjectID", "old-view"), HaveField("Timestamp", old.UnixMilli()), HaveField("Source", events.FromServer))))
 		Expect(stored).To(ContainElement(SatisfyAll(
 			HaveField("ObjectID", "p9"), HaveField("Query", "red running shoes for the road in winter"), HaveField("Position", 1))))
+	})
+
+	It("takes a click on trending without from (an extension of the contract's three lists)", func() {
+		code, acc, body := ix.postEvents(batch(`{"type": "click", "objectID": "trend-1", "position": 2, "list": "trending"}`))
+		Expect(code).To(Equal(http.StatusAccepted), body)
+		Expect(acc).To(Equal(events.Accepted{Accepted: 1, Rejected: []events.Rejected{}}))
+		Expect(ix.storedEvents()).To(ContainElement(SatisfyAll(
+			HaveField("ObjectID", "trend-1"), HaveField("List", events.Trending), HaveField("From", ""))))
 	})
 
 	It("answers 429 with Retry-After beyond 600 requests a minute per key, and never counts a search", func() {

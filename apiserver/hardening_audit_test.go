@@ -106,13 +106,17 @@ var _ = Describe("Identifiers in the path (issue 15 audit)", func() {
 		Entry("GET /records", "GET", "/records/a%FF", func(ci catalogIndex) string { return ci.writeKey }),
 		Entry("DELETE /records", "DELETE", "/records/a%FF", func(ci catalogIndex) string { return ci.writeKey }),
 		Entry("Bought together", "GET", "/lists/together/a%FF", func(ci catalogIndex) string { return ci.searchKey }),
+		Entry("Similar", "GET", "/lists/similar/a%FF", func(ci catalogIndex) string { return ci.searchKey }),
+		Entry("Goes with", "GET", "/lists/goesWith/a%FF", func(ci catalogIndex) string { return ci.searchKey }),
 	)
 
-	It("refuses it on the public Bought together too", func() {
-		rec := send(server, http.MethodGet, "/api/public/indexes/pub-acme-catalog/lists/together/a%FF", "", "",
-			map[string]string{"Origin": allowedOrigin, "User-Agent": "hardening-spec"})
-		Expect(rec.Code).To(Equal(http.StatusBadRequest), rec.Body.String())
-		Expect(rec.Body.String()).To(ContainSubstring("objectID must be valid UTF-8"))
+	It("refuses it on the public Bought together and recommendation lists too", func() {
+		for _, list := range []string{"together", "similar", "goesWith"} {
+			rec := send(server, http.MethodGet, "/api/public/indexes/pub-acme-catalog/lists/"+list+"/a%FF", "", "",
+				map[string]string{"Origin": allowedOrigin, "User-Agent": "hardening-spec"})
+			Expect(rec.Code).To(Equal(http.StatusBadRequest), rec.Body.String())
+			Expect(rec.Body.String()).To(ContainSubstring("objectID must be valid UTF-8"))
+		}
 	})
 })
 

@@ -55,7 +55,8 @@ var bodyShapes = map[string]bodyShape{
 		"typoTolerance": {"enabled": «typosEnabled», "minWordSizeFor1Typo": «min1», "minWordSizeFor2Typos": «min2», "onNumbers": «onNumbers»,
 			"disableOnFields": «disableOnFields», "disableOnWords": «disableOnWords»},
 		"stopWords": {"enabled": «stopEnabled», "words": «stopWords», "replace": «replace»},
-		"language": «language», "countBrowserOrders": «countBrowserOrders»}`, []bodyField{
+		"language": «language», "countBrowserOrders": «countBrowserOrders»,
+		"recommendations": {"similarWithin": «similarWithin», "minSharedOrders": «minSharedOrders», "eventWeights": {"view": «viewWeight»}}}`, []bodyField{
 		{"path", kindString, `"name"`}, {"weight", kindInt, `2`}, {"filterableFields", kindArray, `["brand"]`},
 		{"facetFields", kindArray, `["brand"]`}, {"sortableFields", kindArray, `["price"]`}, {"ranking", kindArray, `["words", "custom"]`},
 		{"rankingField", kindString, `"price"`}, {"order", kindString, `"asc"`}, {"terms", kindArray, `["tv", "television"]`},
@@ -65,6 +66,7 @@ var bodyShapes = map[string]bodyShape{
 		{"disableOnFields", kindArray, `["name"]`}, {"disableOnWords", kindArray, `["pro"]`},
 		{"stopEnabled", kindBool, `true`}, {"stopWords", kindArray, `["cheap"]`}, {"replace", kindBool, `false`},
 		{"language", kindString, `"generic"`}, {"countBrowserOrders", kindBool, `true`},
+		{"similarWithin", kindString, `"brand"`}, {"minSharedOrders", kindInt, `3`}, {"viewWeight", kindInt, `1`},
 	}},
 	"policy": {`{"policy": {"maxHits": «maxHits», "retrievableFields": «retrievableFields», "forcedFilters": [{"field": «field», "values": «values»}],
 		"allowedFacets": «allowedFacets», "allowedFilters": «allowedFilters», "allowedSorts": «allowedSorts»}}`, []bodyField{

@@ -194,6 +194,10 @@ var _ = Describe("Every endpoint with an identifier in its path (issue 15)", Ord
 		Entry("DELETE /records/{objectID}", "DELETE", "/records/{id}", "", writeKeyOf, true),
 		Entry("GET /lists/together/{objectID}", "GET", "/lists/together/{id}", "", searchKeyOf, true),
 		Entry("the public GET /lists/together/{objectID}", "GET", "/lists/together/{id}", "", nil, true),
+		Entry("GET /lists/similar/{objectID}", "GET", "/lists/similar/{id}", "", searchKeyOf, true),
+		Entry("the public GET /lists/similar/{objectID}", "GET", "/lists/similar/{id}", "", nil, true),
+		Entry("GET /lists/goesWith/{objectID}", "GET", "/lists/goesWith/{id}", "", searchKeyOf, true),
+		Entry("the public GET /lists/goesWith/{objectID}", "GET", "/lists/goesWith/{id}", "", nil, true),
 		Entry("POST /staged-replacements/{stageId}", "POST", "/staged-replacements/{id}", "", writeKeyOf, false),
 		Entry("DELETE /staged-replacements/{stageId}", "DELETE", "/staged-replacements/{id}", "", writeKeyOf, false),
 		Entry("a batch's stageId", "POST", "/staged-replacements/{id}/batches/b1", `{"records": [{"objectID": "r1"}]}`, writeKeyOf, false),
@@ -222,7 +226,9 @@ var _ = Describe("Every endpoint with query parameters (issue 15)", func() {
 	DescribeTable("answers any value with a 200 or a 400 naming the parameter",
 		func(query string) {
 			ci := catalogIndex{name: "catalog", base: "/api/teams/acme/indexes/catalog", writeKey: keys["catalog"], searchKey: keys["catalog"]}
-			for _, path := range []string{ci.base + "/events/stats", ci.base + "/lists/together/p1", "/api/public/indexes/pub-acme-catalog/lists/together/p1"} {
+			for _, path := range []string{ci.base + "/events/stats", ci.base + "/lists/together/p1", "/api/public/indexes/pub-acme-catalog/lists/together/p1",
+				ci.base + "/lists/similar/p1", ci.base + "/lists/goesWith/p1", ci.base + "/lists/trending",
+				"/api/public/indexes/pub-acme-catalog/lists/similar/p1", "/api/public/indexes/pub-acme-catalog/lists/trending"} {
 				r := rawCall("GET", path+"?"+query, ci.searchKey, "", map[string]string{"Origin": allowedOrigin, "User-Agent": "query-spec"})
 				Expect(r.status).To(Or(Equal(http.StatusOK), Equal(http.StatusBadRequest)), "%s?%s: %s", path, query, r.body)
 				if r.status == http.StatusBadRequest {
@@ -242,5 +248,15 @@ var _ = Describe("Every endpoint with query parameters (issue 15)", func() {
 		Entry("a signed limit", "limit=+5"),
 		Entry("an empty limit", "limit="),
 		Entry("a huge limit within the URL limit", "limit="+strings.Repeat("9", 8000)),
+		Entry("filters that are not JSON", "filters=%7B"),
+		Entry("filters of invalid UTF-8", "filters=%7B%22field%22%3A%22%FF%22%7D"),
+		Entry("filters nested too deep", "filters="+strings.Repeat("%7B%22not%22%3A", 10)+"%7B%22field%22%3A%22brand%22%2C%22eq%22%3A1%7D"+strings.Repeat("%7D", 10)),
+		Entry("filters that are an array", "filters=%5B%5D"),
+		Entry("filters on no field", "filters=%7B%7D"),
+		Entry("a field without value", "field=brand"),
+		Entry("a value without field", "value=x"),
+		Entry("a field that is no facet", "field=objectID&value=x"),
+		Entry("a value of invalid UTF-8", "field=brand&value=%FF"),
+		Entry("a value too long", "field=brand&value="+strings.Repeat("v", 600)),
 	)
 })

@@ -1,6 +1,7 @@
 package apiserver_test
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -103,6 +104,13 @@ var _ = Describe("Events statistics", Ordered, func() {
 		Entry("clicked queries", func() any { return stats.TopQueries }, []events.QueryCount{{Query: "red shoe", Clicks: 2}}),
 		Entry("clicks by list", func() any { return stats.ClicksByList },
 			[]events.KeyCount{{Key: "search", Count: 2}, {Key: "together", Count: 1}}),
+		Entry("each list's clicks and most clicked products, every list present", func() any {
+			out := []string{}
+			for _, l := range stats.Lists {
+				out = append(out, fmt.Sprintf("%s:%d %v", l.List, l.Clicks, counts(l.Products)))
+			}
+			return out
+		}, []string{"together:1 [p2:1]", "goesWith:0 []", "similar:0 []", "trending:0 []"}),
 		Entry("clicks by position", func() any { return stats.ClicksByPosition },
 			[]events.PositionCount{{Position: 1, Clicks: 2}, {Position: 3, Clicks: 1}}),
 		Entry("countries", func() any { return stats.Countries },

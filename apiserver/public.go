@@ -71,11 +71,17 @@ func (s *Server) publicSearch(c *fiber.Ctx) error {
 	if err := strictjson.Decode(c.Body(), &req); err != nil {
 		return err
 	}
+	return s.runSearch(c, idx, publicRules(idx), req)
+}
+
+// publicRules are public search's rules for the index, under its policy: filters, facets,
+// fields and hit cap (public search and the public lists).
+func publicRules(idx *searchv1alpha1.SearchIndex) searchquery.Rules {
 	var policy searchv1alpha1.PublicSearchPolicy
 	if idx.Spec.PublicAccess != nil && idx.Spec.PublicAccess.Policy != nil {
 		policy = *idx.Spec.PublicAccess.Policy
 	}
-	return s.runSearch(c, idx, searchquery.PublicRules(idx.Spec.Settings, policy), req)
+	return searchquery.PublicRules(idx.Spec.Settings, policy)
 }
 
 // requireJSONBody refuses a public search body not declared as JSON (415).

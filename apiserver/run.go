@@ -17,6 +17,7 @@ import (
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/events"
+	"github.com/aislehq/aisle/internal/recommend"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
@@ -112,6 +113,9 @@ func (o *RunOptions) wire(kube *rest.Config, scheme *runtime.Scheme) error {
 	}
 	if o.Insights == nil {
 		o.Insights = events.NewReader(esClient, nil)
+	}
+	if o.Recommend == nil {
+		o.Recommend = recommend.New(esClient, o.Search, nil)
 	}
 	if o.Usage == nil {
 		o.Usage = usage.New(esClient, esnames.Usage(esnames.DefaultPrefix))

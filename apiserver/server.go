@@ -19,6 +19,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/events"
+	"github.com/aislehq/aisle/internal/recommend"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/settingsstore"
 	"github.com/aislehq/aisle/internal/tenancy"
@@ -71,6 +72,9 @@ type Config struct {
 	// Insights reads events back (statistics, Bought together); nil answers those
 	// endpoints with 503.
 	Insights *events.Reader
+	// Recommend builds the recommendation lists (similar, goes with, trending); nil
+	// answers them with 503.
+	Recommend *recommend.Service
 	// PublicLimits are the public search rate limits.
 	PublicLimits PublicLimits
 	// Events records shopper events and orders; nil answers the event endpoints with 503.
@@ -83,15 +87,16 @@ type Config struct {
 
 // Server is the API server.
 type Server struct {
-	app      *fiber.App
-	registry *tenancy.Registry
-	catalog  *catalog.Service
-	ready    atomic.Bool
-	search   *search.Service
-	usage    *usage.Meter
-	settings *settingsstore.Store
-	limits   *limiters
-	insights *events.Reader
+	app       *fiber.App
+	registry  *tenancy.Registry
+	catalog   *catalog.Service
+	ready     atomic.Bool
+	search    *search.Service
+	usage     *usage.Meter
+	settings  *settingsstore.Store
+	limits    *limiters
+	insights  *events.Reader
+	recommend *recommend.Service
 
 	events      *events.Service
 	eventLimits *eventLimiters
@@ -105,7 +110,7 @@ type Server struct {
 func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
 	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, settings: settingsStore(cfg), limits: newLimiters(cfg.PublicLimits),
-		insights: cfg.Insights, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries,
+		insights: cfg.Insights, recommend: cfg.Recommend, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries,
 		bodyLimit: cfg.BodyLimit}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
@@ -192,6 +197,7 @@ func (s *Server) routes() {
 	s.searchRoutes(idx)
 	s.eventRoutes(idx)
 	s.insightRoutes(idx)
+	s.listRoutes(idx)
 	s.dashboardRoutes()
 }
 

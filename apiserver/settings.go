@@ -21,6 +21,8 @@ type settingsBody struct {
 	StopWords          *stopWordsBody                    `json:"stopWords"`
 	Language           searchv1alpha1.Language           `json:"language"`
 	CountBrowserOrders bool                              `json:"countBrowserOrders"`
+	// Recommendations is absent when every recommendation setting is at its default.
+	Recommendations *searchv1alpha1.RecommendationSettings `json:"recommendations,omitempty"`
 }
 
 // typoToleranceBody and stopWordsBody are the wire forms of the settings' objects:
@@ -72,6 +74,7 @@ func settingsOf(s searchv1alpha1.IndexSettings) settingsBody {
 		StopWords:          &stopWordsBody{Enabled: w.Enabled, Words: w.Words, Replace: w.Replace},
 		Language:           relevance.Language(s),
 		CountBrowserOrders: s.CountBrowserOrders,
+		Recommendations:    s.Recommendations,
 	}
 }
 

@@ -29,6 +29,7 @@ import (
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/events"
+	"github.com/aislehq/aisle/internal/recommend"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
@@ -182,8 +183,9 @@ func buildServer(reg *tenancy.Registry, limits apiserver.PublicLimits) *apiserve
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Catalog: catalog.New(client, catalogConfig),
 		Search:  searchSvc, Usage: meter, Writer: k8sClient, PublicLimits: limits,
-		Insights: events.NewReader(client, nil),
-		Events:   events.New(client, events.Config{Clock: eventsNow}),
+		Insights:  events.NewReader(client, nil),
+		Recommend: recommend.New(client, searchSvc, nil),
+		Events:    events.New(client, events.Config{Clock: eventsNow}),
 	}, reg)
 	s.SetReady(true)
 	return s

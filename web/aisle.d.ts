@@ -56,6 +56,35 @@ export interface TogetherList {
   hits: TogetherHit[];
 }
 
+/** Options of a recommendation list. */
+export interface ListOptions {
+  /** 1 to 50, default 10 (capped by the index's public policy). */
+  limit?: number;
+  /** A filter as in a search request, e.g. {field: "inStock", eq: true}. */
+  filters?: Record<string, unknown>;
+}
+
+/** Options of the trending list: field and value pick one facet value (a category). */
+export interface TrendingOptions extends ListOptions {
+  field?: string;
+  value?: string;
+}
+
+export interface RecommendationHit {
+  objectID: string;
+  record: Record<string, unknown>;
+  /** Ranks the hits of one reason (relevance, lift, order count, rise of events). */
+  score: number;
+  /** Why it is listed: content (similar), orders or categories (goes with), trending. */
+  reason: "content" | "orders" | "categories" | "trending";
+}
+
+export interface RecommendationList {
+  /** The product the list is for; absent for trending. */
+  objectID?: string;
+  hits: RecommendationHit[];
+}
+
 /** A product of a cart or an order. */
 export interface Item {
   objectID: string;
@@ -82,6 +111,13 @@ export interface ListClick {
   from: string;
 }
 
+/** A click on a trending product: the list is no product's, so there is no from. */
+export interface TrendingClick {
+  objectID: string;
+  position: number;
+  list: "trending";
+}
+
 /** An answer the client could not use: its status (0 when none could be read) and Retry-After. */
 export interface AisleError extends Error {
   status: number;
@@ -94,8 +130,14 @@ export class Aisle {
   search(request?: SearchRequest): Promise<SearchResponse>;
   /** Products bought in the same orders as objectID, most shared orders first. */
   boughtTogether(objectID: string, options?: { limit?: number }): Promise<TogetherList>;
+  /** Products like objectID: shared words and facet values, within its similarWithin value. */
+  similar(objectID: string, options?: ListOptions): Promise<RecommendationList>;
+  /** Products bought with objectID outside its category, by lift; categories bought with its own when its orders are too few. */
+  goesWith(objectID: string, options?: ListOptions): Promise<RecommendationList>;
+  /** Products whose weighted events rose most in the last 7 days against the 28 before. */
+  trending(options?: TrendingOptions): Promise<RecommendationList>;
   view(objectID: string): void;
-  click(click: SearchClick | ListClick): void;
+  click(click: SearchClick | ListClick | TrendingClick): void;
   /** currency: ISO 4217 code, needed when an item has a price. */
   addToCart(items: Item[], currency?: string): void;
   /** orderID is never stored by the service; an order is counted once however often it is sent. */

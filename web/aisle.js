@@ -1,4 +1,4 @@
-// Aisle browser client: search, Bought together and shopper events, no dependencies.
+// Aisle browser client: search, recommendation lists and shopper events, no dependencies.
 // See README.md beside this file for the API; aisle.d.ts declares it.
 
 const MAX_EVENTS = 100; // per request, the contract's browser limit
@@ -98,17 +98,42 @@ export class Aisle {
     });
   }
 
-  async boughtTogether(objectID, { limit } = {}) {
-    const q = limit === undefined ? "" : `?limit=${encodeURIComponent(limit)}`;
-    return this.call(`/lists/together/${encodeURIComponent(objectID)}${q}`, {});
+  boughtTogether(objectID, options) {
+    return this.list(`together/${encodeURIComponent(objectID)}`, options);
+  }
+
+  // Products like objectID (for a product page), and products bought with it outside its
+  // category (for a cart); options: {limit, filters}, filters as in a search request.
+  similar(objectID, options) {
+    return this.list(`similar/${encodeURIComponent(objectID)}`, options);
+  }
+
+  goesWith(objectID, options) {
+    return this.list(`goesWith/${encodeURIComponent(objectID)}`, options);
+  }
+
+  // Products whose events rose most this week; options: {limit, filters, field, value}
+  // (field and value: a facet value, for a category page).
+  trending(options) {
+    return this.list("trending", options);
+  }
+
+  async list(path, { limit, filters, field, value } = {}) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries({ limit, filters: filters && JSON.stringify(filters), field, value })) {
+      if (v !== undefined) q.set(k, v);
+    }
+    const s = `${q}`;
+    return this.call(`/lists/${path}${s && "?" + s}`, {});
   }
 
   view(objectID) {
     this.add({ type: "view", objectID });
   }
 
-  // click({objectID, position, query}) for a search result, or
-  // click({objectID, position, list, from}) for a product of a list.
+  // click({objectID, position, query}) for a search result,
+  // click({objectID, position, list, from}) for a product of a product's list, or
+  // click({objectID, position, list: "trending"}) for a trending product.
   click({ objectID, position, query, list, from }) {
     this.add({ type: "click", objectID, position, query, list, from });
   }

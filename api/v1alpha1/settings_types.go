@@ -294,4 +294,67 @@ type IndexSettings struct {
 	// +optional
 	// +kubebuilder:default=false
 	CountBrowserOrders bool `json:"countBrowserOrders,omitempty"`
+
+	// Recommendations tune the recommendation lists (similar, goes with, trending). They
+	// apply at query time. Absent: every default.
+	// +optional
+	Recommendations *RecommendationSettings `json:"recommendations,omitempty"`
+}
+
+// Defaults of RecommendationSettings, as the CRD states them.
+const (
+	DefaultMinSharedOrders = 2
+	DefaultViewWeight      = 1
+	DefaultClickWeight     = 2
+	DefaultAddToCartWeight = 5
+	DefaultPurchaseWeight  = 10
+)
+
+// RecommendationSettings tune the recommendation lists.
+type RecommendationSettings struct {
+	// SimilarWithin is a facet field whose value similar products share with the given
+	// product and goes-with products do not (for example categories: a phone's similar
+	// products are phones, and what goes with it is not). Empty: no such field.
+	// +optional
+	SimilarWithin FieldPath `json:"similarWithin,omitempty"`
+
+	// MinSharedOrders is how many orders a product must share with the given one to be
+	// listed as going with it.
+	// +optional
+	// +kubebuilder:default=2
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000
+	MinSharedOrders *int32 `json:"minSharedOrders,omitempty"`
+
+	// EventWeights weigh each event type in trending.
+	// +optional
+	// +kubebuilder:default={}
+	EventWeights *EventWeights `json:"eventWeights,omitempty"`
+}
+
+// EventWeights weigh shopper events by type: what one event counts for in trending.
+type EventWeights struct {
+	// +optional
+	// +kubebuilder:default=1
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
+	View *int32 `json:"view,omitempty"`
+
+	// +optional
+	// +kubebuilder:default=2
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
+	Click *int32 `json:"click,omitempty"`
+
+	// +optional
+	// +kubebuilder:default=5
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
+	AddToCart *int32 `json:"addToCart,omitempty"`
+
+	// +optional
+	// +kubebuilder:default=10
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
+	Purchase *int32 `json:"purchase,omitempty"`
 }

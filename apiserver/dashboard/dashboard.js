@@ -15,6 +15,8 @@ const TYPES = [
   ["purchase", "Purchases", "#7a4b00"],
   ["cancel", "Cancels", "#5c2d91"],
 ];
+// The recommendation lists, as the page names them.
+const LISTS = { together: "Bought together", similar: "Similar", goesWith: "Goes with", trending: "Trending" };
 const $ = (id) => document.getElementById(id);
 const number = new Intl.NumberFormat();
 const shortDay = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
@@ -154,6 +156,7 @@ function render(s) {
     (r) => [r.currency, [money(r.amount, r.currency), r.amount], [number.format(r.purchases), r.purchases]], "revenue");
   renderDaily(s.daily);
   renderProducts(s.topProducts);
+  renderRecommendations(s.lists);
   renderLists(s);
   scrollable();
 }
@@ -253,6 +256,20 @@ function renderProducts(top) {
     const t = el("table");
     table(t, ["Product", label], top[k], (p) => [productCell(p), [number.format(p.count), p.count]], `product-${k}`, label);
     const wrap = el("div", null, { class: "scroll", "data-label": `Top products: ${label}` });
+    wrap.append(t);
+    return wrap;
+  }));
+}
+
+// renderRecommendations shows each recommendation list's clicks and the products most
+// clicked from it, so a shop sees which list earns its place.
+function renderRecommendations(lists) {
+  $("reclists").replaceChildren(...(lists || []).map((l) => {
+    const label = LISTS[l.list] || l.list;
+    const t = el("table", null, { "data-list": l.list });
+    table(t, ["Product", "Clicks"], l.products, (p) => [productCell(p), [number.format(p.count), p.count]], `list-${l.list}`, label);
+    t.caption.append(": ", el("span", `${number.format(l.clicks)} clicks`, { "data-figure": `lists.${l.list}`, "data-value": String(l.clicks) }));
+    const wrap = el("div", null, { class: "scroll", "data-label": `${label}: most clicked` });
     wrap.append(t);
     return wrap;
   }));

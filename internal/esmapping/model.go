@@ -37,6 +37,7 @@ type Field struct {
 	Normalizer          string            `json:"normalizer,omitempty"`
 	EagerGlobalOrdinals *bool             `json:"eager_global_ordinals,omitempty"`
 	CopyTo              any               `json:"copy_to,omitempty"`
+	Fielddata           *bool             `json:"fielddata,omitempty"`
 }
 
 // Mapping is an index's root mapping.
@@ -86,6 +87,8 @@ type Leaf struct {
 	Boost          float64
 	// ExistsMixed: the indices of a search disagree on ExistsFromTerms for this path.
 	ExistsMixed bool
+	// Fielddata: a text field whose terms aggregations may count (fielddata: true).
+	Fielddata bool
 }
 
 // ExistsFromTerms reports whether exists on the leaf is answered from its own terms.
@@ -141,7 +144,8 @@ func leafType(t string) string {
 
 func leafOf(path string, f *Field) *Leaf {
 	l := &Leaf{Path: path, Type: leafType(f.Type), Mapped: f.Type, Analyzer: f.Analyzer, SearchAnalyzer: f.SearchAnalyzer,
-		Format: f.Format, IgnoreAbove: f.IgnoreAbove, Indexed: f.Index == nil || *f.Index, Boost: f.Boost}
+		Format: f.Format, IgnoreAbove: f.IgnoreAbove, Indexed: f.Index == nil || *f.Index, Boost: f.Boost,
+		Fielddata: f.Type == "text" && f.Fielddata != nil && *f.Fielddata}
 	l.DocValues = f.Type != "text" && f.Type != "binary" && (f.DocValues == nil || *f.DocValues)
 	if l.Analyzer == "" && f.Type == "text" {
 		l.Analyzer = "standard"

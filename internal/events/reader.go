@@ -1,11 +1,8 @@
 package events
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -14,9 +11,8 @@ import (
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/singleflight"
 
-	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/searchquery"
+	"github.com/aislehq/aisle/internal/esread"
 )
 
 // StatsTTL is how long computed statistics are served from the cache: the Events page
@@ -96,66 +92,25 @@ func (r *Reader) ComputeStats(ctx context.Context, idx esnames.Index, p Period) 
 }
 
 // monthIndices names the monthly event indices that may hold events of p.
-func monthIndices(idx esnames.Index, p Period) []string {
+func monthIndices(idx esnames.Index, p Period) []string { return EventIndices(idx, p.Start(), p.End()) }
+
+// EventIndices names the monthly event indices that may hold events from from (included)
+// to to (excluded).
+func EventIndices(idx esnames.Index, from, to time.Time) []string {
 	var out []string
-	for m := time.Date(p.From.Year(), p.From.Month(), 1, 0, 0, 0, 0, time.UTC); m.Before(p.End()); m = m.AddDate(0, 1, 0) {
+	from = from.UTC()
+	for m := time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC); m.Before(to); m = m.AddDate(0, 1, 0) {
 		out = append(out, idx.Events(m))
 	}
 	return out
 }
 
-// search runs body against indices, any of which may not exist yet (no events of that
-// month): those are ignored, and no index at all is an empty answer.
+// search runs body against indices, any of which may not exist yet (see esread.Search).
 func (r *Reader) search(ctx context.Context, indices string, body obj) ([]byte, error) {
-	raw, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	res, err := es.ReadBody(r.es.Search().Index(indices).IgnoreUnavailable(true).AllowNoIndices(true).
-		TypedKeys(false).Raw(bytes.NewReader(raw)).Perform(ctx)) //nolint:bodyclose // ReadBody closes it
-	if err != nil {
-		return nil, fmt.Errorf("searching %s: %w", indices, err)
-	}
-	return res, nil
+	return esread.Search(ctx, r.es, indices, body)
 }
 
-// records fetches the catalog records of ids behind alias in one _mget, without the
-// catalog's version field; includes (when not empty) limits the fields returned. Records
-// not in the catalog are absent from the map.
+// records fetches catalog records by ID (see esread.Records).
 func (r *Reader) records(ctx context.Context, alias string, ids []string, includes []string) (map[string]json.RawMessage, error) {
-	out := make(map[string]json.RawMessage, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	body, err := json.Marshal(obj{"ids": ids})
-	if err != nil {
-		return nil, err
-	}
-	req := r.es.Mget().Index(alias).SourceExcludes_(searchquery.VersionField).Raw(bytes.NewReader(body))
-	if len(includes) > 0 {
-		req = req.SourceIncludes_(append([]string{"objectID"}, includes...)...)
-	}
-	raw, err := es.ReadBody(req.Perform(ctx)) //nolint:bodyclose // ReadBody closes it
-	if errors.Is(err, es.ErrNotFound) {
-		return out, nil // no catalog yet
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading records of %s: %w", alias, err)
-	}
-	var ans struct {
-		Docs []struct {
-			ID     string          `json:"_id"`
-			Found  bool            `json:"found"`
-			Source json.RawMessage `json:"_source"`
-		} `json:"docs"`
-	}
-	if err := json.Unmarshal(raw, &ans); err != nil {
-		return nil, fmt.Errorf("decoding records of %s: %w", alias, err)
-	}
-	for _, d := range ans.Docs {
-		if d.Found {
-			out[d.ID] = d.Source
-		}
-	}
-	return out, nil
+	return esread.Records(ctx, r.es, alias, ids, includes)
 }

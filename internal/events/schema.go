@@ -42,10 +42,13 @@ const (
 	GoesWith List = "goesWith"
 	Similar  List = "similar"
 	Together List = "together"
+	// Trending is not a product's list: its clicks come without from (an extension of
+	// the contract's three lists).
+	Trending List = "trending"
 )
 
 // Lists are the recommendation lists a click may name.
-var Lists = []List{GoesWith, Similar, Together}
+var Lists = []List{GoesWith, Similar, Together, Trending}
 
 // Item is one product of a cart or an order, as stored: only ObjectID is required on the
 // wire; Quantity is stored as sent (0 when absent, read as 1 in sums).

@@ -17,9 +17,12 @@ type Stats struct {
 	Revenue         []Revenue         `json:"revenue"` // per currency, largest first
 	Daily           []Day             `json:"daily"`   // one entry per day of the period, empty days included
 
-	TopProducts      TopProducts     `json:"topProducts"`
-	TopQueries       []QueryCount    `json:"topQueries"`       // clicked search queries, most clicks first
-	ClicksByList     []KeyCount      `json:"clicksByList"`     // "search" for clicks on results, else the list name
+	TopProducts  TopProducts  `json:"topProducts"`
+	TopQueries   []QueryCount `json:"topQueries"`   // clicked search queries, most clicks first
+	ClicksByList []KeyCount   `json:"clicksByList"` // "search" for clicks on results, else the list name
+	// Lists holds each recommendation list's clicks and the products most clicked from
+	// it, every list present, most clicks first.
+	Lists            []ListClicks    `json:"lists"`
 	ClicksByPosition []PositionCount `json:"clicksByPosition"` // by position, ascending
 	Countries        []KeyCount      `json:"countries"`        // "" is unknown
 	Devices          []KeyCount      `json:"devices"`          // desktop, mobile, tablet, other; "server" for server events
@@ -72,6 +75,14 @@ type ProductCount struct {
 	ObjectID string          `json:"objectID"`
 	Count    int64           `json:"count"`
 	Record   json.RawMessage `json:"record"`
+}
+
+// ListClicks are the clicks on one recommendation list.
+type ListClicks struct {
+	List   List  `json:"list"`
+	Clicks int64 `json:"clicks"`
+	// Products are the products most clicked from the list, at most TopSize.
+	Products []ProductCount `json:"products"`
 }
 
 // QueryCount is a clicked query and its clicks.

@@ -75,7 +75,7 @@ func clickAggs() obj {
 	return obj{
 		"products":  terms("objectID", TopSize, nil),
 		"queries":   terms("query", TopSize, nil),
-		"lists":     terms("list", len(Lists)+1, obj{"missing": searchList}),
+		"lists":     withAggs(terms("list", len(Lists)+1, obj{"missing": searchList}), obj{"products": terms("objectID", TopSize, nil)}),
 		"positions": terms("position", 1000, obj{"order": obj{"_key": "asc"}}),
 	}
 }
@@ -103,6 +103,7 @@ type bucket struct {
 	Events   *metric         `json:"events"`
 	Revenue  *metric         `json:"revenue"`
 	Daily    *bucketList     `json:"daily"`
+	Products *bucketList     `json:"products"`
 }
 
 type metric struct {
@@ -201,6 +202,7 @@ func shapeStats(p Period, raw, orders []byte) (Stats, error) {
 		},
 		TopQueries:       queries(c.Clicks.Queries),
 		ClicksByList:     keyCounts(c.Clicks.Lists),
+		Lists:            listClicks(c.Clicks.Lists),
 		ClicksByPosition: positions(c.Clicks.Positions),
 		Countries:        keyCounts(c.Countries),
 		Devices:          keyCounts(c.Devices),
@@ -293,6 +295,22 @@ func keyCounts(l bucketList) []KeyCount {
 	return out
 }
 
+// listClicks gives every recommendation list its clicks and most clicked products, most
+// clicks first (then in Lists' order).
+func listClicks(l bucketList) []ListClicks {
+	out := make([]ListClicks, len(Lists))
+	for i, name := range Lists {
+		out[i] = ListClicks{List: name, Products: []ProductCount{}}
+		for _, b := range l.Buckets {
+			if b.str() == string(name) && b.Products != nil {
+				out[i].Clicks, out[i].Products = b.DocCount, products(*b.Products)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Clicks > out[j].Clicks })
+	return out
+}
+
 func positions(l bucketList) []PositionCount {
 	out := make([]PositionCount, 0, len(l.Buckets))
 	for _, b := range l.Buckets {
@@ -318,7 +336,11 @@ func (s *Stats) productIDs() []string {
 
 func (s *Stats) topLists() []*[]ProductCount {
 	t := &s.TopProducts
-	return []*[]ProductCount{&t.View, &t.Click, &t.AddToCart, &t.Purchase}
+	out := []*[]ProductCount{&t.View, &t.Click, &t.AddToCart, &t.Purchase}
+	for i := range s.Lists {
+		out = append(out, &s.Lists[i].Products)
+	}
+	return out
 }
 
 // attachRecords sets each top product's record; those not in the catalog stay null.

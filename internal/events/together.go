@@ -42,6 +42,12 @@ func countedOrders(now time.Time) []any {
 
 func notCancelled() []any { return []any{termQ("cancelled", true)} }
 
+// CountedOrders is the query of the orders that count for lists built from orders at
+// now: counted and not cancelled, within the window.
+func CountedOrders(now time.Time) map[string]any {
+	return obj{"bool": obj{"filter": countedOrders(now), "must_not": notCancelled()}}
+}
+
 // togetherQuery counts the counted orders holding the product and the products they
 // hold, in one pass over those orders. The product itself is one of the buckets (and
 // left out when ranking); size leaves room for products no longer in the catalog.
@@ -59,8 +65,7 @@ func togetherQuery(objectID string, limit int, now time.Time) obj {
 // allOrdersQuery counts the counted orders of the window, for the minimum of shared
 // orders.
 func allOrdersQuery(now time.Time) obj {
-	return obj{"size": 0, "track_total_hits": true,
-		"query": obj{"bool": obj{"filter": countedOrders(now), "must_not": notCancelled()}}}
+	return obj{"size": 0, "track_total_hits": true, "query": CountedOrders(now)}
 }
 
 type togetherAnswer struct {

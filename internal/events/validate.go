@@ -228,10 +228,15 @@ func NormalizeQuery(q string) string {
 func clickList(d *EventDoc, w wireEvent) string {
 	l := List(*w.List)
 	if !slices.Contains(Lists, l) {
-		return fmt.Sprintf("list %q is not one of goesWith, similar, together", *w.List)
+		return fmt.Sprintf("list %q is not one of goesWith, similar, together, trending", *w.List)
 	}
 	d.List = l
-	if w.From == nil {
+	switch {
+	case l == Trending && w.From != nil:
+		return "from is not a field of a click on trending: the list is no product's"
+	case l == Trending:
+		return ""
+	case w.From == nil:
 		return "from is required with list: the product whose list was clicked"
 	}
 	return objectID(&d.From, w.From, "from")

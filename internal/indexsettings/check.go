@@ -53,7 +53,8 @@ func Check(s searchv1alpha1.IndexSettings, reserved string) []FieldError {
 	out = append(out, checkRanking(s)...)
 	out = append(out, checkTypos(s)...)
 	out = append(out, checkStopWords(s)...)
-	return append(out, checkSynonyms(s)...)
+	out = append(out, checkSynonyms(s)...)
+	return append(out, checkRecommendations(s)...)
 }
 
 func searchPathsInOrder(s searchv1alpha1.IndexSettings) []string {

@@ -24,6 +24,7 @@ const (
 	StopWords          = "stopWords"
 	Language           = "language"
 	CountBrowserOrders = "countBrowserOrders"
+	Recommendations    = "recommendations"
 )
 
 // Changes lists the settings that differ between two versions, split by when they
@@ -31,8 +32,8 @@ const (
 type Changes struct {
 	// Applied take effect with the next search: weights, filterable, facet and sortable
 	// fields (every field already has an exact-value mapping), the ranking, custom
-	// ranking, synonyms, typo tolerance and stop words (the query applies them), and
-	// counting browser orders.
+	// ranking, synonyms, typo tolerance and stop words (the query applies them),
+	// counting browser orders and the recommendation settings.
 	Applied []string
 	// Rebuilt need a new physical index: the set of searchable fields and the language
 	// (their analysis: analysis settings of an open index cannot change).
@@ -62,6 +63,7 @@ func Diff(old, new searchv1alpha1.IndexSettings) Changes {
 	add(StopWords, !reflect.DeepEqual(stopWords(old), stopWords(new)), false)
 	add(Language, relevance.Language(old) != relevance.Language(new), true)
 	add(CountBrowserOrders, old.CountBrowserOrders != new.CountBrowserOrders, false)
+	add(Recommendations, !reflect.DeepEqual(RecommendationsOf(old), RecommendationsOf(new)), false)
 	return c
 }
 

@@ -81,6 +81,14 @@ var _ = Describe("Classifying a settings change", func() {
 		Entry("the language", with(func(s *S) { s.Language = searchv1alpha1.LanguageGeneric }), []string{}, []string{"language"}),
 		Entry("the language left to its default", with(func(s *S) { s.Language = "" }), []string{}, []string{}),
 		Entry("counting browser orders", with(func(s *S) { s.CountBrowserOrders = true }), []string{"countBrowserOrders"}, []string{}),
+		Entry("recommendation settings", with(func(s *S) {
+			s.Recommendations = &searchv1alpha1.RecommendationSettings{SimilarWithin: "brand"}
+		}), []string{"recommendations"}, []string{}),
+		Entry("recommendation settings spelling out the defaults", with(func(s *S) {
+			two, one := int32(2), int32(1)
+			s.Recommendations = &searchv1alpha1.RecommendationSettings{MinSharedOrders: &two,
+				EventWeights: &searchv1alpha1.EventWeights{View: &one}}
+		}), []string{}, []string{}),
 	)
 })
 
@@ -123,6 +131,12 @@ var _ = Describe("Checking settings", func() {
 				`typoTolerance.disableOnWords[1]: "pro" is listed twice`}),
 		Entry("a stop word twice", S{StopWords: &searchv1alpha1.StopWords{Words: []string{"cheap", "Cheap"}}},
 			[]string{`stopWords.words[1]: "Cheap" is listed twice`}),
+		Entry("similarWithin outside the facet fields", with(func(s *S) {
+			s.Recommendations = &searchv1alpha1.RecommendationSettings{SimilarWithin: "category"}
+		}), []string{`recommendations.similarWithin: "category" is not a facet field (facet fields: brand)`}),
+		Entry("similarWithin among the facet fields", with(func(s *S) {
+			s.Recommendations = &searchv1alpha1.RecommendationSettings{SimilarWithin: "brand"}
+		}), nil),
 	)
 })
 

@@ -45,18 +45,9 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	checkSort(&req, r, &p)
 	checkFields(&req, r, &p)
 	checkRanking(&req, r, s, &p)
-	var filters []any
-	if req.Filters != nil {
-		fb := &filterBuilder{allowed: r.filterable(), schema: s, p: &p}
-		if q := fb.build(req.Filters, "filters", 1); q != nil {
-			filters = append(filters, q)
-		}
-	}
+	filters := filterClauses(req.Filters, r, s, &p)
 	if err := p.err(); err != nil {
 		return Plan{}, err
-	}
-	if r.Public {
-		filters = append(filters, forced(r.Policy.ForcedFilters, s)...)
 	}
 	hasText := len(splitWords(req.Q)) > 0
 	order := orderOf(req, r, s, hasText).withStats(in.Stats)
@@ -87,6 +78,57 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	plan.Body = raw
 	return plan, nil
 }
+
+// Filters validates a filter tree under the rules (its fields filterable, and allowed
+// in public filters for browsers) and returns it as Elasticsearch queries, with the
+// public policy's forced filters for browsers: what a search applies, for the other
+// reads of the catalog (the recommendation lists). A nil tree is no filter.
+func Filters(f *Filter, r Rules, s Schema) ([]any, error) {
+	var p problems
+	filters := filterClauses(f, r, s, &p)
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	return filters, nil
+}
+
+// filterClauses builds f's query, recording its problems in p, and adds the forced
+// filters of a browser's search (only used once p holds none).
+func filterClauses(f *Filter, r Rules, s Schema, p *problems) []any {
+	var filters []any
+	if f != nil {
+		fb := &filterBuilder{allowed: r.filterable(), schema: s, p: p}
+		if q := fb.build(f, "filters", 1); q != nil {
+			filters = append(filters, q)
+		}
+	}
+	if r.Public {
+		filters = append(filters, forced(r.Policy.ForcedFilters, s)...)
+	}
+	return filters
+}
+
+// FacetFilter validates a facet field and one of its values, as a request's facets and
+// filters are validated (a facet field, allowed in public facets for browsers, and a
+// value the field can hold), and returns the query selecting the records holding it.
+func FacetFilter(field string, value string, r Rules, s Schema) (any, error) {
+	var p problems
+	allowed := r.facetable()
+	if !allowed.has(field) {
+		p.add("field", "%s", notAllowed(field, allowed))
+		return nil, p.err()
+	}
+	if f, known := s[field]; known {
+		if msg := fitValue(f, value); msg != "" {
+			p.add("value", "%s", msg)
+			return nil, p.err()
+		}
+	}
+	return map[string]any{"term": map[string]any{s.exactField(field, value): value}}, nil
+}
+
+// ExactField is the field holding path's exact values in s, for terms queries on it.
+func (s Schema) ExactField(path string) string { return s.exactField(path, "") }
 
 func boolQuery(text any, filters []any) map[string]any {
 	b := map[string]any{"must": []any{text}}

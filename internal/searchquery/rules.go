@@ -37,8 +37,13 @@ func (r Rules) maxLimit() int {
 	return MaxLimit
 }
 
-// hitCap is the most hits returned, whatever the request asks: the policy's maxHits for
+// HitCap is the most hits returned, whatever the request asks: the policy's maxHits for
 // browsers.
+func (r Rules) HitCap() int { return r.hitCap() }
+
+// Retrievable returns the fields a hit may show (nil: all).
+func (r Rules) Retrievable() []string { return r.retrievable() }
+
 func (r Rules) hitCap() int {
 	if !r.Public {
 		return MaxLimit

@@ -13,9 +13,8 @@ import (
 
 // fullObjectPatch renders v as a JSON merge patch at path that replaces the object
 // there entirely: merge patches replace lists but merge objects, so every key of the
-// object is sent, absent ones as null (which also lets CRD defaults apply again). A key
-// "a.b" is the key b of the object a, when v holds one: a nested object is replaced
-// entirely too.
+// object is sent, absent ones as null (which also lets CRD defaults apply again). A
+// dotted key names a key of an object inside, nulled when that object is sent.
 func fullObjectPatch(v any, keys []string, path ...string) ([]byte, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
@@ -26,24 +25,27 @@ func fullObjectPatch(v any, keys []string, path ...string) ([]byte, error) {
 		return nil, err
 	}
 	for _, k := range keys {
-		outer, inner, nested := strings.Cut(k, ".")
-		if !nested {
-			if _, ok := obj[k]; !ok {
-				obj[k] = nil
-			}
-			continue
-		}
-		if o, ok := obj[outer].(map[string]any); ok {
-			if _, ok := o[inner]; !ok {
-				o[inner] = nil
-			}
-		}
+		nullAbsent(obj, strings.Split(k, "."))
 	}
 	var patch any = obj
 	for i := len(path) - 1; i >= 0; i-- {
 		patch = map[string]any{path[i]: patch}
 	}
 	return json.Marshal(patch)
+}
+
+// nullAbsent sets the key at path to null where it is absent and its parent is sent.
+func nullAbsent(obj map[string]any, path []string) {
+	for _, k := range path[:len(path)-1] {
+		inner, ok := obj[k].(map[string]any)
+		if !ok {
+			return
+		}
+		obj = inner
+	}
+	if _, ok := obj[path[len(path)-1]]; !ok {
+		obj[path[len(path)-1]] = nil
+	}
 }
 
 // refusal merges the local problems with the Kubernetes API's verdict on a patch into

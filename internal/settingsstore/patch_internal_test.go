@@ -38,6 +38,18 @@ var _ = Describe("A full-object merge patch", func() {
 	})
 })
 
+var _ = Describe("A full-object merge patch of settings", func() {
+	It("replaces the objects inside too, so a key left out returns to its default", func() {
+		within := searchv1alpha1.RecommendationSettings{SimilarWithin: "brand", EventWeights: &searchv1alpha1.EventWeights{}}
+		patch, err := fullObjectPatch(searchv1alpha1.IndexSettings{Recommendations: &within}, settingsKeys, "spec", "settings")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(patch).To(MatchJSON(`{"spec": {"settings": {"searchableFields": null, "filterableFields": null,
+			"facetFields": null, "sortableFields": null, "customRanking": null, "synonyms": null, "language": null,
+			"countBrowserOrders": null, "recommendations": {"similarWithin": "brand", "minSharedOrders": null,
+			"eventWeights": {"view": null, "click": null, "addToCart": null, "purchase": null}}}}}`))
+	})
+})
+
 var _ = Describe("A refused write", func() {
 	gk := schema.GroupKind{Group: "search.aisle.dev", Kind: "SearchIndex"}
 	// As the Kubernetes API words a CRD schema's refusal: the cause repeats its field.

@@ -22,7 +22,10 @@ var settingsKeys = []string{"searchableFields", "filterableFields", "facetFields
 	"ranking", "customRanking", "synonyms", "typoTolerance", "stopWords", "language", "countBrowserOrders",
 	"typoTolerance.enabled", "typoTolerance.minWordSizeFor1Typo", "typoTolerance.minWordSizeFor2Typos",
 	"typoTolerance.onNumbers", "typoTolerance.disableOnFields", "typoTolerance.disableOnWords",
-	"stopWords.enabled", "stopWords.words", "stopWords.replace"}
+	"stopWords.enabled", "stopWords.words", "stopWords.replace", "recommendations",
+	"recommendations.similarWithin", "recommendations.minSharedOrders", "recommendations.eventWeights",
+	"recommendations.eventWeights.view", "recommendations.eventWeights.click",
+	"recommendations.eventWeights.addToCart", "recommendations.eventWeights.purchase"}
 
 // SettingsWrite is what PutSettings stored, and which changes apply at once or rebuild.
 type SettingsWrite struct {

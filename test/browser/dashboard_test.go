@@ -96,15 +96,22 @@ var _ = Describe("The Events page", func() {
 		ensureEventsIndex()
 		price := 7.5
 		// A hundred views put it in the top ten whatever other specs viewed.
+		// Clicks on recommendation lists: the page shows each list's clicks and products.
+		trendingClick := events.EventDoc{Type: events.Click, Timestamp: time.Now().UnixMilli(), Source: events.FromServer,
+			ObjectID: "xss-1", Position: 1, List: events.Trending}
+		similarClick := trendingClick
+		similarClick.List, similarClick.From = events.Similar, "xss-2"
 		seedEvents(bulkViews(slices.Repeat([]string{"xss-1"}, 100)...) + bulkBody(events.EventDoc{
 			Type: events.Purchase, Timestamp: time.Now().UnixMilli(), Source: events.FromServer,
 			Items: []events.Item{{ObjectID: "xss-1", Quantity: 2, Price: &price}}, Currency: "USD", Revenue: 15, Units: 2,
-		}))
+		}, trendingClick, trendingClick, similarClick))
 		var want events.Stats
 		Eventually(func(g Gomega) {
 			want = statsOf(g)
 			g.Expect(want.TopProducts.View).To(ContainElement(HaveField("ObjectID", "xss-1")))
 			g.Expect(want.Revenue).To(ContainElement(HaveField("Currency", "USD")))
+			g.Expect(want.Lists).To(ContainElement(SatisfyAll(HaveField("List", events.Trending),
+				HaveField("Products", ContainElement(HaveField("ObjectID", "xss-1"))))))
 		}).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).Should(Succeed())
 
 		// AISLE_SCREENSHOTS keeps the screenshots for a person to look at.
@@ -131,6 +138,12 @@ var _ = Describe("The Events page", func() {
 		for _, r := range want.Revenue {
 			Expect(res.First.Revenue).To(ContainElement([2]string{r.Currency, strconv.FormatFloat(r.Amount, 'f', -1, 64)}))
 		}
+		By("showing each recommendation list's clicks and the products most clicked from it")
+		for _, l := range want.Lists {
+			Expect(res.First.Figures).To(HaveKeyWithValue("lists."+string(l.List), strconv.FormatInt(l.Clicks, 10)), string(l.List))
+			Expect(res.First.Lists).To(HaveKeyWithValue(string(l.List), HaveLen(len(l.Products))), string(l.List))
+		}
+		Expect(res.First.Lists[string(events.Trending)]).To(ContainElement(scriptName), "the product shown by its name, as text")
 		By("drawing a chart of each event type with the daily figures of /events/stats")
 		daily := map[string][]float64{}
 		for _, d := range want.Daily {

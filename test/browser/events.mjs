@@ -235,6 +235,8 @@ function figures(page) {
   return page.evaluate(() => ({
     figures: Object.fromEntries([...document.querySelectorAll("[data-figure]")].map((e) => [e.dataset.figure, e.dataset.value])),
     names: [...document.querySelectorAll("[data-name]")].map((e) => e.textContent),
+    lists: Object.fromEntries([...document.querySelectorAll("table[data-list]")].map((t) =>
+      [t.dataset.list, [...t.querySelectorAll("[data-name]")].map((e) => e.textContent)])),
     revenue: [...document.querySelectorAll('tr[data-row="revenue"]')].map((tr) => [tr.cells[0].textContent, tr.cells[1].dataset.value]),
     charts: Object.fromEntries(["view", "click", "addToCart", "purchase", "cancel"].map((k) => {
       const c = document.getElementById(`chart-${k}`);

@@ -54,6 +54,7 @@ type drove struct {
 type shown struct {
 	Figures   map[string]string    `json:"figures"`
 	Names     []string             `json:"names"`
+	Lists     map[string][]string  `json:"lists"`
 	Revenue   [][2]string          `json:"revenue"`
 	Charts    map[string][]float64 `json:"charts"`
 	Refreshes int                  `json:"refreshes"`

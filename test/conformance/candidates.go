@@ -47,6 +47,12 @@ var Candidates = []string{
 	"msearch/10_basic.yml",
 	"msearch/20_typed_keys.yml",
 	"msearch/40_routing.yml",
+	// more_like_this and significant_terms: the similar and goes-with lists (issue 23)
+	"mlt/10_basic.yml",
+	"mlt/20_docs.yml",
+	"mlt/25_docs_one_shard.yml",
+	"mlt/30_unlike.yml",
+	"search.aggregation/30_sig_terms.yml",
 }
 
 // CandidateSpecs are the API specs of candidates/api that the candidate files in force

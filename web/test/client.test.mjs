@@ -409,6 +409,7 @@ describe("what is sent", () => {
     aisle.view("a");
     aisle.click({ objectID: "a", position: 1, query: "red shoe" });
     aisle.click({ objectID: "b", position: 2, list: "together", from: "a" });
+    aisle.click({ objectID: "c", position: 3, list: "trending" });
     aisle.addToCart([{ objectID: "a", quantity: 2, price: 10 }], "EUR");
     aisle.purchase("o-1", [{ objectID: "a", quantity: 2, price: 10 }], "EUR");
     await run(1500);
@@ -416,9 +417,46 @@ describe("what is sent", () => {
       { type: "view", objectID: "a" },
       { type: "click", objectID: "a", position: 1, query: "red shoe" },
       { type: "click", objectID: "b", position: 2, list: "together", from: "a" },
+      { type: "click", objectID: "c", position: 3, list: "trending" },
       { type: "addToCart", items: [{ objectID: "a", quantity: 2, price: 10 }], currency: "EUR" },
       { type: "purchase", orderID: "o-1", items: [{ objectID: "a", quantity: 2, price: 10 }], currency: "EUR" },
     ]);
     assert.ok(inits.every((i) => i.credentials === "omit"));
+  });
+});
+
+describe("recommendation lists", () => {
+  // lists answers GETs with a list and records their URLs.
+  function lists() {
+    const urls = [];
+    const net = network();
+    net.fetch = async (url, init) => {
+      urls.push(url);
+      assert.equal(init.credentials, "omit");
+      return { status: 200, ok: true, headers: new Map(), json: async () => ({ hits: [{ objectID: "x", record: {}, score: 1, reason: "content" }] }) };
+    };
+    return { urls, aisle: page(net, memoryStorage()).aisle };
+  }
+
+  test("ask the public list endpoints, with limit, filters as JSON, and trending's facet value", async () => {
+    const { urls, aisle } = lists();
+    const base = "https://api.test/api/public/indexes/p1/lists";
+    assert.deepEqual(await aisle.similar("a/b"), { hits: [{ objectID: "x", record: {}, score: 1, reason: "content" }] });
+    await aisle.goesWith("sku 1", { limit: 4, filters: { field: "inStock", eq: true } });
+    await aisle.trending({ field: "category", value: "tvs & more" });
+    await aisle.boughtTogether("sku-1", { limit: 3 });
+    assert.deepEqual(urls, [
+      `${base}/similar/a%2Fb`,
+      `${base}/goesWith/sku%201?limit=4&filters=%7B%22field%22%3A%22inStock%22%2C%22eq%22%3Atrue%7D`,
+      `${base}/trending?field=category&value=tvs+%26+more`,
+      `${base}/together/sku-1?limit=3`,
+    ]);
+  });
+
+  test("throw the server's error with its status", async () => {
+    const net = network();
+    net.fetch = async () => ({ status: 400, ok: false, headers: new Map(), json: async () => ({ error: "invalid parameter: limit" }) });
+    const { aisle } = page(net, memoryStorage());
+    await assert.rejects(aisle.trending({ limit: 99 }), (e) => e.status === 400 && e.message === "invalid parameter: limit");
   });
 });

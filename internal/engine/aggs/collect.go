@@ -116,6 +116,8 @@ func (sh *shard) newAggregator(a *Agg, subs []aggregator) (aggregator, error) {
 		return sh.newFilter(a, subs)
 	case "terms":
 		return sh.newTerms(a, subs)
+	case "significant_terms":
+		return sh.newSigTerms(a, subs)
 	case "date_histogram":
 		return sh.newHistogram(a, subs)
 	}

@@ -41,6 +41,8 @@ type Agg struct {
 	Exclude     *termFilter
 	Subs        []*Agg
 	X           *Extra // the options of the kinds of kinds.go
+	// Sig is what a significant_terms aggregation adds to a terms one.
+	Sig *significance
 }
 
 // OrderKey is one terms ordering criterion.
@@ -127,6 +129,9 @@ func (a *Agg) parseBody(typ string, val any, c *dsl.Context) error {
 	if !ok {
 		return eserr.Parsing("Expected [START_OBJECT] under [%s], but got a [%s] in [%s]", typ, fmt.Sprint(val), a.Name)
 	}
+	if typ == "significant_terms" {
+		return a.parseSignificant(body, c)
+	}
 	allowed := map[string][]string{
 		"terms":          {"field", "size", "order", "min_doc_count", "missing", "shard_size", "show_term_doc_count_error", "execution_hint", "collect_mode", "format", "include", "exclude"},
 		"cardinality":    {"field", "precision_threshold", "missing"},
@@ -151,7 +156,7 @@ func (a *Agg) parseBody(typ string, val any, c *dsl.Context) error {
 	if field == "" {
 		return eserr.IllegalArgument("Required [field] for aggregation [%s]", a.Name)
 	}
-	a.Field, a.Leaf = field, c.Leaf(field)
+	a.Field, a.Leaf = field, fielddataLeaf(c.Leaf(field))
 	a.Format, _ = body["format"].(string)
 	a.Missing = body["missing"]
 	if a.Missing != nil && typ == "date_histogram" {
@@ -171,6 +176,17 @@ func (a *Agg) parseBody(typ string, val any, c *dsl.Context) error {
 		return k.parse(a, body)
 	}
 	return nil
+}
+
+// fielddataLeaf is the leaf aggregations read: a text field with fielddata is counted by
+// its terms, as a keyword is.
+func fielddataLeaf(l *mapper.Leaf) *mapper.Leaf {
+	if l == nil || !l.Fielddata {
+		return l
+	}
+	kw := *l
+	kw.Type, kw.DocValues = "keyword", true
+	return &kw
 }
 
 func contains(list []string, s string) bool {

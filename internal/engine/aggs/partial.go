@@ -6,9 +6,11 @@ import "math"
 // reduced over several. Buckets are keyed by their value, so that the same term seen in
 // two segments or two indices merges into one bucket.
 type partial struct {
-	docs    int64               // documents collected: a filter's doc_count
-	missing int64               // documents without a value (metrics' and terms' `missing`)
-	buckets map[string]*pbucket // terms and date_histogram buckets, by value
+	docs int64 // documents collected: a filter's doc_count, a significant_terms' subset
+	// superset is a significant_terms' background size.
+	superset int64
+	missing  int64               // documents without a value (metrics' and terms' `missing`)
+	buckets  map[string]*pbucket // terms and date_histogram buckets, by value
 	// metrics
 	sum      float64
 	count    int64   // values observed (value_count, avg, stats)
@@ -25,6 +27,7 @@ type pbucket struct {
 	v     value
 	ms    int64 // date_histogram key
 	count int64
+	bg    int64 // significant_terms: background documents holding the term
 	subs  []*partial
 }
 
@@ -59,6 +62,7 @@ func (p *partial) merge(o *partial) {
 		return
 	}
 	p.docs += o.docs
+	p.superset += o.superset
 	p.missing += o.missing
 	p.sum += o.sum
 	p.count += o.count
@@ -79,6 +83,7 @@ func (p *partial) merge(o *partial) {
 		b := p.bucket(k, ob.v)
 		b.ms = ob.ms
 		b.count += ob.count
+		b.bg += ob.bg
 		b.subs = mergeLists(b.subs, ob.subs)
 	}
 }

@@ -19,6 +19,9 @@ func Validate(aggs []*Agg, index string) error {
 		if err := a.checkRegexField(index); err != nil {
 			return err
 		}
+		if err := a.checkSigField(index); err != nil {
+			return err
+		}
 		if err := Validate(a.Subs, index); err != nil {
 			return err
 		}
@@ -102,6 +105,8 @@ func (r renderer) one(a *Agg, p *partial) (map[string]any, error) {
 		return out, nil
 	case "terms":
 		return r.terms(p, a)
+	case "significant_terms":
+		return r.significant(p, a)
 	case "date_histogram":
 		return r.histogram(p, a)
 	}
@@ -118,6 +123,9 @@ func (r renderer) key(a *Agg) string {
 		return a.Name
 	}
 	prefix := a.Type
+	if a.Type == "significant_terms" {
+		return sigPrefix(a) + "#" + a.Name
+	}
 	if a.Type == "terms" {
 		switch {
 		case a.Leaf == nil:

@@ -2,6 +2,7 @@ package columns
 
 import (
 	"bytes"
+	"sort"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/numeric"
@@ -198,4 +199,14 @@ func prefixEnd(prefix []byte) []byte {
 		}
 	}
 	return nil
+}
+
+// DocFreq is how many documents of the segment hold ordinal o, deleted ones included
+// (what Lucene's docFreq counts).
+func (c *Column) DocFreq(o uint32) int64 { return int64(c.docs[o+1] - c.docs[o]) }
+
+// Ord finds the ordinal of term; ok is false when the segment does not hold it.
+func (c *Column) Ord(term []byte) (uint32, bool) {
+	i := sort.Search(len(c.Terms), func(i int) bool { return bytes.Compare(c.Terms[i], term) >= 0 })
+	return uint32(i), i < len(c.Terms) && bytes.Equal(c.Terms[i], term)
 }

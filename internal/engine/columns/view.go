@@ -46,6 +46,10 @@ func ViewOf(r index.IndexReader) (*View, bool) {
 	return v, true
 }
 
+// MaxDoc is how many documents the view's segments hold, deleted ones included (what
+// Lucene's maxDoc counts).
+func (v *View) MaxDoc() uint64 { return v.total }
+
 // Segments is the number of segments in the view.
 func (v *View) Segments() int { return len(v.segs) }
 

@@ -27,8 +27,23 @@ func fuzzContext() *dsl.Context {
 		},
 		Analyze:     func(_, text string) []string { return []string{text} },
 		PrefixTerms: func(_, prefix string, _ int) []string { return []string{prefix + "x"} },
+		Corpus:      fuzzCorpus{},
 	}
 }
+
+// fuzzCorpus holds one document, "1", for more_like_this.
+type fuzzCorpus struct{}
+
+func (fuzzCorpus) Source(_, id string) (map[string]any, bool, error) {
+	if id != "1" {
+		return nil, false, nil
+	}
+	return map[string]any{"title": "red wool socks", "brand": "acme", "price": json.Number("9")}, true, nil
+}
+
+func (fuzzCorpus) DocFreq(_, term string) int { return len(term) % 4 }
+
+func (fuzzCorpus) NumDocs() int { return 10 }
 
 // FuzzParse checks that no query body makes the parser panic and that every rejection is
 // an ES-shaped 4xx error. `go test` runs the seed corpus below.
@@ -46,6 +61,10 @@ func FuzzParse(f *testing.F) {
 		`{"match_phrase":{"title":{"query":"a b","slop":0}}}`, `{"match_phrase":{"title":{"query":"a b","slop":2}}}`,
 		`{"match_phrase_prefix":{"title":{"query":"a b","slop":"x"}}}`,
 		`{"multi_match":{"query":"a b","fields":["title"],"type":"phrase","slop":null}}`,
+		`{"more_like_this":{"fields":["title","brand"],"like":[{"_id":"1"},"red shoes"],"min_term_freq":1,"min_doc_freq":1}}`,
+		`{"more_like_this":{"like":[{"doc":{"title":"a b","brand":["x"]}}],"unlike":{"_id":"1"},"boost_terms":2,"include":true}}`,
+		`{"more_like_this":{"fields":["price"],"like":"x","fail_on_unsupported_field":false,"max_query_terms":-1}}`,
+		`{"more_like_this":{"fields":["title"],"like":"x","stop_words":["x"],"minimum_should_match":"-50%","min_word_length":"2"}}`,
 	}
 	for _, s := range seeds {
 		f.Add(s)

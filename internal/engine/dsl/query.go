@@ -31,6 +31,8 @@ type Context struct {
 	MaxIDs   int
 	// Named are the queries given a _name, in the order parsed (see Named).
 	Named []Named
+	// Corpus reads documents and term statistics for more_like_this (nil: refused).
+	Corpus Corpus
 }
 
 // Parse decodes a raw query object.
@@ -97,6 +99,7 @@ func init() {
 		"fuzzy":               parseFuzzy,
 		"match_bool_prefix":   parseMatchBoolPrefix,
 		"function_score":      parseFunctionScore,
+		"more_like_this":      parseMoreLikeThis,
 	}
 }
 

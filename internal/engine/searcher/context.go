@@ -26,6 +26,7 @@ func QueryContext(indices []*store.Index) *dsl.Context {
 	c.Leaves = func() []string { return leafPaths(leaves) }
 	c.Analyze = func(esName, text string) []string { return analyze(indices, esName, text) }
 	c.PrefixTerms = func(field, prefix string, max int) []string { return prefixTerms(indices, field, prefix, max) }
+	c.Corpus = corpus{indices: indices}
 	return c
 }
 

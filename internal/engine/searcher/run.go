@@ -21,6 +21,11 @@ func Run(ctx context.Context, indices []*store.Index, r *Request, o Options) (ma
 		return nil, err
 	}
 	if len(indices) == 0 {
+		// Elasticsearch parses the aggregations before it looks for shards: a malformed
+		// one is refused even where nothing is searched.
+		if _, err := parseAggs(r.Aggs, QueryContext(nil), ""); err != nil {
+			return nil, err
+		}
 		return emptyResponse(r, o), nil
 	}
 	indices, failed, err := dropFailingIndices(indices, r.Query)

@@ -72,6 +72,9 @@ type Index struct {
 // Mapping returns the current mapping (never nil).
 func (ix *Index) Mapping() *mapper.Mapping { return ix.mapping.Load() }
 
+// Store returns the store holding the index, to resolve other index names.
+func (ix *Index) Store() *Store { return ix.store }
+
 // Settings returns the current settings.
 func (ix *Index) Settings() *Settings { return ix.settings.Load() }
 
