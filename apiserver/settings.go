@@ -23,6 +23,8 @@ type settingsBody struct {
 	CountBrowserOrders bool                              `json:"countBrowserOrders"`
 	// Recommendations is absent when every recommendation setting is at its default.
 	Recommendations *searchv1alpha1.RecommendationSettings `json:"recommendations,omitempty"`
+	// Distinct is absent when records are not grouped.
+	Distinct *searchv1alpha1.DistinctSetting `json:"distinct,omitempty"`
 }
 
 // typoToleranceBody and stopWordsBody are the wire forms of the settings' objects:
@@ -75,6 +77,7 @@ func settingsOf(s searchv1alpha1.IndexSettings) settingsBody {
 		Language:           relevance.Language(s),
 		CountBrowserOrders: s.CountBrowserOrders,
 		Recommendations:    s.Recommendations,
+		Distinct:           s.Distinct,
 	}
 }
 

@@ -299,6 +299,31 @@ type IndexSettings struct {
 	// apply at query time. Absent: every default.
 	// +optional
 	Recommendations *RecommendationSettings `json:"recommendations,omitempty"`
+
+	// Distinct groups records by a field's value (the variants of a product, for example
+	// groupId): a search returns at most Limit hits per group, the best-ranked ones.
+	// It applies at query time; a search may change the limit or turn it off. Absent: no
+	// grouping.
+	// +optional
+	Distinct *DistinctSetting `json:"distinct,omitempty"`
+}
+
+// MaxDistinctLimit bounds the hits per group of distinct.
+const MaxDistinctLimit = 10
+
+// DistinctSetting groups records by the value of Field.
+type DistinctSetting struct {
+	// Field is a filterable or facet field holding one value per record (records
+	// without it are each a group of their own).
+	// +required
+	Field FieldPath `json:"field"`
+
+	// Limit is the number of hits per group (default 1).
+	// +optional
+	// +kubebuilder:default=1
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=10
+	Limit int32 `json:"limit,omitempty"`
 }
 
 // Defaults of RecommendationSettings, as the CRD states them.

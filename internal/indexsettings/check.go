@@ -54,6 +54,7 @@ func Check(s searchv1alpha1.IndexSettings, reserved string) []FieldError {
 	out = append(out, checkTypos(s)...)
 	out = append(out, checkStopWords(s)...)
 	out = append(out, checkSynonyms(s)...)
+	out = append(out, checkDistinct(s)...)
 	return append(out, checkRecommendations(s)...)
 }
 

@@ -25,6 +25,7 @@ const (
 	Language           = "language"
 	CountBrowserOrders = "countBrowserOrders"
 	Recommendations    = "recommendations"
+	Distinct           = "distinct"
 )
 
 // Changes lists the settings that differ between two versions, split by when they
@@ -33,7 +34,8 @@ type Changes struct {
 	// Applied take effect with the next search: weights, filterable, facet and sortable
 	// fields (every field already has an exact-value mapping), the ranking, custom
 	// ranking, synonyms, typo tolerance and stop words (the query applies them),
-	// counting browser orders and the recommendation settings.
+	// counting browser orders, the recommendation settings and distinct (every field
+	// has an exact-value mapping to group on).
 	Applied []string
 	// Rebuilt need a new physical index: the set of searchable fields and the language
 	// (their analysis: analysis settings of an open index cannot change).
@@ -64,6 +66,7 @@ func Diff(old, new searchv1alpha1.IndexSettings) Changes {
 	add(Language, relevance.Language(old) != relevance.Language(new), true)
 	add(CountBrowserOrders, old.CountBrowserOrders != new.CountBrowserOrders, false)
 	add(Recommendations, !reflect.DeepEqual(RecommendationsOf(old), RecommendationsOf(new)), false)
+	add(Distinct, !reflect.DeepEqual(distinctOf(old), distinctOf(new)), false)
 	return c
 }
 

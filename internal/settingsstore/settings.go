@@ -25,7 +25,8 @@ var settingsKeys = []string{"searchableFields", "filterableFields", "facetFields
 	"stopWords.enabled", "stopWords.words", "stopWords.replace", "recommendations",
 	"recommendations.similarWithin", "recommendations.minSharedOrders", "recommendations.eventWeights",
 	"recommendations.eventWeights.view", "recommendations.eventWeights.click",
-	"recommendations.eventWeights.addToCart", "recommendations.eventWeights.purchase"}
+	"recommendations.eventWeights.addToCart", "recommendations.eventWeights.purchase",
+	"distinct", "distinct.field", "distinct.limit"}
 
 // SettingsWrite is what PutSettings stored, and which changes apply at once or rebuild.
 type SettingsWrite struct {
