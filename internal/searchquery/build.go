@@ -2,7 +2,6 @@ package searchquery
 
 import (
 	"encoding/json"
-	"strconv"
 )
 
 // Plan is a validated request: the Elasticsearch body and what shaping the answer needs.
@@ -19,6 +18,9 @@ type Plan struct {
 	IgnoredWords []string
 	highlight    *highlightPlan
 	explain      *explainPlan
+	// facets lay out the facets' aggregations; distinct groups the hits (nil: not).
+	facets   []facetAgg
+	distinct *distinctPlan
 }
 
 // Inputs are what a plan takes besides the request, the rules and the mapping: read by
@@ -46,6 +48,8 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	checkFields(&req, r, &p)
 	checkRanking(&req, r, s, &p)
 	filters := filterClauses(req.Filters, r, s, &p)
+	sel := checkFacetFilters(&req, r, s, &p)
+	dist := distinctOf(req, r, s, &p)
 	if err := p.err(); err != nil {
 		return Plan{}, err
 	}
@@ -60,14 +64,12 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 		"sort":             order.sort(),
 		"_source":          source(req, r),
 	}
-	if aggs := facetAggs(req, s); len(aggs) > 0 {
-		body["aggs"] = aggs
-	}
 	plan := Plan{Limit: limit, Offset: req.Offset, Facets: req.Facets, IgnoredWords: tp.words.ignored,
-		Retry: tp.strategy == StrategyAll && len(tp.words.kept) > 1}
+		Retry: tp.strategy == StrategyAll && len(tp.words.kept) > 1, facets: facetPlan(req, s, sel), distinct: dist}
 	if plan.highlight = highlightPlanOf(req, r, s, hasText); plan.highlight != nil {
 		body["highlight"] = plan.highlight.body()
 	}
+	addFacetsAndGroups(body, plan, req, s, sel)
 	if req.Explain {
 		plan.explain = newExplainPlan(tp, order)
 	}
@@ -150,24 +152,4 @@ func source(req Request, r Rules) map[string]any {
 		src["includes"] = append([]string{"objectID"}, includes...)
 	}
 	return src
-}
-
-// facetAggs counts the values of each requested facet among the matching records.
-func facetAggs(req Request, s Schema) map[string]any {
-	if len(req.Facets) == 0 {
-		return nil
-	}
-	size := req.MaxValuesPerFacet
-	if size == 0 {
-		size = DefaultFacetValues
-	}
-	aggs := make(map[string]any, len(req.Facets))
-	for i, path := range req.Facets {
-		// A field holding objects or geo points has no values to count: its facet is empty.
-		if f, ok := s[path]; ok && !f.HasValues() {
-			continue
-		}
-		aggs["f"+strconv.Itoa(i)] = map[string]any{"terms": map[string]any{"field": s.exactField(path, nil), "size": size}}
-	}
-	return aggs
 }

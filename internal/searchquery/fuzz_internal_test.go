@@ -3,6 +3,7 @@ package searchquery
 import (
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
@@ -53,6 +54,27 @@ func FuzzQueryWords(f *testing.F) {
 		}
 		if _, err := json.Marshal(tp.query(nil)); err != nil {
 			t.Fatalf("%q: %v", q, err)
+		}
+	})
+}
+
+// FuzzFacetMatch: matching any facet query against any value never panics, and the
+// value's highlighted form is the value, escaped, with marks around parts of it.
+func FuzzFacetMatch(f *testing.F) {
+	f.Add("new bal", "New Balance")
+	f.Add("crème", "CRÈME Brûlée & <b>")
+	f.Add("ßtr", "Straße")
+	f.Fuzz(func(t *testing.T, query, value string) {
+		if !utf8.ValidString(value) || !utf8.ValidString(query) {
+			return
+		}
+		m := newFacetMatcher(query, typoRulesOf(fuzzRankSettings, nil))
+		fm, ok := m.match(value)
+		if !ok {
+			return
+		}
+		if got := plainText(fm.highlight(value)); got != value {
+			t.Fatalf("%q in %q: highlighted %q reads %q", query, value, fm.highlight(value), got)
 		}
 	})
 }

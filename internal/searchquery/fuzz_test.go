@@ -72,3 +72,67 @@ func FuzzCheckPolicy(f *testing.F) {
 		}
 	})
 }
+
+// groupedSettings facet a number and group records, so that facetFilters, facetStats,
+// distinct and variants meet every rule.
+var groupedSettings = func() searchv1alpha1.IndexSettings {
+	s := *fuzzSettings.DeepCopy()
+	s.FacetFields = append(s.FacetFields, "price", "name")
+	s.Distinct = &searchv1alpha1.DistinctSetting{Field: "brand", Limit: 2}
+	return s
+}()
+
+// FuzzBuildGrouped: a search body with facetFilters, distinct and variantsLimit is either
+// a 400 or a plan whose body, and merge round's bodies, are JSON; nothing panics.
+func FuzzBuildGrouped(f *testing.F) {
+	f.Add([]byte(`{"q": "shoe", "facets": ["brand", "price"], "facetFilters": {"brand": ["acme"], "price": [1, 2]}, "distinct": 2, "variantsLimit": 3}`))
+	f.Add([]byte(`{"facetFilters": {"inStock": [true], "nope": []}, "distinct": true, "offset": 990}`))
+	public := searchv1alpha1.PublicSearchPolicy{AllowedFacets: []searchv1alpha1.FieldPath{"brand", "price"}}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var req searchquery.Request
+		if strictjson.Decode(body, &req) != nil {
+			return
+		}
+		for _, rules := range []searchquery.Rules{searchquery.KeyedRules(groupedSettings), searchquery.PublicRules(groupedSettings, public)} {
+			plan, err := searchquery.Build(req, rules, fuzzSchema)
+			if err != nil {
+				if !errors.Is(err, searchquery.ErrInvalid) {
+					t.Fatalf("%q: an error that is not a 400: %v", body, err)
+				}
+				continue
+			}
+			grouped, single, err := plan.MergeBodies()
+			if !json.Valid(plan.Body) || err != nil || !json.Valid(grouped) || !json.Valid(single) {
+				t.Fatalf("%q: a body is not JSON (%v): %s", body, err, plan.Body)
+			}
+		}
+	})
+}
+
+// FuzzFacetSearch: a facet value search of any field with any body is either a 400 or
+// a plan whose body is JSON, and its answer to any counts shapes; nothing panics.
+func FuzzFacetSearch(f *testing.F) {
+	f.Add([]byte(`{"facetQuery": "ac", "q": "shoe", "facetFilters": {"brand": ["acme"]}, "maxValues": 5}`), "brand")
+	f.Add([]byte(`{"facetQuery": "(.*[x"}`), "name")
+	f.Fuzz(func(t *testing.T, body []byte, field string) {
+		var req searchquery.FacetSearchRequest
+		if strictjson.Decode(body, &req) != nil {
+			return
+		}
+		plan, err := searchquery.BuildFacetSearch(req, field, searchquery.KeyedRules(groupedSettings), fuzzSchema, 0)
+		if err != nil {
+			if !errors.Is(err, searchquery.ErrInvalid) {
+				t.Fatalf("%q %q: an error that is not a 400: %v", body, field, err)
+			}
+			return
+		}
+		if !json.Valid(plan.Body) {
+			t.Fatalf("%q: the plan's body is not JSON: %s", body, plan.Body)
+		}
+		answer, _ := json.Marshal(map[string]any{"aggregations": map[string]any{"values": map[string]any{"buckets": []any{
+			map[string]any{"key": req.FacetQuery, "doc_count": 1}, map[string]any{"key": field + " " + req.Q, "doc_count": 2}}}}})
+		if _, err := searchquery.ShapeFacetSearch(plan, answer); err != nil {
+			t.Fatalf("%q: %v", body, err)
+		}
+	})
+}

@@ -83,6 +83,14 @@ type Request struct {
 	Explain bool `json:"explain"`
 	// Snippets asks for windows of text around the best match of fields.
 	Snippets []SnippetRequest `json:"snippets"`
+	// FacetFilters select facet values: OR within a field, AND across fields and with
+	// Filters. Hits obey every selection; each facet's counts ignore its own (facets.go).
+	FacetFilters map[string][]any `json:"facetFilters"`
+	// Distinct returns at most that many hits per value of the index's distinct field:
+	// true for the setting's limit, false or 0 for none (distinct.go).
+	Distinct *Distinct `json:"distinct"`
+	// VariantsLimit is the number of other records of its group a hit carries (default 0).
+	VariantsLimit int `json:"variantsLimit"`
 }
 
 // SnippetRequest asks for a snippet of about Words words (default 10) of Field.
@@ -126,6 +134,9 @@ type Response struct {
 	Offset int                     `json:"offset"`
 	Limit  int                     `json:"limit"`
 	Facets map[string][]FacetValue `json:"facets"`
+	// FacetStats are the bounds of the numeric facets requested, over the records their
+	// counts are taken from; absent when none is requested or no such record holds one.
+	FacetStats map[string]FacetStats `json:"facetStats,omitempty"`
 	// IgnoredWords are the query words the search did not use: beyond the tenth, or
 	// dropped from the end because all of them matched nothing.
 	IgnoredWords []string `json:"ignoredWords"`
@@ -145,6 +156,9 @@ type Hit struct {
 	Snippets map[string]string `json:"snippets,omitempty"`
 	// Ranking is the hit's level of each criterion, with explain.
 	Ranking *Ranking `json:"ranking,omitempty"`
+	// Variants are other records of the hit's group, best-ranked first (distinct with a
+	// variantsLimit).
+	Variants []Variant `json:"variants,omitempty"`
 }
 
 // FacetValue is one value of a facet and the number of matching records holding it.

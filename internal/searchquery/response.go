@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 )
 
 // esResponse is the part of an Elasticsearch search answer the API uses.
@@ -15,21 +14,21 @@ type esResponse struct {
 		} `json:"total"`
 		Hits []esHit `json:"hits"`
 	} `json:"hits"`
-	Aggregations map[string]struct {
-		Buckets []struct {
-			Key         json.RawMessage `json:"key"`
-			KeyAsString *string         `json:"key_as_string"`
-			DocCount    int64           `json:"doc_count"`
-		} `json:"buckets"`
-	} `json:"aggregations"`
+	Aggregations map[string]json.RawMessage `json:"aggregations"`
 }
 
 // esHit is one hit of an Elasticsearch answer.
 type esHit struct {
-	ID        string              `json:"_id"`
-	Source    json.RawMessage     `json:"_source"`
-	Highlight map[string][]string `json:"highlight"`
-	Sort      []json.RawMessage   `json:"sort"`
+	ID        string                       `json:"_id"`
+	Source    json.RawMessage              `json:"_source"`
+	Highlight map[string][]string          `json:"highlight"`
+	Sort      []json.RawMessage            `json:"sort"`
+	Fields    map[string][]json.RawMessage `json:"fields"`
+	InnerHits map[string]struct {
+		Hits struct {
+			Hits []esHit `json:"hits"`
+		} `json:"hits"`
+	} `json:"inner_hits"`
 }
 
 // Shape turns the Elasticsearch answer of plan's body into the API response (Took is
@@ -47,25 +46,51 @@ func Shape(plan Plan, raw []byte) (Response, error) {
 		Facets:       make(map[string][]FacetValue, len(plan.Facets)),
 		IgnoredWords: append([]string{}, plan.IgnoredWords...),
 	}
+	shape := plan.hitShaper()
 	for _, h := range res.Hits.Hits {
-		hit, err := shapeHit(h, plan.highlight)
+		hits, err := plan.hitsOf(h, shape)
 		if err != nil {
 			return Response{}, err
 		}
-		if plan.explain != nil {
-			hit.Ranking = plan.explain.ranking(h.Sort)
-		}
-		out.Hits = append(out.Hits, hit)
+		out.Hits = append(out.Hits, hits...)
 	}
-	for i, path := range plan.Facets {
-		agg := res.Aggregations["f"+strconv.Itoa(i)]
-		values := make([]FacetValue, 0, len(agg.Buckets))
-		for _, b := range agg.Buckets {
-			values = append(values, FacetValue{Value: facetValue(b.Key, b.KeyAsString), Count: b.DocCount})
-		}
-		out.Facets[path] = values
+	if err := plan.shapeAggs(res.Aggregations, &out); err != nil {
+		return Response{}, err
 	}
 	return out, nil
+}
+
+// hitShaper shapes one hit of the answer, with its highlights, snippets and ranking.
+func (p Plan) hitShaper() func(esHit) (Hit, error) {
+	return func(h esHit) (Hit, error) {
+		hit, err := shapeHit(h, p.highlight)
+		if err == nil && p.explain != nil {
+			hit.Ranking = p.explain.ranking(h.Sort)
+		}
+		return hit, err
+	}
+}
+
+// hitsOf is the hits an answer's hit stands for: itself, or its group's with distinct.
+func (p Plan) hitsOf(h esHit, shape func(esHit) (Hit, error)) ([]Hit, error) {
+	if p.distinct == nil {
+		hit, err := shape(h)
+		return []Hit{hit}, err
+	}
+	return p.distinct.expand(h, shape)
+}
+
+// shapeAggs reads the facets, their stats and the number of groups.
+func (p Plan) shapeAggs(aggs map[string]json.RawMessage, out *Response) error {
+	if err := shapeFacets(p.facets, aggs, out); err != nil {
+		return err
+	}
+	if p.distinct == nil || len(aggs[groupsAgg]) == 0 {
+		return nil
+	}
+	total, err := p.distinct.total(aggs[groupsAgg])
+	out.Total = total
+	return err
 }
 
 // shapeHit strips the version field (defence in depth: the query excludes it already)

@@ -97,8 +97,21 @@ func endsInWord(q string) bool {
 // query's word rules: letters, digits and marks, joined by an apostrophe between letters
 // ("l'eau") and by a dot or comma between digits ("3.5").
 func splitWords(text string) []string {
-	var out []string
 	runes := []rune(text)
+	spans := wordSpans(runes)
+	out := make([]string, 0, len(spans))
+	for _, sp := range spans {
+		out = append(out, string(runes[sp[0]:sp[1]]))
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// wordSpans are the words of runes as splitWords cuts them: each its start and end.
+func wordSpans(runes []rune) [][2]int {
+	var out [][2]int
 	start := -1
 	for i, r := range runes {
 		inWord := isWordRune(r) || (start >= 0 && joins(runes, i))
@@ -106,12 +119,12 @@ func splitWords(text string) []string {
 		case inWord && start < 0:
 			start = i
 		case !inWord && start >= 0:
-			out = append(out, string(runes[start:i]))
+			out = append(out, [2]int{start, i})
 			start = -1
 		}
 	}
 	if start >= 0 {
-		out = append(out, string(runes[start:]))
+		out = append(out, [2]int{start, len(runes)})
 	}
 	return out
 }
