@@ -52,54 +52,53 @@ func New(client *elasticsearch.TypedClient) *Service {
 // word until one matches or one word is left; the response names the words dropped.
 func (s *Service) Search(ctx context.Context, alias string, rules searchquery.Rules, req searchquery.Request) (searchquery.Response, error) {
 	start := time.Now()
-	schema, err := s.Schema(ctx, alias)
+	j, err := s.prepare(ctx, alias, rules, req)
 	if err != nil {
 		return searchquery.Response{}, err
+	}
+	s.runJobs(ctx, []*job{j})
+	j.res.Took = time.Since(start).Milliseconds()
+	return j.res, j.err
+}
+
+// prepare validates a search and reads what its plans need (the mapping, the bounds of
+// quantized fields): the job of running it. Every search goes through here, each query
+// of a multi-search too.
+func (s *Service) prepare(ctx context.Context, alias string, rules searchquery.Rules, req searchquery.Request) (*job, error) {
+	schema, err := s.Schema(ctx, alias)
+	if err != nil {
+		return nil, err
 	}
 	// The first build validates the request before anything else is read.
 	if _, err := searchquery.Build(req, rules, schema); err != nil {
-		return searchquery.Response{}, err
+		return nil, err
 	}
 	stats, err := s.fieldStats(ctx, alias, searchquery.StatsFields(req, rules, schema))
 	if err != nil {
-		return searchquery.Response{}, err
+		return nil, err
 	}
-	for drop := 0; ; drop++ {
-		plan, err := searchquery.BuildWith(req, rules, schema, searchquery.Inputs{Stats: stats, Drop: drop})
-		if err != nil {
-			return searchquery.Response{}, err
-		}
-		res, err := s.runPlan(ctx, alias, plan)
-		if err != nil || res.Total > 0 || !plan.Retry {
-			res.Took = time.Since(start).Milliseconds()
-			return res, err
-		}
-	}
-}
-
-// runPlan runs a plan's search and shapes its answer.
-func (s *Service) runPlan(ctx context.Context, alias string, plan searchquery.Plan) (searchquery.Response, error) {
-	raw, err := s.run(ctx, alias, plan.Body)
-	if errors.Is(err, es.ErrNotFound) {
-		raw, err = []byte(`{"hits":{"total":{"value":0},"hits":[]}}`), nil
-	}
-	if err != nil {
-		return searchquery.Response{}, err
-	}
-	return searchquery.Shape(plan, raw)
+	return newJob(alias, func(drop int) (searchquery.Plan, error) {
+		return searchquery.BuildWith(req, rules, schema, searchquery.Inputs{Stats: stats, Drop: drop})
+	})
 }
 
 func (s *Service) run(ctx context.Context, alias string, body []byte) ([]byte, error) {
 	raw, err := es.ReadBody(s.es.Search().Index(alias).TypedKeys(false).Raw(bytes.NewReader(body)).Perform(ctx))
+	return raw, searchError(alias, err)
+}
+
+// searchError words the failure of a search of alias: the backend's 400 is the
+// request's problem, anything else the backend's.
+func searchError(alias string, err error) error {
 	if refusedSearch(err) {
 		// query.Build checks values against the mapping it read; the mapping may have
 		// changed since (a rebuild, a first value). The backend's text is its own.
-		return nil, fmt.Errorf("%w: a filter, sort or facet does not fit its field as the index maps it now", searchquery.ErrInvalid)
+		return fmt.Errorf("%w: a filter, sort or facet does not fit its field as the index maps it now", searchquery.ErrInvalid)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("searching %s: %w", alias, err)
+		return fmt.Errorf("searching %s: %w", alias, err)
 	}
-	return raw, nil
+	return nil
 }
 
 // refusedSearch reports a backend's 400 to a search.

@@ -1,0 +1,35 @@
+package search
+
+import (
+	"context"
+	"errors"
+
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/searchquery"
+)
+
+// SearchFacetValues runs a facet value search of field under rules against the index
+// behind alias. Invalid requests fail with searchquery.ErrInvalid. As a search, a q that
+// matches nothing with all its words (matchingStrategy all) drops words from its end.
+func (s *Service) SearchFacetValues(ctx context.Context, alias string, rules searchquery.Rules, field string, req searchquery.FacetSearchRequest) (searchquery.FacetSearchResponse, error) {
+	schema, err := s.Schema(ctx, alias)
+	if err != nil {
+		return searchquery.FacetSearchResponse{}, err
+	}
+	for drop := 0; ; drop++ {
+		plan, err := searchquery.BuildFacetSearch(req, field, rules, schema, drop)
+		if err != nil {
+			return searchquery.FacetSearchResponse{}, err
+		}
+		raw, err := s.run(ctx, alias, plan.Body)
+		if errors.Is(err, es.ErrNotFound) {
+			raw, err = emptyAnswer, nil
+		}
+		if err != nil {
+			return searchquery.FacetSearchResponse{}, err
+		}
+		if !plan.Retry || !searchquery.MatchesNothing(raw) {
+			return searchquery.ShapeFacetSearch(plan, raw)
+		}
+	}
+}

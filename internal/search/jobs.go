@@ -1,0 +1,160 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/searchquery"
+)
+
+// A search runs in rounds: each round sends the bodies of every search still running,
+// one with _search, several in one _msearch (a multi-search's queries, or a distinct
+// search's merge round), and each search makes what it can of its answers. A search
+// with matchingStrategy all that matches nothing is planned again without its last word
+// for the next round; a distinct search whose answer holds records without the distinct
+// field sends its merge round (searchquery's distinctmerge.go).
+
+// emptyAnswer is the answer of an index that has no physical index yet: no hits.
+var emptyAnswer = []byte(`{"hits":{"total":{"value":0},"hits":[]}}`)
+
+// job is one search in progress.
+type job struct {
+	alias string
+	build func(drop int) (searchquery.Plan, error)
+	drop  int
+	plan  searchquery.Plan
+	// first is the search's answer while its merge round runs.
+	first []byte
+	// bodies are what the next round sends for it; none once done.
+	bodies [][]byte
+	res    searchquery.Response
+	err    error
+}
+
+// newJob plans a search of the index behind alias with build.
+func newJob(alias string, build func(drop int) (searchquery.Plan, error)) (*job, error) {
+	j := &job{alias: alias, build: build}
+	if err := j.replan(0); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// replan plans the search without its last drop words.
+func (j *job) replan(drop int) error {
+	plan, err := j.build(drop)
+	if err != nil {
+		return err
+	}
+	j.drop, j.plan, j.first, j.bodies = drop, plan, nil, [][]byte{plan.Body}
+	return nil
+}
+
+// take reads the answers to the job's bodies; the job is done when it sends none.
+func (j *job) take(answers [][]byte, errs []error) {
+	for i, err := range errs {
+		if errors.Is(err, es.ErrNotFound) {
+			answers[i], errs[i] = emptyAnswer, nil
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		j.finish(searchquery.Response{}, errs[0])
+		return
+	}
+	if j.first != nil {
+		j.conclude(searchquery.ShapeMerged(j.plan, j.first, answers[0], answers[1]))
+		return
+	}
+	ungrouped, err := j.plan.Ungrouped(answers[0])
+	if err != nil || !ungrouped {
+		if err == nil {
+			j.conclude(searchquery.Shape(j.plan, answers[0]))
+			return
+		}
+		j.finish(searchquery.Response{}, err)
+		return
+	}
+	grouped, single, err := j.plan.MergeBodies()
+	if err != nil {
+		j.finish(searchquery.Response{}, err)
+		return
+	}
+	j.first, j.bodies = answers[0], [][]byte{grouped, single}
+}
+
+// conclude finishes with a response, unless it matched nothing and the search may drop
+// a word.
+func (j *job) conclude(res searchquery.Response, err error) {
+	if err == nil && res.Total == 0 && j.plan.Retry {
+		if err := j.replan(j.drop + 1); err != nil {
+			j.finish(searchquery.Response{}, err)
+		}
+		return
+	}
+	j.finish(res, err)
+}
+
+func (j *job) finish(res searchquery.Response, err error) {
+	j.res, j.err, j.bodies = res, err, nil
+}
+
+// runJobs runs jobs in rounds until every one is done.
+func (s *Service) runJobs(ctx context.Context, jobs []*job) {
+	pending := jobs
+	for len(pending) > 0 {
+		var aliases []string
+		var bodies [][]byte
+		for _, j := range pending {
+			for _, b := range j.bodies {
+				aliases, bodies = append(aliases, j.alias), append(bodies, b)
+			}
+		}
+		answers, errs := s.send(ctx, aliases, bodies)
+		next := pending[:0]
+		for _, j := range pending {
+			n := len(j.bodies)
+			j.take(answers[:n], errs[:n])
+			answers, errs = answers[n:], errs[n:]
+			if len(j.bodies) > 0 {
+				next = append(next, j)
+			}
+		}
+		pending = next
+	}
+}
+
+// send runs bodies against the indexes behind aliases: one with _search, several in one
+// _msearch. A failure of the whole _msearch fails each search.
+func (s *Service) send(ctx context.Context, aliases []string, bodies [][]byte) ([][]byte, []error) {
+	if len(bodies) == 1 {
+		raw, err := s.run(ctx, aliases[0], bodies[0])
+		return [][]byte{raw}, []error{err}
+	}
+	answers, errs, err := s.msearch(ctx, aliases, bodies)
+	if err != nil {
+		answers, errs = make([][]byte, len(bodies)), make([]error, len(bodies))
+		for i := range errs {
+			errs[i] = err
+		}
+	}
+	return answers, errs
+}
+
+func (s *Service) msearch(ctx context.Context, aliases []string, bodies [][]byte) ([][]byte, []error, error) {
+	nd, err := es.MsearchBody(aliases, bodies)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := s.es.Msearch().TypedKeys(false).Raw(bytes.NewReader(nd)).Perform(ctx)
+	answers, errs, err := es.MsearchItems(len(bodies), res, err)
+	if err != nil {
+		return nil, nil, fmt.Errorf("searching in an _msearch: %w", err)
+	}
+	for i, e := range errs {
+		errs[i] = searchError(aliases[i], e)
+	}
+	return answers, errs, nil
+}

@@ -1,0 +1,49 @@
+package search
+
+import (
+	"context"
+	"time"
+
+	"github.com/aislehq/aisle/internal/searchquery"
+)
+
+// Query is one search of a multi-search: Request under Rules against the index behind
+// Alias.
+type Query struct {
+	Alias   string
+	Rules   searchquery.Rules
+	Request searchquery.Request
+}
+
+// Result is the answer of one query, or why it failed.
+type Result struct {
+	Response searchquery.Response
+	Err      error
+}
+
+// MultiSearch runs queries together, each prepared as Search prepares it, their rounds
+// sharing one _msearch; the results are in the order of the queries. A query that fails
+// (invalid, or refused by the backend) fails alone. Took is the time of the whole.
+func (s *Service) MultiSearch(ctx context.Context, queries []Query) []Result {
+	start := time.Now()
+	out := make([]Result, len(queries))
+	jobs := make([]*job, len(queries))
+	var running []*job
+	for i, q := range queries {
+		j, err := s.prepare(ctx, q.Alias, q.Rules, q.Request)
+		if err != nil {
+			out[i].Err = err
+			continue
+		}
+		jobs[i], running = j, append(running, j)
+	}
+	s.runJobs(ctx, running)
+	took := time.Since(start).Milliseconds()
+	for i, j := range jobs {
+		if j != nil {
+			out[i] = Result{Response: j.res, Err: j.err}
+			out[i].Response.Took = took
+		}
+	}
+	return out
+}
