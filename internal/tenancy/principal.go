@@ -85,3 +85,19 @@ func Authorize(p Principal, workspace, index string, indexExists bool, req Requi
 	}
 	return nil
 }
+
+// AuthorizeWorkspace decides whether p may call an endpoint of workspace that names its
+// indexes in its body (multi-search): the workspace and scope as Authorize checks them,
+// and at least one index; each index named is then checked with Authorize.
+func AuthorizeWorkspace(p Principal, workspace string, req Requirement) error {
+	if p.Workspace != workspace {
+		return ErrOtherWorkspace
+	}
+	if !p.Allows(req) {
+		return ErrScopeDenied
+	}
+	if len(p.Indexes) == 0 {
+		return ErrIndexDenied
+	}
+	return nil
+}

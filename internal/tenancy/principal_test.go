@@ -39,6 +39,28 @@ func TestAuthorize(t *testing.T) {
 	}
 }
 
+func TestAuthorizeWorkspace(t *testing.T) {
+	search := Principal{Workspace: "acme", Scopes: []searchv1alpha1.Scope{"search"}, Indexes: []string{"products"}}
+	write := Principal{Workspace: "acme", Scopes: EffectiveScopes([]searchv1alpha1.Scope{"write"}), Indexes: []string{"products"}}
+	noIndex := Principal{Workspace: "acme", Scopes: []searchv1alpha1.Scope{"search"}}
+	cases := []struct {
+		name string
+		p    Principal
+		ws   string
+		want error
+	}{
+		{"a search key of the workspace", search, "acme", nil},
+		{"a key of another workspace", search, "globex", ErrOtherWorkspace},
+		{"a key without search", write, "acme", ErrScopeDenied},
+		{"a search key of no index", noIndex, "acme", ErrIndexDenied},
+	}
+	for _, c := range cases {
+		if got := AuthorizeWorkspace(c.p, c.ws, Need("search")); !errors.Is(got, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 func TestCheckKey(t *testing.T) {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	current, _ := apikey.New()

@@ -22,6 +22,7 @@ import (
 const (
 	keyHashField  = "status.keyHashes"
 	publicIDField = "status.publicId"
+	originField   = "spec.allowedOrigins"
 )
 
 // The API server reads the three kinds and nothing else: no Secrets, ever.
@@ -52,6 +53,15 @@ func NewRegistry(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme, 
 		return nil
 	}); err != nil {
 		return nil, fmt.Errorf("indexing search indexes by public ID: %w", err)
+	}
+	if err := c.IndexField(ctx, &searchv1alpha1.SearchIndex{}, originField, func(o client.Object) []string {
+		var out []string
+		for _, origin := range o.(*searchv1alpha1.SearchIndex).Spec.AllowedOrigins {
+			out = append(out, string(origin))
+		}
+		return out
+	}); err != nil {
+		return nil, fmt.Errorf("indexing search indexes by allowed origin: %w", err)
 	}
 	return &Registry{cache: c, clock: clk}, nil
 }
@@ -132,19 +142,48 @@ func (r *Registry) Authorize(ctx context.Context, header, ws, index string, req 
 	if err != nil {
 		return p, nil, err
 	}
+	idx, err := r.AuthorizeIndex(ctx, p, ws, index, req)
+	return p, idx, err
+}
+
+// AuthorizeIndex decides access of an authenticated principal to index of workspace ws
+// for req, returning the index when access is granted: for a request naming its indexes
+// in its body (multi-search), once per index.
+func (r *Registry) AuthorizeIndex(ctx context.Context, p Principal, ws, index string, req Requirement) (*searchv1alpha1.SearchIndex, error) {
 	var idx *searchv1alpha1.SearchIndex
 	exists := false
 	if p.Workspace == ws {
+		var err error
 		idx, err = r.Index(ctx, ws, index)
 		if err != nil && !errors.Is(err, ErrIndexNotFound) {
-			return p, nil, err
+			return nil, err
 		}
 		exists = idx != nil
 	}
 	if err := Authorize(p, ws, index, exists, req); err != nil {
-		return p, nil, err
+		return nil, err
 	}
-	return p, idx, nil
+	return idx, nil
+}
+
+// AuthorizeWorkspace authenticates header and decides access to an endpoint of workspace
+// ws for req that names its indexes in its body (see AuthorizeWorkspace).
+func (r *Registry) AuthorizeWorkspace(ctx context.Context, header, ws string, req Requirement) (Principal, error) {
+	p, err := r.Authenticate(ctx, header)
+	if err != nil {
+		return p, err
+	}
+	return p, AuthorizeWorkspace(p, ws, req)
+}
+
+// OriginAllowed reports whether some index allows origin, for a CORS preflight that
+// names no index (public multi-search).
+func (r *Registry) OriginAllowed(ctx context.Context, origin string) (bool, error) {
+	var list searchv1alpha1.SearchIndexList
+	if err := r.cache.List(ctx, &list, client.MatchingFields{originField: origin}); err != nil {
+		return false, fmt.Errorf("looking up allowed origins: %w", err)
+	}
+	return len(list.Items) > 0, nil
 }
 
 // Workspace returns the Workspace named ws.
