@@ -49,10 +49,16 @@ func requestPaths(h *fasthttp.RequestHeader) (raw, normalized string, ok bool) {
 	return string(uri.PathOriginal()), string(uri.Path()), true
 }
 
-// checkKeyFromHeader is what authorize would answer the request's key for target t,
-// decided from the header alone, with the same function.
+// checkKeyFromHeader is what authorize (authorizeWorkspace for an endpoint under the
+// workspace prefix) would answer the request's key for target t, decided from the
+// header alone, with the same function.
 func (s *Server) checkKeyFromHeader(h *fasthttp.RequestHeader, t keyedTarget) error {
-	_, _, err := s.registry.Authorize(context.Background(), string(h.Peek(fiber.HeaderAuthorization)), t.workspace, t.index, t.need)
+	header := string(h.Peek(fiber.HeaderAuthorization))
+	if t.index == "" {
+		_, err := s.registry.AuthorizeWorkspace(context.Background(), header, t.workspace, t.need)
+		return err
+	}
+	_, _, err := s.registry.Authorize(context.Background(), header, t.workspace, t.index, t.need)
 	return err
 }
 

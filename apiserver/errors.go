@@ -57,6 +57,10 @@ var errorTable = []errorRow{
 	{errRecordsRequired, http.StatusBadRequest, sentinelText, ""},
 	{errPolicyRequired, http.StatusBadRequest, sentinelText, ""},
 	{errObjectIDEscape, http.StatusBadRequest, sentinelText, ""},
+	{errFieldEscape, http.StatusBadRequest, sentinelText, ""},
+	{errQueries, http.StatusBadRequest, fromSentinel, ""},
+	{errIndexRequired, http.StatusBadRequest, sentinelText, ""},
+	{errPublicIDRequired, http.StatusBadRequest, sentinelText, ""},
 	{strictjson.ErrEmpty, http.StatusBadRequest, sentinelText, ""},
 	{strictjson.ErrInvalid, http.StatusBadRequest, fromSentinel, ""},
 	{errSearchQuota, http.StatusPaymentRequired, sentinelText, ""},
@@ -111,6 +115,11 @@ var (
 	errRecordsRequired  = errors.New(`records is required: send {"records": [...]}`)
 	errPolicyRequired   = errors.New(`policy is required: send {"policy": {...}}`)
 	errObjectIDEscape   = errors.New("objectID: invalid percent-encoding")
+	errFieldEscape      = errors.New("field: invalid percent-encoding")
+	// errQueries: a multi-search's queries are missing or too many; the count follows.
+	errQueries          = errors.New("queries")
+	errIndexRequired    = errors.New("index is required: name the index each query searches")
+	errPublicIDRequired = errors.New("publicId is required: name the public ID of the index each query searches")
 	// errSearchQuota: the workspace used its monthly searches.
 	errSearchQuota = errors.New("plan limit reached: the workspace has used its monthly searches")
 )

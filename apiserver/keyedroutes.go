@@ -14,8 +14,14 @@ import (
 // table of keyed routes, which bodyLimitFor reads to check a key before the body is
 // read. The scope of an endpoint is written nowhere else.
 
-// indexPrefix is the path of an index, under which every keyed endpoint lies.
+// indexPrefix is the path of an index, under which every keyed endpoint lies but those
+// that name their indexes in their body.
 const indexPrefix = keyedPrefix + ":workspaceId/indexes/:index"
+
+// workspacePrefix is the path of a workspace: the keyed endpoints that name their
+// indexes in their body (multi-search) lie under it; their key is checked against the
+// workspace first (authorizeWorkspace), then against each index the body names.
+const workspacePrefix = keyedPrefix + ":workspaceId"
 
 // The scopes of the keyed endpoints; tenancy.Either serves reads open to both keys.
 var (
@@ -32,8 +38,8 @@ type keyedRoute struct {
 	need     tenancy.Requirement
 }
 
-// keyedTarget is what a keyed request asks for: an index of a workspace, with the scope
-// its endpoint needs.
+// keyedTarget is what a keyed request asks for: an index of a workspace (none for an
+// endpoint under the workspace prefix), with the scope its endpoint needs.
 type keyedTarget struct {
 	workspace, index string
 	need             tenancy.Requirement
@@ -72,29 +78,43 @@ func (r keyedRoute) match(method string, segments []string) (map[string]string, 
 	return params, true
 }
 
-// keyedGroup declares keyed endpoints under the index prefix.
+// keyedGroup declares keyed endpoints under a prefix.
 type keyedGroup struct {
 	s      *Server
 	router fiber.Router
+	prefix string
+	// guards are what a request passes before its handlers: its key checked for the
+	// endpoint's scope.
+	guards func(tenancy.Requirement) []fiber.Handler
 }
 
-// keyed returns the group of the keyed endpoints, whose bodies must be JSON; called
-// once, as it adds that check to the router.
+// keyed returns the group of the keyed endpoints under the index prefix, whose bodies
+// must be JSON; called once, as it adds that check to the router.
 func (s *Server) keyed() keyedGroup {
-	return keyedGroup{s: s, router: s.app.Group(indexPrefix, requireJSON)}
+	return keyedGroup{s: s, router: s.app.Group(indexPrefix, requireJSON), prefix: indexPrefix,
+		guards: func(need tenancy.Requirement) []fiber.Handler { return []fiber.Handler{s.authorize(need)} }}
 }
 
-// add declares the endpoint method path (under the index prefix), whose key needs need,
-// served by handlers once authorize has let it through. A GET also answers HEAD, as
-// Fiber's Get does.
+// workspaceKeyed returns the group of the keyed endpoints under the workspace prefix,
+// whose bodies must be JSON.
+func (s *Server) workspaceKeyed() keyedGroup {
+	return keyedGroup{s: s, router: s.app.Group(workspacePrefix), prefix: workspacePrefix,
+		guards: func(need tenancy.Requirement) []fiber.Handler {
+			return []fiber.Handler{requireJSON, s.authorizeWorkspace(need)}
+		}}
+}
+
+// add declares the endpoint method path (under the group's prefix), whose key needs
+// need, served by handlers once the group's guards have let it through. A GET also
+// answers HEAD, as Fiber's Get does.
 func (g keyedGroup) add(method, path string, need tenancy.Requirement, handlers ...fiber.Handler) {
-	chain := append([]fiber.Handler{g.s.authorize(need)}, handlers...)
+	chain := append(g.guards(need), handlers...)
 	methods := []string{method}
 	if method == fiber.MethodGet {
 		methods = []string{fiber.MethodHead, fiber.MethodGet}
 	}
 	for _, m := range methods {
 		g.router.Add(m, path, chain...)
-		g.s.keyedRoutes = append(g.s.keyedRoutes, keyedRoute{method: m, segments: strings.Split(indexPrefix+path, "/"), need: need})
+		g.s.keyedRoutes = append(g.s.keyedRoutes, keyedRoute{method: m, segments: strings.Split(g.prefix+path, "/"), need: need})
 	}
 }

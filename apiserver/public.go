@@ -31,14 +31,24 @@ func (s *Server) publicIndex(c *fiber.Ctx) error {
 	}
 	c.Vary(fiber.HeaderOrigin)
 	origin := c.Get(fiber.HeaderOrigin)
-	if origin == "" || !slices.Contains(idx.Spec.AllowedOrigins, searchv1alpha1.Origin(origin)) {
+	if !allows(idx, origin) {
 		return errOriginNotAllowed
 	}
+	allowOrigin(c, origin)
+	c.Locals(publicKey{}, idx)
+	return c.Next()
+}
+
+// allows reports an Origin header that is exactly one of the index's allowed origins.
+func allows(idx *searchv1alpha1.SearchIndex, origin string) bool {
+	return origin != "" && slices.Contains(idx.Spec.AllowedOrigins, searchv1alpha1.Origin(origin))
+}
+
+// allowOrigin answers with the CORS headers of an allowed origin.
+func allowOrigin(c *fiber.Ctx, origin string) {
 	c.Set(fiber.HeaderAccessControlAllowOrigin, origin)
 	// Without this a page cannot read Retry-After, which a 429 tells it to wait.
 	c.Set(fiber.HeaderAccessControlExposeHeaders, fiber.HeaderRetryAfter)
-	c.Locals(publicKey{}, idx)
-	return c.Next()
 }
 
 // publicPreflight answers a CORS preflight for an allowed origin.

@@ -13,7 +13,13 @@ import (
 // rankedIndex creates index name in workspace shop with settings (no rebuild follows),
 // a write and a search key, and writes the records through PUT /records.
 func rankedIndex(name string, settings searchv1alpha1.IndexSettings, records ...string) catalogIndex {
-	createIndexWith("shop", name, settings, nil, nil)
+	return rankedIndexWith(name, settings, nil, nil, records...)
+}
+
+// rankedIndexWith is rankedIndex with allowed origins and a public search policy.
+func rankedIndexWith(name string, settings searchv1alpha1.IndexSettings, origins []searchv1alpha1.Origin,
+	policy *searchv1alpha1.PublicSearchPolicy, records ...string) catalogIndex {
+	createIndexWith("shop", name, settings, origins, policy)
 	role := "shop-" + name
 	issueFor(role+"-w", "shop", []searchv1alpha1.Scope{"write"}, []string{name}, nil, nil)
 	issueFor(role+"-s", "shop", []searchv1alpha1.Scope{"search"}, []string{name}, nil, nil)

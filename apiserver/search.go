@@ -1,12 +1,15 @@
 package apiserver
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v2"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/searchquery"
 	"github.com/aislehq/aisle/internal/strictjson"
+	"github.com/aislehq/aisle/internal/tenancy"
 )
 
 // needSearch answers 503 when the server runs without a search backend.
@@ -19,35 +22,57 @@ func (s *Server) needSearch(c *fiber.Ctx) error {
 
 // postSearch answers POST /search.
 func (s *Server) postSearch(c *fiber.Ctx) error {
-	idx := tenantFrom(c.UserContext()).index
+	t := tenantFrom(c.UserContext())
 	var req searchquery.Request
 	if err := strictjson.Decode(c.Body(), &req); err != nil {
 		return err
 	}
-	return s.runSearch(c, idx, searchquery.KeyedRules(idx.Spec.Settings), req)
+	rules, err := keyedRules(t.principal, t.index)
+	if err != nil {
+		return err
+	}
+	return s.runSearch(c, t.index, rules, req)
+}
+
+// keyedRules are the rules a keyed search of idx runs under for the key p that
+// authorized it. POST /search, the facet value search and each query of a multi-search
+// take them from here, so that what a key restricts applies to all three alike (no key
+// restricts anything yet: p is where its restrictions will come from).
+func keyedRules(p tenancy.Principal, idx *searchv1alpha1.SearchIndex) (searchquery.Rules, error) {
+	return searchquery.KeyedRules(idx.Spec.Settings), nil
 }
 
 // runSearch counts the search against the workspace's plan, runs it and answers.
 func (s *Server) runSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules searchquery.Rules, req searchquery.Request) error {
 	ctx := c.UserContext()
-	if s.usage != nil {
-		ws, err := s.registry.Workspace(ctx, idx.Namespace)
-		if err != nil {
-			return err
-		}
-		allowed, err := s.usage.Allow(ctx, ws.Name, ws.Spec.Plan.MonthlySearches)
-		if err != nil {
-			return err
-		}
-		if !allowed {
-			return errSearchQuota
-		}
+	if err := s.countSearch(ctx, idx); err != nil {
+		return err
 	}
 	res, err := s.search.Search(ctx, esnames.For(idx.Namespace, idx.Name).Alias(), rules, req)
 	if err != nil {
 		return err
 	}
 	return c.JSON(res)
+}
+
+// countSearch counts one search of idx against its workspace's monthly plan:
+// errSearchQuota once the month's searches are used up.
+func (s *Server) countSearch(ctx context.Context, idx *searchv1alpha1.SearchIndex) error {
+	if s.usage == nil {
+		return nil
+	}
+	ws, err := s.registry.Workspace(ctx, idx.Namespace)
+	if err != nil {
+		return err
+	}
+	allowed, err := s.usage.Allow(ctx, ws.Name, ws.Spec.Plan.MonthlySearches)
+	if err != nil {
+		return err
+	}
+	if !allowed {
+		return errSearchQuota
+	}
+	return nil
 }
 
 // getFields answers GET /fields.

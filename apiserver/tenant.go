@@ -38,3 +38,19 @@ func (s *Server) authorize(req tenancy.Requirement) fiber.Handler {
 		return c.Next()
 	}
 }
+
+// authorizeWorkspace authenticates the bearer key and checks it against the path's
+// workspace for req, for an endpoint naming its indexes in its body: each is checked
+// when the handler reads it (tenancy.Registry.AuthorizeIndex).
+func (s *Server) authorizeWorkspace(req tenancy.Requirement) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		ctx := c.UserContext()
+		ws := utils.CopyString(c.Params("workspaceId"))
+		p, err := s.registry.AuthorizeWorkspace(ctx, c.Get(fiber.HeaderAuthorization), ws, req)
+		if err != nil {
+			return err
+		}
+		c.SetUserContext(context.WithValue(ctx, tenantKey{}, tenant{principal: p}))
+		return c.Next()
+	}
+}

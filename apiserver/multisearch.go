@@ -1,0 +1,145 @@
+package apiserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/utils"
+
+	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/search"
+	"github.com/aislehq/aisle/internal/searchquery"
+	"github.com/aislehq/aisle/internal/strictjson"
+	"github.com/aislehq/aisle/internal/tenancy"
+)
+
+// Several searches in one request: each query names its index (a public ID for
+// browsers) and is admitted on its own (its index allowed to the key, or the Origin
+// allowed by the index; its rate limits; the plan's monthly searches), then the admitted
+// ones run together (one _msearch, search.Service.MultiSearch). The answer holds one
+// result per query, in order: a search response, or {error, status} where that query
+// failed, whatever the others did.
+
+// Limits of a multi-search.
+const (
+	MaxQueries       = 50
+	MaxPublicQueries = 10
+)
+
+// multiSearchBody is a multi-search's body: each query is decoded on its own, so that a
+// bad one fails alone.
+type multiSearchBody struct {
+	Queries []json.RawMessage `json:"queries"`
+}
+
+// keyedQuery is one query of the keyed multi-search.
+type keyedQuery struct {
+	Index string `json:"index"`
+	searchquery.Request
+}
+
+// publicQuery is one query of the public multi-search.
+type publicQuery struct {
+	PublicID string `json:"publicId"`
+	searchquery.Request
+}
+
+// queryError is the result of a query that failed.
+type queryError struct {
+	Error  string `json:"error"`
+	Status int    `json:"status"`
+}
+
+// multiSearchRoutes declares the multi-search, keyed and public.
+func (s *Server) multiSearchRoutes() {
+	s.workspaceKeyed().add(fiber.MethodPost, "/multi-search", searchScope, s.needSearch, s.postMultiSearch)
+	s.app.Options("/api/public/multi-search", s.publicOrigin, s.publicPreflight)
+	s.app.Post("/api/public/multi-search", s.publicOrigin, s.needSearch, s.publicMultiSearch)
+}
+
+// postMultiSearch answers POST /multi-search: up to 50 queries, each checked against the
+// key as POST /search is.
+func (s *Server) postMultiSearch(c *fiber.Ctx) error {
+	queries, err := bindQueries(c.Body(), MaxQueries)
+	if err != nil {
+		return err
+	}
+	p, ws := tenantFrom(c.UserContext()).principal, utils.CopyString(c.Params("workspaceId"))
+	return s.multiSearch(c, queries, func(ctx context.Context, raw json.RawMessage) (search.Query, error) {
+		return s.admitKeyed(ctx, p, ws, raw)
+	})
+}
+
+// admitKeyed decodes one keyed query and admits it: its index allowed to the key with
+// search, counted against the plan, under the key's rules.
+func (s *Server) admitKeyed(ctx context.Context, p tenancy.Principal, ws string, raw json.RawMessage) (search.Query, error) {
+	var q keyedQuery
+	if err := strictjson.Decode(raw, &q); err != nil {
+		return search.Query{}, err
+	}
+	if q.Index == "" {
+		return search.Query{}, errIndexRequired
+	}
+	idx, err := s.registry.AuthorizeIndex(ctx, p, ws, q.Index, searchScope)
+	if err != nil {
+		return search.Query{}, err
+	}
+	rules, err := keyedRules(p, idx)
+	if err != nil {
+		return search.Query{}, err
+	}
+	if err := s.countSearch(ctx, idx); err != nil {
+		return search.Query{}, err
+	}
+	return search.Query{Alias: esnames.For(idx.Namespace, idx.Name).Alias(), Rules: rules, Request: q.Request}, nil
+}
+
+// bindQueries reads a multi-search's body: 1 to limit queries, each still raw.
+func bindQueries(body []byte, limit int) ([]json.RawMessage, error) {
+	var b multiSearchBody
+	if err := strictjson.Decode(body, &b); err != nil {
+		return nil, err
+	}
+	if len(b.Queries) == 0 || len(b.Queries) > limit {
+		return nil, fmt.Errorf("%w: needs 1 to %d queries", errQueries, limit)
+	}
+	return b.Queries, nil
+}
+
+// multiSearch admits each query with admit, runs the admitted ones together and
+// answers each query's result in its place.
+func (s *Server) multiSearch(c *fiber.Ctx, raws []json.RawMessage, admit func(context.Context, json.RawMessage) (search.Query, error)) error {
+	ctx := c.UserContext()
+	results := make([]any, len(raws))
+	var queries []search.Query
+	var at []int
+	for i, raw := range raws {
+		q, err := admit(ctx, raw)
+		if err != nil {
+			results[i] = failed(ctx, err)
+			continue
+		}
+		queries, at = append(queries, q), append(at, i)
+	}
+	for k, r := range s.search.MultiSearch(ctx, queries) {
+		results[at[k]] = r.Response
+		if r.Err != nil {
+			results[at[k]] = failed(ctx, r.Err)
+		}
+	}
+	return c.JSON(fiber.Map{"results": results})
+}
+
+// failed is the result of a query that failed with err, as the error handler would
+// answer it alone.
+func failed(ctx context.Context, err error) queryError {
+	status, message := classify(err)
+	if status >= http.StatusInternalServerError {
+		loggerFrom(ctx).ErrorContext(ctx, "a query of a multi-search failed", slog.Any("error", err))
+	}
+	return queryError{Error: message, Status: status}
+}
