@@ -35,6 +35,12 @@ const (
 	kindValues = "values" // an array of scalars
 	kindObject = "object"
 	kindFree   = "free" // a record's own field: any JSON value but invalid UTF-8
+	// kindSelection is facetFilters: an object of arrays of values, per facet field.
+	kindSelection = "selection"
+	// kindDistinct is a search's distinct: true, false or a number of hits per group.
+	kindDistinct = "distinct"
+	// kindQueries is a multi-search's queries: an array of 1 to 50 (10 public) objects.
+	kindQueries = "queries"
 )
 
 var bodyShapes = map[string]bodyShape{
@@ -56,7 +62,8 @@ var bodyShapes = map[string]bodyShape{
 			"disableOnFields": «disableOnFields», "disableOnWords": «disableOnWords»},
 		"stopWords": {"enabled": «stopEnabled», "words": «stopWords», "replace": «replace»},
 		"language": «language», "countBrowserOrders": «countBrowserOrders»,
-		"recommendations": {"similarWithin": «similarWithin», "minSharedOrders": «minSharedOrders», "eventWeights": {"view": «viewWeight»}}}`, []bodyField{
+		"recommendations": {"similarWithin": «similarWithin», "minSharedOrders": «minSharedOrders», "eventWeights": {"view": «viewWeight»}},
+		"distinct": {"field": «distinctField», "limit": «distinctLimit»}}`, []bodyField{
 		{"path", kindString, `"name"`}, {"weight", kindInt, `2`}, {"filterableFields", kindArray, `["brand"]`},
 		{"facetFields", kindArray, `["brand"]`}, {"sortableFields", kindArray, `["price"]`}, {"ranking", kindArray, `["words", "custom"]`},
 		{"rankingField", kindString, `"price"`}, {"order", kindString, `"asc"`}, {"terms", kindArray, `["tv", "television"]`},
@@ -67,6 +74,7 @@ var bodyShapes = map[string]bodyShape{
 		{"stopEnabled", kindBool, `true`}, {"stopWords", kindArray, `["cheap"]`}, {"replace", kindBool, `false`},
 		{"language", kindString, `"generic"`}, {"countBrowserOrders", kindBool, `true`},
 		{"similarWithin", kindString, `"brand"`}, {"minSharedOrders", kindInt, `3`}, {"viewWeight", kindInt, `1`},
+		{"distinctField", kindString, `"brand"`}, {"distinctLimit", kindInt, `2`},
 	}},
 	"policy": {`{"policy": {"maxHits": «maxHits», "retrievableFields": «retrievableFields», "forcedFilters": [{"field": «field», "values": «values»}],
 		"allowedFacets": «allowedFacets», "allowedFilters": «allowedFilters», "allowedSorts": «allowedSorts»}}`, []bodyField{
@@ -77,13 +85,32 @@ var bodyShapes = map[string]bodyShape{
 	"search": {`{"q": «q», "limit": «limit», "offset": «offset», "filters": {"field": «filterField», "in": «in»}, "facets": «facets»,
 		"maxValuesPerFacet": «maxValuesPerFacet», "sort": [{"field": «sortField», "order": «sortOrder»}], "fields": «fields»,
 		"typoTolerance": «typoTolerance», "highlight": «highlight», "matchingStrategy": «matchingStrategy», "explain": «explain»,
-		"snippets": [{"field": «snippetField», "words": «snippetWords»}]}`, []bodyField{
+		"snippets": [{"field": «snippetField», "words": «snippetWords»}], "facetFilters": «facetFilters», "distinct": «distinct»,
+		"variantsLimit": «variantsLimit»}`, []bodyField{
 		{"q", kindString, `"shoe"`}, {"limit", kindInt, `5`}, {"offset", kindInt, `0`}, {"filterField", kindString, `"brand"`},
 		{"in", kindValues, `["acme"]`}, {"facets", kindArray, `["brand"]`}, {"maxValuesPerFacet", kindInt, `5`},
 		{"sortField", kindString, `"price"`}, {"sortOrder", kindString, `"asc"`}, {"fields", kindArray, `["name"]`},
 		{"typoTolerance", kindBool, `true`}, {"highlight", kindBool, `true`}, {"matchingStrategy", kindString, `"last"`},
 		{"explain", kindBool, `false`}, {"snippetField", kindString, `"name"`}, {"snippetWords", kindInt, `5`},
+		{"facetFilters", kindSelection, `{"brand": ["acme"]}`}, {"distinct", kindDistinct, `false`}, {"variantsLimit", kindInt, `0`},
 	}},
+	"facetSearch": {`{"facetQuery": «facetQuery», "q": «q», "filters": {"field": «filterField», "in": «in»}, "facetFilters": «facetFilters»,
+		"maxValues": «maxValues»}`, []bodyField{
+		{"facetQuery", kindString, `"ac"`}, {"q", kindString, `"shoe"`}, {"filterField", kindString, `"brand"`},
+		{"in", kindValues, `["acme"]`}, {"facetFilters", kindSelection, `{"brand": ["acme"]}`}, {"maxValues", kindInt, `5`},
+	}},
+	"multiSearch": {`{"queries": [{"index": «index», "q": «q», "limit": «limit», "facets": «facets», "facetFilters": «facetFilters»,
+		"distinct": «distinct»}]}`, []bodyField{
+		{"index", kindID, `"{index}"`}, {"q", kindString, `"shoe"`}, {"limit", kindInt, `5`}, {"facets", kindArray, `["brand"]`},
+		{"facetFilters", kindSelection, `{"brand": ["acme"]}`}, {"distinct", kindDistinct, `false`},
+	}},
+	"publicMultiSearch": {`{"queries": [{"publicId": «publicId», "q": «q», "limit": «limit», "facets": «facets», "facetFilters": «facetFilters»,
+		"distinct": «distinct»}]}`, []bodyField{
+		{"publicId", kindID, `"{publicId}"`}, {"q", kindString, `"shoe"`}, {"limit", kindInt, `5`}, {"facets", kindArray, `["brand"]`},
+		{"facetFilters", kindSelection, `{"brand": ["acme"]}`}, {"distinct", kindDistinct, `false`},
+	}},
+	"multiSearchQueries":       {`{"queries": «queries»}`, []bodyField{{"queries", kindQueries, `[{"index": "{index}"}]`}}},
+	"publicMultiSearchQueries": {`{"queries": «queries»}`, []bodyField{{"queries", kindQueries, `[{"publicId": "{publicId}"}]`}}},
 	"events": {`{"events": «events»}`, []bodyField{
 		{"events", kindArray, `[{"type": "view", "objectID": "p1"}]`},
 	}},
@@ -107,6 +134,14 @@ func wrongValues(kind string) map[string]string {
 		kindValues: {"a string": `"x"`, "an object": `{}`, "a number": `1`, "an array of objects": `[{}]`, "invalid UTF-8": "[\"\xff\"]"},
 		kindObject: {"a string": `"x"`, "an array": `[]`, "a number": `1`, "invalid UTF-8": "{\"objectID\": \"r\xff\"}"},
 		kindFree:   {"invalid UTF-8": invalidUTF8},
+		kindSelection: {"a string": `"x"`, "an array": `["acme"]`, "a number": `1`, "values that are no array": `{"brand": "acme"}`,
+			"no value": `{"brand": []}`, "an object as a value": `{"brand": [{}]}`, "a field that is no facet": `{"objectID": ["x"]}`,
+			"invalid UTF-8": "{\"brand\": [\"\xff\"]}"},
+		kindDistinct: {"a string": `"2"`, "an object": `{}`, "a fraction": `1.5`, "a negative number": `-1`, "too many hits a group": `11`,
+			"an overflowing number": `1e400`, "a number without a distinct setting": `2`},
+		kindQueries: {"a string": `"x"`, "an object": `{}`, "none": `[]`, "a number": `[1]`, "an empty query": `[{}]`,
+			"too many":      "[" + strings.TrimSuffix(strings.Repeat(`{},`, 51), ",") + "]",
+			"invalid UTF-8": "[{\"index\": \"\xff\"}]"},
 	}
 	return byKind[kind]
 }

@@ -38,6 +38,12 @@ var bodyEndpoints = []bodyEndpoint{
 	{"POST", "/past-orders", "orders", writeKeyOf},
 	{"POST", "/search", "search", nil},
 	{"POST", "/events", "events", nil},
+	{"POST", "/facets/brand/search", "facetSearch", searchKeyOf},
+	{"POST", "/facets/brand/search", "facetSearch", nil},
+	{"POST", "/api/teams/shop/multi-search", "multiSearch", searchKeyOf},
+	{"POST", "/api/teams/shop/multi-search", "multiSearchQueries", searchKeyOf},
+	{"POST", "/api/public/multi-search", "publicMultiSearch", nil},
+	{"POST", "/api/public/multi-search", "publicMultiSearchQueries", nil},
 }
 
 // browser is what a page's requests carry: its allowed Origin and a browser's user agent
@@ -45,12 +51,22 @@ var bodyEndpoints = []bodyEndpoint{
 var browser = map[string]string{"Origin": "https://shop.example",
 	"User-Agent": "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0"}
 
+// send sends body to the endpoint of index ci. A path from /api/ on is the endpoint's
+// whole path (a multi-search's), and {index} and {publicId} in the body name ci.
 func (ep bodyEndpoint) send(ci catalogIndex, body string) response {
 	GinkgoHelper()
-	if ep.key == nil {
-		return callWith(0, ep.method, "/api/public/indexes/pub-shop-"+ci.name+ep.path, "", []byte(body), browser)
+	body = strings.NewReplacer("{index}", ci.name, "{publicId}", "pub-shop-"+ci.name).Replace(body)
+	path := ep.path
+	if !strings.HasPrefix(path, "/api/") {
+		path = "/api/public/indexes/pub-shop-" + ci.name + ep.path
+		if ep.key != nil {
+			path = ci.base + ep.path
+		}
 	}
-	return callWith(0, ep.method, ci.base+ep.path, ep.key(ci), []byte(body), nil)
+	if ep.key == nil {
+		return callWith(0, ep.method, path, "", []byte(body), browser)
+	}
+	return callWith(0, ep.method, path, ep.key(ci), []byte(body), nil)
 }
 
 func callWith(i int, method, path, key string, body any, headers map[string]string) response {
@@ -64,6 +80,10 @@ func callWith(i int, method, path, key string, body any, headers map[string]stri
 // event alone) a 202 that accepted nothing.
 func expectRefusedOrNoneAccepted(ep bodyEndpoint, r response) {
 	GinkgoHelper()
+	if r.status == http.StatusOK && strings.HasSuffix(ep.path, "/multi-search") {
+		expectFailedInPlace(ep, r)
+		return
+	}
 	if r.status == http.StatusAccepted && (ep.shape == "events" || ep.shape == "orders") {
 		var acc events.Accepted
 		Expect(json.Unmarshal(r.body, &acc)).To(Succeed())
@@ -76,6 +96,24 @@ func expectRefusedOrNoneAccepted(ep bodyEndpoint, r response) {
 	}
 	Expect(json.Unmarshal(r.body, &e)).To(Succeed())
 	Expect(e.Error).NotTo(BeEmpty())
+}
+
+// expectFailedInPlace checks a multi-search whose every query failed with a 4xx, in its
+// place.
+func expectFailedInPlace(ep bodyEndpoint, r response) {
+	GinkgoHelper()
+	var res struct {
+		Results []struct {
+			Error  string `json:"error"`
+			Status int    `json:"status"`
+		} `json:"results"`
+	}
+	Expect(json.Unmarshal(r.body, &res)).To(Succeed())
+	Expect(res.Results).NotTo(BeEmpty())
+	for _, q := range res.Results {
+		Expect(q.Status).To(And(BeNumerically(">=", 400), BeNumerically("<", 500)), "%s %s (public: %t): %s", ep.method, ep.path, ep.key == nil, r.body)
+		Expect(q.Error).NotTo(BeEmpty())
+	}
 }
 
 // indexState is what a refused request must leave as it was.
@@ -133,11 +171,14 @@ var _ = Describe("Every endpoint that takes a body (issue 15)", Ordered, Continu
 	)
 
 	It("takes the valid bodies the table starts from, so each refusal above is the wrong field's", func() {
-		for _, shape := range []string{"search", "events", "settings"} {
+		for _, shape := range []string{"search", "events", "facetSearch", "multiSearch", "publicMultiSearch", "multiSearchQueries", "publicMultiSearchQueries", "settings"} {
 			for _, ep := range bodyEndpoints {
 				if ep.shape == shape {
 					r := ep.send(ci, bodyShapes[shape].render("", ""))
 					Expect(r.status).To(BeNumerically("<", 300), "%s %s: %s", ep.method, ep.path, r.body)
+					if strings.HasSuffix(ep.path, "/multi-search") {
+						Expect(string(r.body)).NotTo(ContainSubstring(`"error"`), "%s %s: every query answered", ep.method, ep.path)
+					}
 				}
 			}
 		}
@@ -203,6 +244,8 @@ var _ = Describe("Every endpoint with an identifier in its path (issue 15)", Ord
 		Entry("a batch's stageId", "POST", "/staged-replacements/{id}/batches/b1", `{"records": [{"objectID": "r1"}]}`, writeKeyOf, false),
 		Entry("a batch's batchId", "POST", "/staged-replacements/s1/batches/{id}", `{"records": [{"objectID": "r1"}]}`, writeKeyOf, false),
 		Entry("a commit's stageId", "POST", "/staged-replacements/{id}/commit", `{"expectedBatches": 0, "expectedRecords": 0}`, writeKeyOf, false),
+		Entry("a facet value search's field", "POST", "/facets/{id}/search", `{}`, searchKeyOf, false),
+		Entry("the public facet value search's field", "POST", "/facets/{id}/search", `{}`, nil, false),
 	)
 })
 

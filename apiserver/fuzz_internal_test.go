@@ -1,0 +1,39 @@
+package apiserver
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/aislehq/aisle/internal/strictjson"
+)
+
+// FuzzBindQueries: a multi-search body is refused whole with a 400, or gives 1 to the
+// limit of queries, each of which decodes into a keyed and a public query or is refused
+// alone with a 400; nothing panics.
+func FuzzBindQueries(f *testing.F) {
+	f.Add([]byte(`{"queries": [{"index": "a", "q": "x", "facetFilters": {"brand": ["b"]}, "distinct": 2}, {"publicId": "p"}]}`))
+	f.Add([]byte(`{"queries": [[], 1, {"index": 1}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, limit := range []int{MaxQueries, MaxPublicQueries} {
+			queries, err := bindQueries(body, limit)
+			if err != nil {
+				if status, _ := classify(err); status != http.StatusBadRequest {
+					t.Fatalf("%q: refused with %d: %v", body, status, err)
+				}
+				continue
+			}
+			if len(queries) < 1 || len(queries) > limit {
+				t.Fatalf("%q: %d queries bound, limit %d", body, len(queries), limit)
+			}
+			for _, raw := range queries {
+				for _, q := range []any{&keyedQuery{}, &publicQuery{}} {
+					if err := strictjson.Decode(raw, q); err != nil {
+						if status, _ := classify(err); status != http.StatusBadRequest {
+							t.Fatalf("%q: a query refused with %d: %v", raw, status, err)
+						}
+					}
+				}
+			}
+		}
+	})
+}
