@@ -19,11 +19,21 @@ export interface AisleOptions {
   storage?: Storage | null;
 }
 
+/** A facet value, as records hold it. */
+export type FacetValue = string | number | boolean;
+
 /** A search request; see the HTTP interface for the full list of fields. */
 export interface SearchRequest {
   q?: string;
   limit?: number;
+  offset?: number;
   facets?: string[];
+  /** Selected values per facet: OR within a facet, AND across; each facet's counts ignore its own selection. */
+  facetFilters?: Record<string, FacetValue[]>;
+  /** Hits per group of the index's distinct field: true (the setting's), false, or 1 to 10. */
+  distinct?: boolean | number;
+  /** Other records of its group each hit carries as variants (0 to 20, default 0). */
+  variantsLimit?: number;
   [field: string]: unknown;
 }
 
@@ -31,13 +41,61 @@ export interface SearchHit {
   objectID: string;
   record: Record<string, unknown>;
   /** HTML-escaped, with <em> around the matches. */
-  highlights?: Record<string, string>;
+  highlights?: Record<string, string | string[]>;
+  /** The other records of the hit's group, best-ranked first (with variantsLimit). */
+  variants?: { objectID: string; record: Record<string, unknown> }[];
   [field: string]: unknown;
+}
+
+/** The bounds of a numeric facet's values over the records its counts are taken from. */
+export interface FacetStats {
+  min: number;
+  max: number;
+  avg: number;
+  sum: number;
 }
 
 export interface SearchResponse {
   hits: SearchHit[];
+  /** Matching records; with distinct, groups. */
+  total: number;
+  offset: number;
+  limit: number;
+  facets: Record<string, { value: FacetValue; count: number }[]>;
+  /** Per requested facet holding numbers; absent when there is none. */
+  facetStats?: Record<string, FacetStats>;
   [field: string]: unknown;
+}
+
+/** A query of a multi-search: a search request, of the client's index unless publicId names another. */
+export interface MultiSearchQuery extends SearchRequest {
+  publicId?: string;
+}
+
+/** Where one query of a multi-search failed, with the status a search alone would have had. */
+export interface QueryError {
+  error: string;
+  status: number;
+}
+
+export interface MultiSearchResponse {
+  /** One per query, in order. */
+  results: (SearchResponse | QueryError)[];
+}
+
+/** A facet value search: values of the field matching facetQuery, counted within the search of q and the filters. */
+export interface FacetSearchRequest {
+  facetQuery?: string;
+  q?: string;
+  filters?: Record<string, unknown>;
+  facetFilters?: Record<string, FacetValue[]>;
+  /** 1 to 100, default 10. */
+  maxValues?: number;
+}
+
+export interface FacetSearchResponse {
+  /** Most frequent first; highlighted is the value HTML-escaped with what matched in <em>. */
+  values: { value: FacetValue; count: number; highlighted: string }[];
 }
 
 export interface TogetherHit {
@@ -128,6 +186,10 @@ export class Aisle {
   constructor(options: AisleOptions);
   /** Searches the index; throws an AisleError on failure. */
   search(request?: SearchRequest): Promise<SearchResponse>;
+  /** Searches the values of a facet field, for a refinement list's search box. */
+  searchFacetValues(field: string, request?: FacetSearchRequest): Promise<FacetSearchResponse>;
+  /** Up to 10 searches in one request; a failed query does not fail the others. */
+  multiSearch(queries: MultiSearchQuery[]): Promise<MultiSearchResponse>;
   /** Products bought in the same orders as objectID, most shared orders first. */
   boughtTogether(objectID: string, options?: { limit?: number }): Promise<TogetherList>;
   /** Products like objectID: shared words and facet values, within its similarWithin value. */

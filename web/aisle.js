@@ -53,6 +53,9 @@ export function retryWait(status, retryAfter, attempt, now = Date.now()) {
   return status === 0 || status >= 500 ? backoff(attempt) : -1;
 }
 
+// json is the init of a POST of body as JSON.
+const json = (body) => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+
 // waitOf reads Retry-After, seconds or an HTTP date, in ms; -1 when absent or unreadable.
 function waitOf(retryAfter, now) {
   const v = (retryAfter || "").trim();
@@ -64,7 +67,9 @@ function waitOf(retryAfter, now) {
 export class Aisle {
   // options: {baseUrl, publicId, events: "on" | "off" | "hold", storage}
   constructor({ baseUrl, publicId, events = "on", storage }) {
-    this.base = `${baseUrl.replace(/\/$/, "")}/api/public/indexes/${encodeURIComponent(publicId)}`;
+    this.root = `${baseUrl.replace(/\/$/, "")}/api/public`;
+    this.publicId = publicId;
+    this.base = `${this.root}/indexes/${encodeURIComponent(publicId)}`;
     this.key = `aisle.events.${publicId}`;
     this.mode = events;
     this.queue = []; // {e: event, b: JSON bytes, t: queued at}
@@ -91,11 +96,20 @@ export class Aisle {
   }
 
   async search(request = {}) {
-    return this.call("/search", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(request),
-    });
+    return this.call("/search", json(request));
+  }
+
+  // The values of a facet field matching facetQuery as a prefix (with the index's typo
+  // rules), counted within the search of q, filters and facetFilters: {values: [{value,
+  // count, highlighted}]}.
+  async searchFacetValues(field, request = {}) {
+    return this.call(`/facets/${encodeURIComponent(field)}/search`, json(request));
+  }
+
+  // Up to 10 searches in one request, of this index unless a query names another
+  // publicId: {results: [...]}, in order, a failed query as {error, status}.
+  async multiSearch(queries) {
+    return this.call("", json({ queries: queries.map((q) => ({ publicId: this.publicId, ...q })) }), `${this.root}/multi-search`);
   }
 
   boughtTogether(objectID, options) {
@@ -160,8 +174,8 @@ export class Aisle {
     return this.queue.length + (this.inflight ? this.inflight.length : 0);
   }
 
-  async call(path, init) {
-    const res = await fetch(this.base + path, { ...init, credentials: "omit" }).catch((e) => {
+  async call(path, init, base = this.base) {
+    const res = await fetch(base + path, { ...init, credentials: "omit" }).catch((e) => {
       throw failure(e.message, 0, null); // no answer, or one the browser would not show
     });
     const body = await res.json().catch(() => ({}));

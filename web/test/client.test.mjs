@@ -460,3 +460,31 @@ describe("recommendation lists", () => {
     await assert.rejects(aisle.trending({ limit: 99 }), (e) => e.status === 400 && e.message === "invalid parameter: limit");
   });
 });
+
+describe("facet value search and multi-search", () => {
+  // searches answers POSTs with {} and records their URLs and bodies.
+  function searches() {
+    const sent = [];
+    const net = network();
+    net.fetch = async (url, init) => {
+      sent.push({ url, method: init.method, contentType: init.headers["Content-Type"], body: JSON.parse(init.body) });
+      assert.equal(init.credentials, "omit");
+      return { status: 200, ok: true, headers: new Map(), json: async () => ({}) };
+    };
+    return { sent, aisle: page(net, memoryStorage()).aisle };
+  }
+
+  test("post a facet value search to the field's public endpoint", async () => {
+    const { sent, aisle } = searches();
+    await aisle.searchFacetValues("specs.color/x", { facetQuery: "re", q: "shoe", facetFilters: { brand: ["acme"] } });
+    assert.deepEqual(sent, [{ url: "https://api.test/api/public/indexes/p1/facets/specs.color%2Fx/search", method: "POST",
+      contentType: "application/json", body: { facetQuery: "re", q: "shoe", facetFilters: { brand: ["acme"] } } }]);
+  });
+
+  test("post the queries to the public multi-search, of the client's index unless a query names another", async () => {
+    const { sent, aisle } = searches();
+    await aisle.multiSearch([{ q: "shoe" }, { publicId: "p2", q: "sock", limit: 1 }]);
+    assert.deepEqual(sent, [{ url: "https://api.test/api/public/multi-search", method: "POST", contentType: "application/json",
+      body: { queries: [{ publicId: "p1", q: "shoe" }, { publicId: "p2", q: "sock", limit: 1 }] } }]);
+  });
+});
