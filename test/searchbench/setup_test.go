@@ -55,12 +55,19 @@ type system struct {
 	searchSvc                               *search.Service
 }
 
+var colors = strings.Fields("red blue green black white grey navy olive sand rust teal plum")
+
 var words = strings.Fields("alpine jacket wool merino trail runner boot lamp oak desk chair linen cotton " +
 	"steel kettle ceramic mug carbon bike helmet glove scarf denim canvas leather wallet")
 
 // start runs the engine, a Kubernetes API server, and the API server on loopback, with
 // one index of 100,000 records of about 1 KB.
 func start(b *testing.B, ctx context.Context) system {
+	return startWith(b, ctx, settings)
+}
+
+// startWith is start with the index's settings s.
+func startWith(b *testing.B, ctx context.Context, s searchv1alpha1.IndexSettings) system {
 	b.Helper()
 	ctrllog.SetLogger(logr.Discard())
 	engineURL, stopES, err := esbackend.Start(ctx, b.TempDir())
@@ -78,8 +85,8 @@ func start(b *testing.B, ctx context.Context) system {
 
 	names := esnames.For("bench", "products")
 	sys := system{engineURL: engineURL, alias: names.Alias(), publicID: "pub-bench"}
-	sys.key = createTenant(b, ctx, k8s)
-	_, err = (&controllers.Backend{ES: esClient}).EnsureIndex(ctx, names, settings)
+	sys.key = createTenant(b, ctx, k8s, s)
+	_, err = (&controllers.Backend{ES: esClient}).EnsureIndex(ctx, names, s)
 	must(b, err)
 	load(b, ctx, esClient, names.Alias())
 
@@ -104,7 +111,7 @@ func start(b *testing.B, ctx context.Context) system {
 	return sys
 }
 
-func createTenant(b *testing.B, ctx context.Context, k8s client.Client) string {
+func createTenant(b *testing.B, ctx context.Context, k8s client.Client, settings searchv1alpha1.IndexSettings) string {
 	must(b, k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "bench"}}))
 	must(b, k8s.Create(ctx, &searchv1alpha1.Workspace{ObjectMeta: metav1.ObjectMeta{Name: "bench"},
 		Spec: searchv1alpha1.WorkspaceSpec{Plan: searchv1alpha1.PlanLimits{MonthlySearches: 1 << 40}}}))
@@ -160,6 +167,8 @@ func load(b *testing.B, ctx context.Context, c *elasticsearch.TypedClient, alias
 				"name":        vocabulary[rng.IntN(200)] + " " + vocabulary[rng.IntN(200)] + " " + noun,
 				"description": strings.Join(desc, " ") + " " + noun, "brand": fmt.Sprintf("brand-%d", rng.IntN(200)),
 				"price": rng.IntN(50000) / 100, "popularity": rng.IntN(1000), "aisleVersion": 1,
+				// Facets and variants of BenchmarkFacetedSearch: three records a group.
+				"color": colors[rng.IntN(len(colors))], "category": fmt.Sprintf("cat-%d", rng.IntN(20)), "groupId": fmt.Sprintf("g-%d", i/3),
 			})
 			fmt.Fprintf(&body, "{\"index\":{\"_id\":\"sku-%06d\"}}\n%s\n", i, doc)
 		}
