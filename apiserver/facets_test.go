@@ -1,6 +1,7 @@
 package apiserver_test
 
 import (
+	"fmt"
 	"net/http"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -153,5 +154,15 @@ var _ = Describe("Variants (issue 22)", func() {
 		res := searchApparel(`{"distinct": false}`)
 		Expect(res.Total).To(BeEquivalentTo(8))
 		Expect(res.ids()).To(HaveLen(8))
+	})
+})
+
+var _ = Describe("Variants of a field holding several values (issue 22)", func() {
+	It("refuse the search with 400, saying why", func() {
+		ci := rankedIndex(fmt.Sprintf("multi-group-%d", GinkgoParallelProcess()), apparelSettings,
+			`{"objectID": "a", "name": "shirt", "groupId": ["g1", "g2"]}`, `{"objectID": "b", "name": "shirt", "groupId": "g1"}`)
+		r := call(0, http.MethodPost, ci.base+"/search", ci.searchKey, []byte(`{}`))
+		expectRefused(r, http.StatusBadRequest, "a record holds several values of the distinct field")
+		Expect(call(0, http.MethodPost, ci.base+"/search", ci.searchKey, []byte(`{"distinct": false}`)).status).To(Equal(http.StatusOK))
 	})
 })

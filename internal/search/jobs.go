@@ -60,9 +60,11 @@ func (j *job) take(answers [][]byte, errs []error) {
 			answers[i], errs[i] = emptyAnswer, nil
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		j.finish(searchquery.Response{}, errs[0])
-		return
+	for _, err := range errs {
+		if err != nil {
+			j.finish(searchquery.Response{}, j.refusal(err))
+			return
+		}
 	}
 	if j.first != nil {
 		j.conclude(searchquery.ShapeMerged(j.plan, j.first, answers[0], answers[1]))
@@ -83,6 +85,15 @@ func (j *job) take(answers [][]byte, errs []error) {
 		return
 	}
 	j.first, j.bodies = answers[0], [][]byte{grouped, single}
+}
+
+// refusal says why the backend refused a grouping search too: a distinct field needs
+// one value per record.
+func (j *job) refusal(err error) error {
+	if errors.Is(err, searchquery.ErrInvalid) && j.plan.Grouped() {
+		return fmt.Errorf("%w (or a record holds several values of the distinct field, which groups need one of)", err)
+	}
+	return err
 }
 
 // conclude finishes with a response, unless it matched nothing and the search may drop

@@ -120,6 +120,10 @@ func distinctOf(req Request, r Rules, s Schema, p *problems) *distinctPlan {
 	return &distinctPlan{field: f.Keyword, limit: limit, variants: max(req.VariantsLimit, 0)}
 }
 
+// Grouped reports a plan that groups its hits (distinct): the backend refuses it when a
+// record holds several values of the field.
+func (p Plan) Grouped() bool { return p.distinct != nil }
+
 // innerSize is the records read per group: its hits and, for each, its variants.
 func (d *distinctPlan) innerSize() int {
 	return max(d.limit, d.variants+1)
