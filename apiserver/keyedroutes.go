@@ -86,9 +86,13 @@ func (s *Server) keyed() keyedGroup {
 
 // add declares the endpoint method path (under the index prefix), whose key needs need,
 // served by handlers once authorize has let it through. A GET also answers HEAD, as
-// Fiber's Get does.
+// Fiber's Get does. An endpoint taking secured keys also serves browsers' CORS.
 func (g keyedGroup) add(method, path string, need tenancy.Requirement, handlers ...fiber.Handler) {
 	chain := append([]fiber.Handler{g.s.authorize(need)}, handlers...)
+	if need.SecuredKeys {
+		chain = append([]fiber.Handler{g.s.securedCORS}, chain...)
+		g.router.Options(path, g.s.securedPreflight)
+	}
 	methods := []string{method}
 	if method == fiber.MethodGet {
 		methods = []string{fiber.MethodHead, fiber.MethodGet}

@@ -17,14 +17,14 @@ func (s *Server) needSearch(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-// postSearch answers POST /search.
+// postSearch answers POST /search, for a search key or one of its secured keys.
 func (s *Server) postSearch(c *fiber.Ctx) error {
-	idx := tenantFrom(c.UserContext()).index
+	t := tenantFrom(c.UserContext())
 	var req searchquery.Request
 	if err := strictjson.Decode(c.Body(), &req); err != nil {
 		return err
 	}
-	return s.runSearch(c, idx, searchquery.KeyedRules(idx.Spec.Settings), req)
+	return s.runSearch(c, t.index, searchRules(t), req)
 }
 
 // runSearch counts the search against the workspace's plan, runs it and answers.
