@@ -34,8 +34,15 @@ function invalid(message) {
   return new RangeError("invalid secured key restrictions: " + message);
 }
 
-// payloadOf builds the payload's members in the format's order, absent ones left out.
-function payloadOf(publicKey, { filters, indexes, validUntil, maxHits } = {}) {
+const RESTRICTIONS = ["filters", "indexes", "validUntil", "maxHits"];
+
+// payloadOf builds the payload's members in the format's order, absent ones left out. A
+// misspelt restriction is refused: dropped, it would leave the key wider than meant.
+function payloadOf(publicKey, restrictions) {
+  if (restrictions === null || typeof restrictions !== "object") throw invalid("restrictions must be an object");
+  const unknown = Object.keys(restrictions).filter((k) => !RESTRICTIONS.includes(k));
+  if (unknown.length > 0) throw invalid(`unknown ${unknown.join(", ")} (known: ${RESTRICTIONS.join(", ")})`);
+  const { filters, indexes, validUntil, maxHits } = restrictions;
   const p = { v: 1, key: publicKey };
   if (indexes !== undefined) {
     if (!Array.isArray(indexes) || indexes.length === 0) throw invalid("indexes must be a non-empty array: leave it out for all the parent's");

@@ -39,6 +39,7 @@ describe("generateSecuredKey", () => {
     "validUntil in milliseconds past the safe range": { validUntil: 2 ** 53 },
     "validUntil as a Date": { validUntil: new Date() },
     "filters as an array": { filters: [{ field: "g", eq: "x" }] },
+    "a misspelt restriction": { maxhits: 5 },
     "filters too long for a key": { filters: { field: "g", in: Array.from({ length: 700 }, () => "abcdefgh") } },
   };
   for (const [name, restrictions] of Object.entries(refused)) {
