@@ -7,6 +7,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
+
+	"github.com/aislehq/aisle/internal/tenancy"
 )
 
 // bodyLimitFor sizes a request's body limit from its header, before the body is read:
@@ -19,7 +21,7 @@ import (
 // answerKeyRefusal answers the refusal; a smaller one is read, as a public search's is,
 // and authorize refuses it. Browser events take their limit; every other path (public
 // search and lists, the Events page, health, metrics, and a keyed path no route takes) a
-// search request's. No limit exceeds the app's.
+// search request's, and so does a secured key (a browser's). No limit exceeds the app's.
 func (s *Server) bodyLimitFor(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 	return fasthttp.RequestConfig{MaxRequestBodySize: min(s.limitOf(h), s.bodyLimit)}
 }
@@ -29,8 +31,11 @@ func (s *Server) limitOf(h *fasthttp.RequestHeader) int {
 	if !ok {
 		return PublicBodyLimit
 	}
-	if t, keyed := s.keyedRoutes.find(string(h.Method()), raw); keyed && s.checkKeyFromHeader(h, t) == nil {
-		return s.bodyLimit
+	if t, keyed := s.keyedRoutes.find(string(h.Method()), raw); keyed {
+		// A secured key is held by a browser: it takes a browser's limit.
+		if p, err := s.keyFromHeader(h, t); err == nil && p.Restriction == nil {
+			return s.bodyLimit
+		}
 	}
 	if strings.HasPrefix(path, publicPrefix) && strings.HasSuffix(path, "/events") {
 		return PublicEventsBodyLimit
@@ -49,17 +54,16 @@ func requestPaths(h *fasthttp.RequestHeader) (raw, normalized string, ok bool) {
 	return string(uri.PathOriginal()), string(uri.Path()), true
 }
 
-// checkKeyFromHeader is what authorize (authorizeWorkspace for an endpoint under the
+// keyFromHeader is what authorize (authorizeWorkspace for an endpoint under the
 // workspace prefix) would answer the request's key for target t, decided from the
 // header alone, with the same function.
-func (s *Server) checkKeyFromHeader(h *fasthttp.RequestHeader, t keyedTarget) error {
+func (s *Server) keyFromHeader(h *fasthttp.RequestHeader, t keyedTarget) (tenancy.Principal, error) {
 	header := string(h.Peek(fiber.HeaderAuthorization))
 	if t.index == "" {
-		_, err := s.registry.AuthorizeWorkspace(context.Background(), header, t.workspace, t.need)
-		return err
+		return s.registry.AuthorizeWorkspace(context.Background(), header, t.workspace, t.need)
 	}
-	_, _, err := s.registry.Authorize(context.Background(), header, t.workspace, t.index, t.need)
-	return err
+	p, _, err := s.registry.Authorize(context.Background(), header, t.workspace, t.index, t.need)
+	return p, err
 }
 
 // refusalFromHeader is the refusal of a keyed request's key, read from its header; nil
@@ -70,7 +74,8 @@ func (s *Server) refusalFromHeader(h *fasthttp.RequestHeader) error {
 	if !ok || !keyed {
 		return nil
 	}
-	return s.checkKeyFromHeader(h, t)
+	_, err := s.keyFromHeader(h, t)
+	return err
 }
 
 // answerKeyRefusal wraps the handler of the requests fasthttp could not read (next): a

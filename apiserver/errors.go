@@ -70,8 +70,10 @@ var errorTable = []errorRow{
 	{tenancy.ErrInvalidKey, http.StatusUnauthorized, sentinelText, ""},
 	{tenancy.ErrExpiredKey, http.StatusUnauthorized, sentinelText, ""},
 	{tenancy.ErrRevokedKey, http.StatusUnauthorized, sentinelText, ""},
+	{tenancy.ErrInvalidSecuredKey, http.StatusUnauthorized, fromSentinel, ""},
 	{tenancy.ErrOtherWorkspace, http.StatusForbidden, sentinelText, ""},
 	{tenancy.ErrScopeDenied, http.StatusForbidden, sentinelText, ""},
+	{tenancy.ErrSecuredKeyDenied, http.StatusForbidden, sentinelText, ""},
 	{tenancy.ErrIndexDenied, http.StatusForbidden, sentinelText, ""},
 	{tenancy.ErrIndexNotFound, http.StatusNotFound, sentinelText, ""},
 

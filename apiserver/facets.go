@@ -14,21 +14,18 @@ import (
 
 // facetRoutes declares the facet value search, keyed and public.
 func (s *Server) facetRoutes(idx keyedGroup) {
-	idx.add(fiber.MethodPost, "/facets/:field/search", searchScope, s.needSearch, s.postFacetSearch)
+	idx.add(fiber.MethodPost, "/facets/:field/search", securedSearchScope, s.needSearch, s.postFacetSearch)
 
 	public := s.app.Group("/api/public/indexes/:publicId")
 	public.Options("/facets/:field/search", s.publicIndex, s.publicPreflight)
 	public.Post("/facets/:field/search", s.publicIndex, s.publicLimit, s.needSearch, s.publicFacetSearch)
 }
 
-// postFacetSearch answers POST /facets/{field}/search.
+// postFacetSearch answers POST /facets/{field}/search, for a search key or one of its
+// secured keys (whose filters narrow the records counted).
 func (s *Server) postFacetSearch(c *fiber.Ctx) error {
 	t := tenantFrom(c.UserContext())
-	rules, err := keyedRules(t.principal, t.index)
-	if err != nil {
-		return err
-	}
-	return s.facetSearch(c, t.index, rules)
+	return s.facetSearch(c, t.index, searchRules(t))
 }
 
 // publicFacetSearch answers the public facet value search under the index's policy and

@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/aislehq/aisle/api/securedkey"
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/apiserver"
 	"github.com/aislehq/aisle/internal/apikey"
@@ -41,6 +42,7 @@ func createFixtures() {
 	issue("rotated-out", "acme", []searchv1alpha1.Scope{"search", "write"}, nil, &metav1.Time{Time: now.Add(-time.Minute)})
 	issue("in-overlap", "acme", []searchv1alpha1.Scope{"search", "write"}, nil, &metav1.Time{Time: now.Add(time.Hour)})
 	issue("globex", "globex", []searchv1alpha1.Scope{"search", "write"}, nil, nil)
+	deriveSecuredFixtures(now)
 
 	// The informer cache catches up asynchronously with what the fixtures wrote.
 	Eventually(func() int {
@@ -76,17 +78,23 @@ func issueFor(role, ws string, scopes []searchv1alpha1.Scope, indexes []string, 
 		Spec:       searchv1alpha1.APIKeySpec{Scopes: scopes, Indexes: indexes, ExpiresAt: expiresAt},
 	}
 	Expect(k8sClient.Create(ctx, k)).To(Succeed())
-	issued := searchv1alpha1.IssuedKey{Prefix: apikey.Prefix(key), Hash: apikey.Hash(key), IssuedAt: metav1.Now()}
+	issued := issuedKey(key)
 	if revokeAt == nil {
 		k.Status.Current = &issued
 	} else {
 		other, err := apikey.New()
 		Expect(err).NotTo(HaveOccurred())
-		k.Status.Current = &searchv1alpha1.IssuedKey{Prefix: apikey.Prefix(other), Hash: apikey.Hash(other), IssuedAt: metav1.Now()}
+		k.Status.Current = new(issuedKey(other))
 		issued.RevokeAt = revokeAt
 		k.Status.Previous = []searchv1alpha1.IssuedKey{issued}
 	}
 	Expect(k8sClient.Status().Update(ctx, k)).To(Succeed())
+}
+
+// issuedKey is status's record of key, as the operator writes it.
+func issuedKey(key string) searchv1alpha1.IssuedKey {
+	return searchv1alpha1.IssuedKey{Prefix: apikey.Prefix(key), Hash: apikey.Hash(key), IssuedAt: metav1.Now(),
+		SecuredKeyPublicKey: securedkey.PublicKey(key)}
 }
 
 // get sends a GET with an optional bearer key through the app.

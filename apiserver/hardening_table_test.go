@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/aislehq/aisle/api/securedkey"
 	"github.com/aislehq/aisle/internal/events"
 )
 
@@ -25,6 +26,12 @@ type bodyEndpoint struct {
 func writeKeyOf(ci catalogIndex) string  { return ci.writeKey }
 func searchKeyOf(ci catalogIndex) string { return ci.searchKey }
 
+// securedKeyOf is a secured key of the index's search key, with a filter and a hit cap
+// (issue 22): its restrictions go on top of each bad body, which must still be refused.
+func securedKeyOf(ci catalogIndex) string {
+	return derive(ci.searchKey, securedkey.Restrictions{Filters: map[string]any{"field": "brand", "eq": "acme"}, MaxHits: 5})
+}
+
 var bodyEndpoints = []bodyEndpoint{
 	{"POST", "/records", "records", writeKeyOf},
 	{"PUT", "/records", "records", writeKeyOf},
@@ -34,13 +41,16 @@ var bodyEndpoints = []bodyEndpoint{
 	{"PUT", "/config", "settings", writeKeyOf},
 	{"PUT", "/public-access/policy", "policy", writeKeyOf},
 	{"POST", "/search", "search", searchKeyOf},
+	{"POST", "/search", "search", securedKeyOf},
 	{"POST", "/events", "events", writeKeyOf},
 	{"POST", "/past-orders", "orders", writeKeyOf},
 	{"POST", "/search", "search", nil},
 	{"POST", "/events", "events", nil},
 	{"POST", "/facets/brand/search", "facetSearch", searchKeyOf},
+	{"POST", "/facets/brand/search", "facetSearch", securedKeyOf},
 	{"POST", "/facets/brand/search", "facetSearch", nil},
 	{"POST", "/api/teams/shop/multi-search", "multiSearch", searchKeyOf},
+	{"POST", "/api/teams/shop/multi-search", "multiSearch", securedKeyOf},
 	{"POST", "/api/teams/shop/multi-search", "multiSearchQueries", searchKeyOf},
 	{"POST", "/api/public/multi-search", "publicMultiSearch", nil},
 	{"POST", "/api/public/multi-search", "publicMultiSearchQueries", nil},

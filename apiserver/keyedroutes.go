@@ -106,9 +106,14 @@ func (s *Server) workspaceKeyed() keyedGroup {
 
 // add declares the endpoint method path (under the group's prefix), whose key needs
 // need, served by handlers once the group's guards have let it through. A GET also
-// answers HEAD, as Fiber's Get does.
+// answers HEAD, as Fiber's Get does. An endpoint taking secured keys also serves
+// browsers' CORS.
 func (g keyedGroup) add(method, path string, need tenancy.Requirement, handlers ...fiber.Handler) {
 	chain := append(g.guards(need), handlers...)
+	if need.SecuredKeys {
+		chain = append([]fiber.Handler{g.s.securedCORS}, chain...)
+		g.router.Options(path, g.s.securedPreflight)
+	}
 	methods := []string{method}
 	if method == fiber.MethodGet {
 		methods = []string{fiber.MethodHead, fiber.MethodGet}

@@ -56,27 +56,29 @@ type queryError struct {
 
 // multiSearchRoutes declares the multi-search, keyed and public.
 func (s *Server) multiSearchRoutes() {
-	s.workspaceKeyed().add(fiber.MethodPost, "/multi-search", searchScope, s.needSearch, s.postMultiSearch)
+	s.workspaceKeyed().add(fiber.MethodPost, "/multi-search", securedSearchScope, s.needSearch, s.postMultiSearch)
 	s.app.Options("/api/public/multi-search", s.publicOrigin, s.publicPreflight)
 	s.app.Post("/api/public/multi-search", s.publicOrigin, s.needSearch, s.publicMultiSearch)
 }
 
 // postMultiSearch answers POST /multi-search: up to 50 queries, each checked against the
-// key as POST /search is.
+// key as POST /search is (a secured key's indexes, origin and restriction included).
 func (s *Server) postMultiSearch(c *fiber.Ctx) error {
 	queries, err := bindQueries(c.Body(), MaxQueries)
 	if err != nil {
 		return err
 	}
 	p, ws := tenantFrom(c.UserContext()).principal, utils.CopyString(c.Params("workspaceId"))
+	origin := utils.CopyString(c.Get(fiber.HeaderOrigin))
 	return s.multiSearch(c, queries, func(ctx context.Context, raw json.RawMessage) (search.Query, error) {
-		return s.admitKeyed(ctx, p, ws, raw)
+		return s.admitKeyed(ctx, p, ws, origin, raw)
 	})
 }
 
-// admitKeyed decodes one keyed query and admits it: its index allowed to the key with
-// search, counted against the plan, under the key's rules.
-func (s *Server) admitKeyed(ctx context.Context, p tenancy.Principal, ws string, raw json.RawMessage) (search.Query, error) {
+// admitKeyed decodes one keyed query and admits it as authorize and postSearch admit a
+// search: its index allowed to the key with search (and, for a secured key sent by a
+// page, allowing its origin), counted against the plan, under the key's rules.
+func (s *Server) admitKeyed(ctx context.Context, p tenancy.Principal, ws, origin string, raw json.RawMessage) (search.Query, error) {
 	var q keyedQuery
 	if err := strictjson.Decode(raw, &q); err != nil {
 		return search.Query{}, err
@@ -84,17 +86,17 @@ func (s *Server) admitKeyed(ctx context.Context, p tenancy.Principal, ws string,
 	if q.Index == "" {
 		return search.Query{}, errIndexRequired
 	}
-	idx, err := s.registry.AuthorizeIndex(ctx, p, ws, q.Index, searchScope)
+	idx, err := s.registry.AuthorizeIndex(ctx, p, ws, q.Index, securedSearchScope)
 	if err != nil {
 		return search.Query{}, err
 	}
-	rules, err := keyedRules(p, idx)
-	if err != nil {
+	if err := checkSecuredOrigin(p, idx, origin); err != nil {
 		return search.Query{}, err
 	}
 	if err := s.countSearch(ctx, idx); err != nil {
 		return search.Query{}, err
 	}
+	rules := searchRules(tenant{principal: p, index: idx})
 	return search.Query{Alias: esnames.For(idx.Namespace, idx.Name).Alias(), Rules: rules, Request: q.Request}, nil
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/searchquery"
 	"github.com/aislehq/aisle/internal/strictjson"
-	"github.com/aislehq/aisle/internal/tenancy"
 )
 
 // needSearch answers 503 when the server runs without a search backend.
@@ -20,26 +19,14 @@ func (s *Server) needSearch(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-// postSearch answers POST /search.
+// postSearch answers POST /search, for a search key or one of its secured keys.
 func (s *Server) postSearch(c *fiber.Ctx) error {
 	t := tenantFrom(c.UserContext())
 	var req searchquery.Request
 	if err := strictjson.Decode(c.Body(), &req); err != nil {
 		return err
 	}
-	rules, err := keyedRules(t.principal, t.index)
-	if err != nil {
-		return err
-	}
-	return s.runSearch(c, t.index, rules, req)
-}
-
-// keyedRules are the rules a keyed search of idx runs under for the key p that
-// authorized it. POST /search, the facet value search and each query of a multi-search
-// take them from here, so that what a key restricts applies to all three alike (no key
-// restricts anything yet: p is where its restrictions will come from).
-func keyedRules(p tenancy.Principal, idx *searchv1alpha1.SearchIndex) (searchquery.Rules, error) {
-	return searchquery.KeyedRules(idx.Spec.Settings), nil
+	return s.runSearch(c, t.index, searchRules(t), req)
 }
 
 // runSearch counts the search against the workspace's plan, runs it and answers.

@@ -205,7 +205,7 @@ func (s *Server) routes() {
 
 // searchRoutes declares search, settings, fields and browser search access.
 func (s *Server) searchRoutes(idx keyedGroup) {
-	idx.add(fiber.MethodPost, "/search", searchScope, s.needSearch, s.postSearch)
+	idx.add(fiber.MethodPost, "/search", securedSearchScope, s.needSearch, s.postSearch)
 	idx.add(fiber.MethodGet, "/fields", searchScope, s.needSearch, s.getFields)
 	idx.add(fiber.MethodPut, "/config", writeScope, s.putConfig)
 	idx.add(fiber.MethodPut, "/public-access/policy", writeScope, s.putPolicy)

@@ -24,7 +24,7 @@ func tenantFrom(ctx context.Context) tenant {
 }
 
 // authorize authenticates the bearer key and checks it against the path's workspace and
-// index for req. Path values are copied: Fiber reuses their memory after the handler.
+// index for req, and a secured key's Origin against the index's. Path values are copied: Fiber reuses their memory after the handler.
 func (s *Server) authorize(req tenancy.Requirement) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		ctx := c.UserContext()
@@ -32,6 +32,9 @@ func (s *Server) authorize(req tenancy.Requirement) fiber.Handler {
 		index := utils.CopyString(c.Params("index"))
 		p, idx, err := s.registry.Authorize(ctx, c.Get(fiber.HeaderAuthorization), ws, index, req)
 		if err != nil {
+			return err
+		}
+		if err := checkSecuredOrigin(p, idx, c.Get(fiber.HeaderOrigin)); err != nil {
 			return err
 		}
 		c.SetUserContext(context.WithValue(ctx, tenantKey{}, tenant{principal: p, index: idx}))

@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/aislehq/aisle/api/securedkey"
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/apikey"
 	"github.com/aislehq/aisle/internal/keyrotation"
@@ -80,12 +81,12 @@ func (r *APIKeyReconciler) decide(ctx context.Context, key *searchv1alpha1.APIKe
 		rd := notReady(searchv1alpha1.ReasonWorkspaceNotFound, fmt.Sprintf("no Workspace named %q for this namespace", key.Namespace))
 		return ctrl.Result{}, rd, "", client.IgnoreNotFound(err)
 	}
-	secretHash, err := r.secretHash(ctx, key)
+	secretKey, err := r.secretKey(ctx, key)
 	if err != nil {
 		return ctrl.Result{}, notReady(searchv1alpha1.ReasonSecretError, err.Error()), "", err
 	}
 	now := r.Options.Clock.Now()
-	d := keyrotation.Decide(key.Spec, key.Status, secretHash, now)
+	d := keyrotation.Decide(key.Spec, key.Status, hashOf(secretKey), now)
 	for _, k := range d.Revoked {
 		r.Recorder.Eventf(key, nil, "Normal", "KeyRevoked", "RevokeKey", "key %s revoked", k.Prefix)
 	}
@@ -95,13 +96,19 @@ func (r *APIKeyReconciler) decide(ctx context.Context, key *searchv1alpha1.APIKe
 	}
 	result := ctrl.Result{RequeueAfter: d.RequeueAfter}
 	if d.Issue == keyrotation.None {
+		// A key issued before secured keys existed gets its public key now: the Secret
+		// holds that very key (the decision compared their hashes).
+		if key.Status.Current.SecuredKeyPublicKey == "" {
+			key.Status.Current.SecuredKeyPublicKey = securedkey.PublicKey(secretKey)
+		}
 		return result, ready("key " + key.Status.Current.Prefix + " is valid"), "", nil
 	}
 	value, err := apikey.New()
 	if err != nil {
 		return ctrl.Result{}, notReady(searchv1alpha1.ReasonSecretError, err.Error()), "", err
 	}
-	key.Status.Current = &searchv1alpha1.IssuedKey{Prefix: apikey.Prefix(value), Hash: apikey.Hash(value), IssuedAt: metav1.NewTime(now)}
+	key.Status.Current = &searchv1alpha1.IssuedKey{Prefix: apikey.Prefix(value), Hash: apikey.Hash(value),
+		IssuedAt: metav1.NewTime(now), SecuredKeyPublicKey: securedkey.PublicKey(value)}
 	if key.Spec.Rotation != nil {
 		key.Status.LastRotationRequest = key.Spec.Rotation.Request
 	}
@@ -120,18 +127,18 @@ func (r *APIKeyReconciler) recordIssue(ctx context.Context, key *searchv1alpha1.
 	r.Recorder.Eventf(key, nil, "Normal", "KeyIssued", "IssueKey", "key %s issued (%s) into Secret %s", prefix, why, key.Status.SecretName)
 }
 
-// secretHash returns the hash of the key in the Secret, or "" when there is none. A
-// mismatch with status is confirmed past the cache before it counts.
-func (r *APIKeyReconciler) secretHash(ctx context.Context, key *searchv1alpha1.APIKey) (string, error) {
+// secretKey returns the key in the Secret, or "" when there is none. A mismatch with
+// status is confirmed past the cache before it counts.
+func (r *APIKeyReconciler) secretKey(ctx context.Context, key *searchv1alpha1.APIKey) (string, error) {
 	name := types.NamespacedName{Namespace: key.Namespace, Name: secretName(key)}
-	hash, err := readSecretHash(ctx, r.Client, name)
-	if err != nil || (key.Status.Current != nil && hash == key.Status.Current.Hash) {
-		return hash, err
+	value, err := readSecretKey(ctx, r.Client, name)
+	if err != nil || (key.Status.Current != nil && hashOf(value) == key.Status.Current.Hash) {
+		return value, err
 	}
-	return readSecretHash(ctx, r.APIReader, name)
+	return readSecretKey(ctx, r.APIReader, name)
 }
 
-func readSecretHash(ctx context.Context, c client.Reader, name types.NamespacedName) (string, error) {
+func readSecretKey(ctx context.Context, c client.Reader, name types.NamespacedName) (string, error) {
 	secret := &corev1.Secret{}
 	if err := c.Get(ctx, name, secret); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -139,11 +146,15 @@ func readSecretHash(ctx context.Context, c client.Reader, name types.NamespacedN
 		}
 		return "", fmt.Errorf("reading Secret %s: %w", name.Name, err)
 	}
-	value := string(secret.Data[apikey.SecretKey])
+	return string(secret.Data[apikey.SecretKey]), nil
+}
+
+// hashOf is the hash of a key found in a Secret, or "" for none.
+func hashOf(value string) string {
 	if value == "" {
-		return "", nil
+		return ""
 	}
-	return apikey.Hash(value), nil
+	return apikey.Hash(value)
 }
 
 // writeSecret puts the key into the Secret the APIKey owns.

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/aislehq/aisle/api/securedkey"
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/apikey"
 )
@@ -38,6 +39,15 @@ func currentHash(key *searchv1alpha1.APIKey) func(Gomega) string {
 		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(key), key)).To(Succeed())
 		g.Expect(key.Status.Current).NotTo(BeNil())
 		return key.Status.Current.Hash
+	}
+}
+
+// currentPublicKey re-reads the key and returns status.current.securedKeyPublicKey.
+func currentPublicKey(key *searchv1alpha1.APIKey) func(Gomega) string {
+	return func(g Gomega) string {
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(key), key)).To(Succeed())
+		g.Expect(key.Status.Current).NotTo(BeNil())
+		return key.Status.Current.SecuredKeyPublicKey
 	}
 }
 
@@ -122,6 +132,42 @@ var _ = Describe("APIKey", func() {
 		}).Should(BeEmpty())
 		Expect(key.Status.Conditions).To(ContainElement(haveReady(metav1.ConditionTrue, searchv1alpha1.ReasonReconciled)))
 		Eventually(eventReasons(key)).Should(ContainElements("KeyIssued", "KeyRotated", "KeyRevoked"))
+	})
+
+	It("puts the public key of the key's secured keys in status, and a rotation changes it (issue 22)", func() {
+		key := newKey(ns, "browser-parent", searchv1alpha1.APIKeySpec{
+			Scopes:   []searchv1alpha1.Scope{"search"},
+			Rotation: &searchv1alpha1.KeyRotation{Overlap: &metav1.Duration{Duration: time.Hour}},
+		})
+		Eventually(secretMatchesStatus(key)).Should(Succeed())
+		first := securedkey.PublicKey(secretKey(key)(Default))
+		Expect(key.Status.Current.SecuredKeyPublicKey).To(Equal(first))
+		oldHash := key.Status.Current.Hash
+
+		updateKey(key, func(k *searchv1alpha1.APIKey) { k.Spec.Rotation.Request = "now" })
+		Eventually(currentHash(key)).ShouldNot(Equal(oldHash))
+		Eventually(secretMatchesStatus(key)).Should(Succeed())
+		Expect(key.Status.Current.SecuredKeyPublicKey).To(Equal(securedkey.PublicKey(secretKey(key)(Default))))
+		Expect(key.Status.Current.SecuredKeyPublicKey).NotTo(Equal(first))
+		Expect(key.Status.Previous).To(ConsistOf(HaveField("SecuredKeyPublicKey", first)),
+			"the previous key's secured keys work for the overlap")
+	})
+
+	It("gives a key issued before secured keys existed its public key", func() {
+		key := newKey(ns, "older", searchv1alpha1.APIKeySpec{Scopes: []searchv1alpha1.Scope{"search"}})
+		Eventually(secretMatchesStatus(key)).Should(Succeed())
+		hash := key.Status.Current.Hash
+		Eventually(func() error {
+			if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(key), key); err != nil {
+				return err
+			}
+			key.Status.Current.SecuredKeyPublicKey = ""
+			return k8sClient.Status().Update(ctx, key)
+		}).Should(Succeed())
+		// Any change of the object brings a reconcile; a label changes nothing else.
+		updateKey(key, func(k *searchv1alpha1.APIKey) { k.Labels = map[string]string{"touched": "yes"} })
+		Eventually(currentPublicKey(key)).Should(Equal(securedkey.PublicKey(secretKey(key)(Default))))
+		Expect(key.Status.Current.Hash).To(Equal(hash), "the key itself stays")
 	})
 
 	It("expires at spec.expiresAt", func() {

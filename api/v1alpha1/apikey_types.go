@@ -81,6 +81,12 @@ type IssuedKey struct {
 	// RevokeAt is when a rotated-out key stops working.
 	// +optional
 	RevokeAt *metav1.Time `json:"revokeAt,omitempty"`
+	// SecuredKeyPublicKey is the base64url Ed25519 public key that verifies the secured
+	// keys derived from this key (docs/secured-keys.md): only the key's holder can make
+	// one, and they stop working with this key.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9_-]{43}$`
+	SecuredKeyPublicKey string `json:"securedKeyPublicKey,omitempty"`
 }
 
 // APIKeyStatus is what the operator issued; the key itself is only in the Secret.

@@ -94,8 +94,8 @@ func Filters(f *Filter, r Rules, s Schema) ([]any, error) {
 	return filters, nil
 }
 
-// filterClauses builds f's query, recording its problems in p, and adds the forced
-// filters of a browser's search (only used once p holds none).
+// filterClauses builds f's query, recording its problems in p, and adds a secured key's
+// filter and the forced filters of a browser's search (only used once p holds none).
 func filterClauses(f *Filter, r Rules, s Schema, p *problems) []any {
 	var filters []any
 	if f != nil {
@@ -103,6 +103,9 @@ func filterClauses(f *Filter, r Rules, s Schema, p *problems) []any {
 		if q := fb.build(f, "filters", 1); q != nil {
 			filters = append(filters, q)
 		}
+	}
+	if q := r.keyFilter(s, p); q != nil {
+		filters = append(filters, q)
 	}
 	if r.Public {
 		filters = append(filters, forced(r.Policy.ForcedFilters, s)...)

@@ -13,6 +13,8 @@ type Rules struct {
 	// Public marks a browser search: Policy applies.
 	Public bool
 	Policy searchv1alpha1.PublicSearchPolicy
+	// Key is a secured API key's restriction (restriction.go); nil for other keys.
+	Key *Restriction
 }
 
 // KeyedRules are the rules of POST /search.
@@ -38,13 +40,17 @@ func (r Rules) maxLimit() int {
 }
 
 // HitCap is the most hits returned, whatever the request asks: the policy's maxHits for
-// browsers.
+// browsers, a secured key's maxHits.
 func (r Rules) HitCap() int { return r.hitCap() }
 
 // Retrievable returns the fields a hit may show (nil: all).
 func (r Rules) Retrievable() []string { return r.retrievable() }
 
 func (r Rules) hitCap() int {
+	return r.keyCap(r.policyCap())
+}
+
+func (r Rules) policyCap() int {
 	if !r.Public {
 		return MaxLimit
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/searchquery"
 )
 
 // Authentication and authorization failures. The HTTP layer maps each to its status.
@@ -22,11 +23,26 @@ var (
 	ErrWorkspaceNotFound = errors.New("workspace not found")
 	ErrIndexDenied       = errors.New("API key does not grant access to this index")
 	ErrScopeDenied       = errors.New("API key lacks the scope this endpoint needs")
+	// ErrInvalidSecuredKey: a secured key that is malformed, tampered with, or whose
+	// parent key is unknown (deleted, or rotated away); its message says which.
+	ErrInvalidSecuredKey = errors.New("invalid secured API key")
+	// ErrSecuredKeyDenied: a secured key on an endpoint that does not apply its
+	// restrictions.
+	ErrSecuredKeyDenied = errors.New("a secured API key only searches: this endpoint needs the key it was derived from")
 )
 
 // Requirement is the scope an endpoint needs. Either accepts a key with any of Scopes.
 type Requirement struct {
 	Scopes []searchv1alpha1.Scope
+	// SecuredKeys: the endpoint also takes secured keys, and applies their restriction
+	// (Principal.Restriction) to what it answers.
+	SecuredKeys bool
+}
+
+// AlsoSecured returns r taking secured keys too.
+func (r Requirement) AlsoSecured() Requirement {
+	r.SecuredKeys = true
+	return r
 }
 
 // Need returns the requirement of one scope.
@@ -45,6 +61,8 @@ type Principal struct {
 	Prefix    string
 	Scopes    []searchv1alpha1.Scope
 	Indexes   []string
+	// Restriction is a secured key's, to apply on top of each search; nil for a plain key.
+	Restriction *searchquery.Restriction
 }
 
 // EffectiveScopes adds the scopes a scope implies: write carries events.
@@ -74,6 +92,9 @@ func Authorize(p Principal, workspace, index string, indexExists bool, req Requi
 	if p.Workspace != workspace {
 		return ErrOtherWorkspace
 	}
+	if p.Restriction != nil && !req.SecuredKeys {
+		return ErrSecuredKeyDenied
+	}
 	if !p.Allows(req) {
 		return ErrScopeDenied
 	}
@@ -92,6 +113,9 @@ func Authorize(p Principal, workspace, index string, indexExists bool, req Requi
 func AuthorizeWorkspace(p Principal, workspace string, req Requirement) error {
 	if p.Workspace != workspace {
 		return ErrOtherWorkspace
+	}
+	if p.Restriction != nil && !req.SecuredKeys {
+		return ErrSecuredKeyDenied
 	}
 	if !p.Allows(req) {
 		return ErrScopeDenied

@@ -9,6 +9,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/apikey"
+	"github.com/aislehq/aisle/internal/searchquery"
 )
 
 func TestAuthorize(t *testing.T) {
@@ -58,6 +59,14 @@ func TestAuthorizeWorkspace(t *testing.T) {
 		if got := AuthorizeWorkspace(c.p, c.ws, Need("search")); !errors.Is(got, c.want) {
 			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
 		}
+	}
+	secured := search
+	secured.Restriction = &searchquery.Restriction{MaxHits: 1}
+	if got := AuthorizeWorkspace(secured, "acme", Need("search")); !errors.Is(got, ErrSecuredKeyDenied) {
+		t.Errorf("a secured key on an endpoint without its restrictions: got %v", got)
+	}
+	if got := AuthorizeWorkspace(secured, "acme", Need("search").AlsoSecured()); got != nil {
+		t.Errorf("a secured key on an endpoint applying them: got %v", got)
 	}
 }
 

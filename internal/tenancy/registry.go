@@ -1,6 +1,7 @@
 package tenancy
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,9 +21,10 @@ import (
 
 // Field indexes of the informer cache.
 const (
-	keyHashField  = "status.keyHashes"
-	publicIDField = "status.publicId"
-	originField   = "spec.allowedOrigins"
+	keyHashField    = "status.keyHashes"
+	securedKeyField = "status.securedKeyPublicKeys"
+	publicIDField   = "status.publicId"
+	originField     = "spec.allowedOrigins"
 )
 
 // The API server reads the three kinds and nothing else: no Secrets, ever.
@@ -45,6 +47,11 @@ func NewRegistry(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme, 
 		return keyHashes(o.(*searchv1alpha1.APIKey))
 	}); err != nil {
 		return nil, fmt.Errorf("indexing API keys by hash: %w", err)
+	}
+	if err := c.IndexField(ctx, &searchv1alpha1.APIKey{}, securedKeyField, func(o client.Object) []string {
+		return securedKeyPublicKeys(o.(*searchv1alpha1.APIKey))
+	}); err != nil {
+		return nil, fmt.Errorf("indexing API keys by secured key public key: %w", err)
 	}
 	if err := c.IndexField(ctx, &searchv1alpha1.SearchIndex{}, publicIDField, func(o client.Object) []string {
 		if id := o.(*searchv1alpha1.SearchIndex).Status.PublicID; id != "" {
@@ -76,28 +83,57 @@ func (r *Registry) WaitForSync(ctx context.Context) bool {
 	return r.cache.WaitForCacheSync(ctx)
 }
 
-// Authenticate resolves the value of an Authorization header to a principal.
+// Authenticate resolves the value of an Authorization header to a principal: a plain
+// key by its hash, a secured key by its parent's public key (secured.go).
 func (r *Registry) Authenticate(ctx context.Context, header string) (Principal, error) {
 	key, err := bearerToken(header)
 	if err != nil {
 		return Principal{}, err
 	}
+	if isSecured(key) {
+		return r.authenticateSecured(ctx, key)
+	}
 	if !apikey.WellFormed(key) {
 		return Principal{}, ErrInvalidKey
 	}
-	var keys searchv1alpha1.APIKeyList
-	if err := r.cache.List(ctx, &keys, client.MatchingFields{keyHashField: apikey.Hash(key)}); err != nil {
-		return Principal{}, fmt.Errorf("looking up API key: %w", err)
+	k, err := r.keyBy(ctx, keyHashField, apikey.Hash(key))
+	if err != nil || k == nil {
+		return Principal{}, cmp.Or(err, ErrInvalidKey)
 	}
-	if len(keys.Items) != 1 {
-		// Two objects can only share a hash if someone copied status by hand: trust neither.
-		return Principal{}, ErrInvalidKey
-	}
-	k := &keys.Items[0]
 	if err := checkKey(k, key, r.clock.Now()); err != nil {
 		return Principal{}, err
 	}
-	return principalOf(k, key), nil
+	return principalOf(k, apikey.Prefix(key)), nil
+}
+
+// authenticateSecured checks a secured key against the parent its payload names.
+func (r *Registry) authenticateSecured(ctx context.Context, key string) (Principal, error) {
+	sk, err := decodeSecured(key)
+	if err != nil {
+		return Principal{}, err
+	}
+	parent, err := r.keyBy(ctx, securedKeyField, sk.claims.Key)
+	if err != nil {
+		return Principal{}, err
+	}
+	if parent == nil {
+		return Principal{}, fmt.Errorf("%w: the key it was derived from is unknown: deleted, or rotated away", ErrInvalidSecuredKey)
+	}
+	return checkSecured(parent, sk, r.clock.Now())
+}
+
+// keyBy returns the one APIKey whose field index holds value, or nil.
+func (r *Registry) keyBy(ctx context.Context, field, value string) (*searchv1alpha1.APIKey, error) {
+	var keys searchv1alpha1.APIKeyList
+	if err := r.cache.List(ctx, &keys, client.MatchingFields{field: value}); err != nil {
+		return nil, fmt.Errorf("looking up API key: %w", err)
+	}
+	if len(keys.Items) != 1 {
+		// Two objects can only share a hash or public key if someone copied status by
+		// hand: trust neither.
+		return nil, nil
+	}
+	return &keys.Items[0], nil
 }
 
 func bearerToken(header string) (string, error) {

@@ -49,6 +49,9 @@ func servePage() int {
 	mux.HandleFunc("/shop", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, filepath.Join(root, "test", "browser", "page", "shop.html"))
 	})
+	mux.HandleFunc("/secured", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, filepath.Join(root, "test", "browser", "page", "secured.html"))
+	})
 	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte("<!doctype html><title>elsewhere</title>"))
 	})
