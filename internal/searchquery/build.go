@@ -17,8 +17,10 @@ type Plan struct {
 	Retry bool
 	// IgnoredWords are the query words this plan does not use.
 	IgnoredWords []string
-	highlight    *highlightPlan
-	explain      *explainPlan
+	// Pinned is the body of the search for the records the rules promote (nil: none).
+	Pinned    []byte
+	highlight *highlightPlan
+	explain   *explainPlan
 }
 
 // Inputs are what a plan takes besides the request, the rules and the mapping: read by
@@ -29,6 +31,8 @@ type Inputs struct {
 	// Drop is the number of query words dropped from the end (retries of
 	// matchingStrategy all).
 	Drop int
+	// Merch is what the index's merchandising rules change in the search (merch.go).
+	Merch *Merch
 }
 
 // Build validates req against the rules and the index's schema and returns the plan of
@@ -45,15 +49,17 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	checkSort(&req, r, &p)
 	checkFields(&req, r, &p)
 	checkRanking(&req, r, s, &p)
+	checkMerch(&req, r, &p)
 	filters := filterClauses(req.Filters, r, s, &p)
 	if err := p.err(); err != nil {
 		return Plan{}, err
 	}
 	hasText := len(splitWords(req.Q)) > 0
 	order := orderOf(req, r, s, hasText).withStats(in.Stats)
-	tp := newTextPlan(req, r, s, in.Drop, order.quantized())
+	tp, band := newTextPlan(req, r, s, in.Drop, order.quantized()).withMerch(r, in.Merch, order.quantized())
+	ranked := append(order.bandClauses(tp.radix, in.Stats), band.clauses(tp.radix)...)
 	body := map[string]any{
-		"query":            map[string]any{"bool": boolQuery(tp.query(order.bandClauses(tp.radix, in.Stats)), filters)},
+		"query":            map[string]any{"bool": boolQuery(tp.query(ranked), append(filters, in.Merch.filters()...))},
 		"from":             req.Offset,
 		"size":             limit,
 		"track_total_hits": true,
@@ -70,7 +76,13 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	}
 	if req.Explain {
 		plan.explain = newExplainPlan(tp, order)
+		plan.explain.rulesShift = band.shift
 	}
+	pinned, err := in.Merch.arrange(body)
+	if err != nil {
+		return Plan{}, err
+	}
+	plan.Pinned = pinned
 	raw, err := json.Marshal(body)
 	if err != nil {
 		return Plan{}, err

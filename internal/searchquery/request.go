@@ -83,6 +83,8 @@ type Request struct {
 	Explain bool `json:"explain"`
 	// Snippets asks for windows of text around the best match of fields.
 	Snippets []SnippetRequest `json:"snippets"`
+	// EnableRules: false leaves the index's merchandising rules out (keyed search only).
+	EnableRules *bool `json:"enableRules"`
 }
 
 // SnippetRequest asks for a snippet of about Words words (default 10) of Field.
@@ -131,6 +133,10 @@ type Response struct {
 	IgnoredWords []string `json:"ignoredWords"`
 	// Took is the time the search took, in milliseconds, measured by the API server.
 	Took int64 `json:"took"`
+	// AppliedRules are the IDs of the merchandising rules applied, in order; UserData
+	// their consequences' userData, in the same order (absent when none).
+	AppliedRules []string          `json:"appliedRules,omitempty"`
+	UserData     []json.RawMessage `json:"userData,omitempty"`
 }
 
 // Hit is one matching record.
@@ -145,6 +151,8 @@ type Hit struct {
 	Snippets map[string]string `json:"snippets,omitempty"`
 	// Ranking is the hit's level of each criterion, with explain.
 	Ranking *Ranking `json:"ranking,omitempty"`
+	// Promoted marks a record a merchandising rule put at its position.
+	Promoted bool `json:"promoted,omitempty"`
 }
 
 // FacetValue is one value of a facet and the number of matching records holding it.
