@@ -195,6 +195,7 @@ func (s *Server) routes() {
 	idx.add(fiber.MethodPost, "/staged-replacements/:stageId/commit", writeScope, cat, s.commitStage)
 	idx.add(fiber.MethodDelete, "/staged-replacements/:stageId", writeScope, cat, s.abortStage)
 	s.searchRoutes(idx)
+	s.ruleRoutes(idx)
 	s.eventRoutes(idx)
 	s.insightRoutes(idx)
 	s.listRoutes(idx)

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/merch"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -33,6 +34,7 @@ type Service struct {
 	schemas map[string]cachedSchema
 	group   singleflight.Group
 	stats   statsCache
+	rules   *merch.Service
 }
 
 type cachedSchema struct {
@@ -41,9 +43,15 @@ type cachedSchema struct {
 }
 
 // New returns a service on client.
-func New(client *elasticsearch.TypedClient) *Service {
-	return &Service{es: client, ttl: DefaultSchemaTTL, schemas: map[string]cachedSchema{},
+func New(client *elasticsearch.TypedClient, opts ...Option) *Service {
+	s := &Service{es: client, ttl: DefaultSchemaTTL, schemas: map[string]cachedSchema{},
 		stats: statsCache{ttl: DefaultStatsTTL, entries: map[statsKey]cachedStats{}}}
+	o := options{clock: time.Now}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	s.rules = merch.New(client, s, o.clock)
+	return s
 }
 
 // Search runs req under rules against the index behind alias. Invalid requests fail
@@ -60,17 +68,20 @@ func (s *Service) Search(ctx context.Context, alias string, rules searchquery.Ru
 	if _, err := searchquery.Build(req, rules, schema); err != nil {
 		return searchquery.Response{}, err
 	}
+	req, applied, err := s.merchandise(ctx, alias, rules, req, schema)
+	if err != nil {
+		return searchquery.Response{}, err
+	}
 	stats, err := s.fieldStats(ctx, alias, searchquery.StatsFields(req, rules, schema))
 	if err != nil {
 		return searchquery.Response{}, err
 	}
 	for drop := 0; ; drop++ {
-		plan, err := searchquery.BuildWith(req, rules, schema, searchquery.Inputs{Stats: stats, Drop: drop})
-		if err != nil {
-			return searchquery.Response{}, err
+		build := func(m *searchquery.Merch) (searchquery.Plan, error) {
+			return searchquery.BuildWith(req, rules, schema, searchquery.Inputs{Stats: stats, Drop: drop, Merch: m})
 		}
-		res, err := s.runPlan(ctx, alias, plan)
-		if err != nil || res.Total > 0 || !plan.Retry {
+		res, organic, retry, err := s.runMerch(ctx, alias, applied, build)
+		if err != nil || organic > 0 || !retry {
 			res.Took = time.Since(start).Milliseconds()
 			return res, err
 		}
