@@ -1,6 +1,7 @@
 package merch
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -42,7 +43,10 @@ func DecodeRule(body []byte, id string) (Rule, error) {
 	if err := strictjson.Decode(body, &r); err != nil {
 		return Rule{}, err
 	}
-	if r.ObjectID == "" {
+	var given struct {
+		ObjectID *string `json:"objectID"`
+	}
+	if err := json.Unmarshal(body, &given); err == nil && given.ObjectID == nil {
 		r.ObjectID = id
 	}
 	if r.ObjectID != id {

@@ -132,3 +132,9 @@ var _ = Describe("The parameters of GET /rules", func() {
 		Entry("a query over 512 bytes", strings.Repeat("q", 513), "", "", "query must be valid UTF-8 of at most 512 bytes"),
 	)
 })
+
+var _ = Describe("The objectID of PUT /rules/{ruleId}", func() {
+	It("is refused when the body gives it empty", func() {
+		Expect(checked(`{"objectID": "", "consequence": {"hide": ["x"]}}`)).To(MatchError(ContainSubstring(`objectID: "" differs from the path's "r1"`)))
+	})
+})
