@@ -32,11 +32,17 @@ export interface SearchHit {
   record: Record<string, unknown>;
   /** HTML-escaped, with <em> around the matches. */
   highlights?: Record<string, string>;
+  /** A merchandising rule put the record at this position. */
+  promoted?: true;
   [field: string]: unknown;
 }
 
 export interface SearchResponse {
   hits: SearchHit[];
+  /** The merchandising rules applied, in order (absent when none). */
+  appliedRules?: string[];
+  /** The userData of the rules applied, in their order: what a page shows (a banner). */
+  userData?: unknown[];
   [field: string]: unknown;
 }
 
