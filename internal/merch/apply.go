@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 
@@ -50,11 +51,11 @@ func (s *Service) Apply(ctx context.Context, t Target, schema searchquery.Schema
 }
 
 // outcome applies matches, in order, to a search of q (whose tokens are toks).
-func outcome(q string, toks []token, matches []*compiled, settings searchv1alpha1.IndexSettings, schema searchquery.Schema) Outcome {
+func outcome(q string, toks []token, matches iter.Seq[*compiled], settings searchv1alpha1.IndexSettings, schema searchquery.Schema) Outcome {
 	o := Outcome{Query: q}
 	m := &searchquery.Merch{}
 	edited := false
-	for _, c := range matches {
+	for c := range matches {
 		if len(o.Applied) == MaxApplied {
 			break
 		}

@@ -3,6 +3,7 @@ package merch
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -44,11 +45,11 @@ func tokens(q string) []token {
 
 var _ = Describe("What the rules that apply change in a search", func() {
 	It("lists the rules applied and their userData in order, and joins their filters, hidden records and boosts", func() {
-		out := outcome("shoe", nil, []*compiled{
+		out := outcome("shoe", nil, slices.Values([]*compiled{
 			withConsequence("a", `{"userData": {"banner": 1}, "filters": {"field": "brand", "eq": "acme"}, "hide": ["h1"]}`),
 			withConsequence("b", `{"boost": [{"filter": {"field": "brand", "eq": "x"}, "weight": 3}], "hide": ["h1", "h2"]}`),
 			withConsequence("c", `{"userData": "two", "bury": [{"filter": {"field": "brand", "eq": "y"}}]}`),
-		}, applySettings, applySchema)
+		}), applySettings, applySchema)
 		Expect(out.Applied).To(Equal([]string{"a", "b", "c"}))
 		Expect(out.UserData).To(Equal([]json.RawMessage{json.RawMessage(`{"banner": 1}`), json.RawMessage(`"two"`)}))
 		Expect(out.Merch.Filters).To(HaveLen(1))
@@ -59,10 +60,10 @@ var _ = Describe("What the rules that apply change in a search", func() {
 	})
 
 	It("skips a rule whose filters no longer fit the settings, applying the others", func() {
-		out := outcome("shoe", nil, []*compiled{
+		out := outcome("shoe", nil, slices.Values([]*compiled{
 			withConsequence("stale", `{"userData": 1, "boost": [{"filter": {"field": "color", "eq": "red"}}]}`),
 			withConsequence("fine", `{"userData": 2}`),
-		}, applySettings, applySchema)
+		}), applySettings, applySchema)
 		Expect(out.Applied).To(Equal([]string{"fine"}))
 		Expect(out.Merch).To(BeNil())
 	})
@@ -72,24 +73,24 @@ var _ = Describe("What the rules that apply change in a search", func() {
 		for i := 0; i < 12; i++ {
 			matches = append(matches, withConsequence(fmt.Sprintf("r%02d", i), `{"userData": 1}`))
 		}
-		Expect(outcome("", nil, matches, applySettings, applySchema).Applied).To(HaveLen(MaxApplied))
+		Expect(outcome("", nil, slices.Values(matches), applySettings, applySchema).Applied).To(HaveLen(MaxApplied))
 	})
 
 	It("promotes each record once, at the first rule's position, and never a hidden one", func() {
-		out := outcome("", nil, []*compiled{
+		out := outcome("", nil, slices.Values([]*compiled{
 			withConsequence("a", `{"promote": [{"objectID": "p1", "position": 2}, {"objectID": "p2", "position": 1}]}`),
 			withConsequence("b", `{"promote": [{"objectID": "p1", "position": 9}, {"objectID": "p3", "position": 3}], "hide": ["p2"]}`),
-		}, applySettings, applySchema)
+		}), applySettings, applySchema)
 		Expect(out.Pins).To(Equal([]Pin{{"p1", 2}, {"p3", 3}}))
 		Expect(out.Merch.Promoted).To(Equal([]string{"p1", "p3"}))
 	})
 
 	It("rewrites the query by the first rule with a query consequence only", func() {
 		first, second := "laptop", "tablet"
-		out := outcome("notebook", tokens("notebook"), []*compiled{
+		out := outcome("notebook", tokens("notebook"), slices.Values([]*compiled{
 			withConsequence("a", fmt.Sprintf(`{"query": {"replace": %q}}`, first)),
 			withConsequence("b", fmt.Sprintf(`{"query": {"replace": %q}}`, second)),
-		}, applySettings, applySchema)
+		}), applySettings, applySchema)
 		Expect(out.Query).To(Equal("laptop"))
 		Expect(out.Applied).To(Equal([]string{"a", "b"}))
 	})

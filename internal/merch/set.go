@@ -1,6 +1,7 @@
 package merch
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"time"
@@ -16,13 +17,14 @@ import (
 // matching conditions first (is, then startsWith and endsWith, then contains, then
 // conditions without a pattern), then the longer pattern (in words), then objectID. At
 // most MaxApplied apply; the first rule with a query consequence rewrites the query.
+// Rules without a pattern are kept in objectID order once, so a search reads only the
+// first few of them.
 
 // Ranks of the anchorings, most specific first.
 const (
 	rankIs = iota
 	rankEdge
 	rankContains
-	rankAlways
 )
 
 // Slots of Set.keys, one per anchoring.
@@ -52,7 +54,7 @@ type compiled struct {
 	terms terms
 }
 
-// match is a rule that matches a query, with how closely.
+// match is a rule a pattern matches, with how closely.
 type match struct {
 	rule, rank, length int
 }
@@ -72,6 +74,8 @@ func compile(docs []ruleDoc) *Set {
 		s.rules = append(s.rules, compiled{rule: d.Rule, terms: d.Terms})
 		s.index(i, d)
 	}
+	slices.SortFunc(s.always, func(a, b int) int { return strings.Compare(s.rules[a].rule.ObjectID, s.rules[b].rule.ObjectID) })
+	s.always = slices.Compact(s.always)
 	return s
 }
 
@@ -111,8 +115,42 @@ func (s *Set) needsQuery() bool {
 }
 
 // Match returns the rules valid at now that match a query of terms q, in the order
-// they apply.
-func (s *Set) Match(q []string, now time.Time) []*compiled {
+// they apply: those a pattern matches, then those without a pattern (kept in objectID
+// order), so that a search reads only as many as it applies.
+func (s *Set) Match(q []string, now time.Time) iter.Seq[*compiled] {
+	best := s.patternMatches(q)
+	ms := make([]match, 0, len(best))
+	for _, m := range best {
+		ms = append(ms, m)
+	}
+	slices.SortFunc(ms, func(a, b match) int {
+		switch {
+		case a.closer(b):
+			return -1
+		case b.closer(a):
+			return 1
+		}
+		return strings.Compare(s.rules[a.rule].rule.ObjectID, s.rules[b.rule].rule.ObjectID)
+	})
+	return func(yield func(*compiled) bool) {
+		for _, m := range ms {
+			if c := &s.rules[m.rule]; c.rule.validAt(now) && !yield(c) {
+				return
+			}
+		}
+		for _, i := range s.always {
+			if _, matched := best[i]; matched {
+				continue
+			}
+			if c := &s.rules[i]; c.rule.validAt(now) && !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// patternMatches finds the rules a pattern matches, each with its closest match.
+func (s *Set) patternMatches(q []string) map[int]match {
 	best := map[int]match{}
 	consider := func(slot, rank int, ts []string) {
 		for _, i := range s.keys[slot][strings.Join(ts, " ")] {
@@ -134,39 +172,10 @@ func (s *Set) Match(q []string, now time.Time) []*compiled {
 			consider(slotContains, rankContains, q[i:i+k])
 		}
 	}
-	for _, i := range s.always {
-		if _, seen := best[i]; !seen {
-			best[i] = match{rule: i, rank: rankAlways}
-		}
-	}
-	return s.ordered(best, now)
+	return best
 }
 
 // closer reports m as a closer match than b.
 func (m match) closer(b match) bool {
 	return m.rank < b.rank || m.rank == b.rank && m.length > b.length
-}
-
-// ordered keeps the rules valid at now, in the order they apply.
-func (s *Set) ordered(best map[int]match, now time.Time) []*compiled {
-	ms := make([]match, 0, len(best))
-	for _, m := range best {
-		if s.rules[m.rule].rule.validAt(now) {
-			ms = append(ms, m)
-		}
-	}
-	slices.SortFunc(ms, func(a, b match) int {
-		switch {
-		case a.closer(b):
-			return -1
-		case b.closer(a):
-			return 1
-		}
-		return strings.Compare(s.rules[a.rule].rule.ObjectID, s.rules[b.rule].rule.ObjectID)
-	})
-	out := make([]*compiled, len(ms))
-	for i, m := range ms {
-		out[i] = &s.rules[m.rule]
-	}
-	return out
 }
