@@ -12,6 +12,7 @@ import (
 	"github.com/aislehq/aisle/internal/catalog/stage"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/events"
+	"github.com/aislehq/aisle/internal/merch"
 	"github.com/aislehq/aisle/internal/searchquery"
 	"github.com/aislehq/aisle/internal/settingsstore"
 	"github.com/aislehq/aisle/internal/strictjson"
@@ -82,6 +83,11 @@ var errorTable = []errorRow{
 	{settingsstore.ErrInvalidSettings, http.StatusBadRequest, fromSentinel, ""},
 	{settingsstore.ErrInvalidPolicy, http.StatusBadRequest, fromSentinel, ""},
 	{searchquery.ErrInvalid, http.StatusBadRequest, fromSentinel, ""},
+
+	{merch.ErrInvalid, http.StatusBadRequest, fromSentinel, ""},
+	{merch.ErrTooMany, http.StatusBadRequest, fromSentinel, ""},
+	{merch.ErrBadParameter, http.StatusBadRequest, fromSentinel, ""},
+	{merch.ErrNotFound, http.StatusNotFound, sentinelText, ""},
 
 	{events.ErrBadBody, http.StatusBadRequest, fromSentinel, ""},
 	{events.ErrBadParameter, http.StatusBadRequest, fromSentinel, ""},

@@ -43,7 +43,27 @@ const (
 	kindQueries = "queries"
 )
 
+// ruleTemplate is a rule using every part, and ruleFields its slots: the body of
+// PUT /rules/r1, and inside {"rules": [...]} of POST and PUT /rules.
+const ruleTemplate = `{"objectID": «objectID», "description": «description», "enabled": «enabled»,
+	"conditions": [{"pattern": «pattern», "anchoring": «anchoring»}], "validity": [{"from": «from», "until": «until»}],
+	"consequence": {"promote": [{"objectID": «promoted», "position": «position»}], "hide": «hide»,
+		"boost": [{"filter": {"field": «boostField», "eq": «boostValue»}, "weight": «weight»}],
+		"filters": {"field": «filterField», "in": «filterIn»}, "query": {"remove": «remove»}, "userData": «userData»}}`
+
+var ruleFields = []bodyField{
+	{"objectID", kindID, `"r1"`}, {"description", kindString, `"shoe sale"`}, {"enabled", kindBool, `true`},
+	{"pattern", kindString, `"shoe"`}, {"anchoring", kindString, `"contains"`},
+	{"from", kindString, `"2030-01-01T00:00:00Z"`}, {"until", kindString, `"2030-02-01T00:00:00Z"`},
+	{"promoted", kindID, `"p1"`}, {"position", kindInt, `1`}, {"hide", kindArray, `["p2"]`},
+	{"boostField", kindString, `"brand"`}, {"boostValue", kindFree, `"acme"`}, {"weight", kindInt, `2`},
+	{"filterField", kindString, `"brand"`}, {"filterIn", kindValues, `["acme"]`}, {"remove", kindArray, `["cheap"]`},
+	{"userData", kindFree, `{"banner": "sale.png"}`},
+}
+
 var bodyShapes = map[string]bodyShape{
+	"rule":  {ruleTemplate, ruleFields},
+	"rules": {`{"rules": [` + ruleTemplate + `]}`, ruleFields},
 	"records": {`{"records": [{"objectID": «objectID», "name": «name»}]}`, []bodyField{
 		{"objectID", kindID, `"r1"`}, {"name", kindFree, `"a record"`},
 	}},
@@ -86,13 +106,14 @@ var bodyShapes = map[string]bodyShape{
 		"maxValuesPerFacet": «maxValuesPerFacet», "sort": [{"field": «sortField», "order": «sortOrder»}], "fields": «fields»,
 		"typoTolerance": «typoTolerance», "highlight": «highlight», "matchingStrategy": «matchingStrategy», "explain": «explain»,
 		"snippets": [{"field": «snippetField», "words": «snippetWords»}], "facetFilters": «facetFilters», "distinct": «distinct»,
-		"variantsLimit": «variantsLimit»}`, []bodyField{
+		"variantsLimit": «variantsLimit», "enableRules": «enableRules»}`, []bodyField{
 		{"q", kindString, `"shoe"`}, {"limit", kindInt, `5`}, {"offset", kindInt, `0`}, {"filterField", kindString, `"brand"`},
 		{"in", kindValues, `["acme"]`}, {"facets", kindArray, `["brand"]`}, {"maxValuesPerFacet", kindInt, `5`},
 		{"sortField", kindString, `"price"`}, {"sortOrder", kindString, `"asc"`}, {"fields", kindArray, `["name"]`},
 		{"typoTolerance", kindBool, `true`}, {"highlight", kindBool, `true`}, {"matchingStrategy", kindString, `"last"`},
 		{"explain", kindBool, `false`}, {"snippetField", kindString, `"name"`}, {"snippetWords", kindInt, `5`},
 		{"facetFilters", kindSelection, `{"brand": ["acme"]}`}, {"distinct", kindDistinct, `false`}, {"variantsLimit", kindInt, `0`},
+		{"enableRules", kindBool, `true`},
 	}},
 	"facetSearch": {`{"facetQuery": «facetQuery», "q": «q», "filters": {"field": «filterField», "in": «in»}, "facetFilters": «facetFilters»,
 		"maxValues": «maxValues»}`, []bodyField{

@@ -44,6 +44,9 @@ var bodyEndpoints = []bodyEndpoint{
 	{"POST", "/search", "search", securedKeyOf},
 	{"POST", "/events", "events", writeKeyOf},
 	{"POST", "/past-orders", "orders", writeKeyOf},
+	{"PUT", "/rules/r1", "rule", writeKeyOf},
+	{"POST", "/rules", "rules", writeKeyOf},
+	{"PUT", "/rules", "rules", writeKeyOf},
 	{"POST", "/search", "search", nil},
 	{"POST", "/events", "events", nil},
 	{"POST", "/facets/brand/search", "facetSearch", searchKeyOf},
@@ -128,9 +131,9 @@ func expectFailedInPlace(ep bodyEndpoint, r response) {
 
 // indexState is what a refused request must leave as it was.
 type indexState struct {
-	receipt, config, access string
-	stage                   [3]any
-	records, events, orders int
+	receipt, config, access, rules string
+	stage                          [3]any
+	records, events, orders        int
 }
 
 func stateOf(ci catalogIndex) indexState {
@@ -145,6 +148,7 @@ func stateOf(ci catalogIndex) indexState {
 		receipt: string(call(0, "GET", ci.base+"/indexing", ci.writeKey, nil).body),
 		config:  string(call(0, "GET", ci.base+"/config", ci.writeKey, nil).body),
 		access:  string(call(0, "GET", ci.base+"/public-access", ci.writeKey, nil).body),
+		rules:   string(call(0, "GET", ci.base+"/rules", ci.writeKey, nil).body),
 		stage:   [3]any{st.State, st.Batches, st.Records},
 		records: int(searchCount(ci)),
 		events:  len(rawDocs(ci.names.EventsPattern())),
@@ -168,7 +172,7 @@ var _ = Describe("Every endpoint that takes a body (issue 15)", Ordered, Continu
 		before = stateOf(ci)
 	})
 
-	DescribeTable("answers a bad body with a 4xx naming the problem, and writes nothing (no record, revision, setting, policy, batch, event or order)",
+	DescribeTable("answers a bad body with a 4xx naming the problem, and writes nothing (no record, revision, setting, policy, batch, event, order or rule)",
 		func(shape, body string) {
 			for _, ep := range bodyEndpoints {
 				if shape == "" || ep.shape == shape {
@@ -181,7 +185,7 @@ var _ = Describe("Every endpoint that takes a body (issue 15)", Ordered, Continu
 	)
 
 	It("takes the valid bodies the table starts from, so each refusal above is the wrong field's", func() {
-		for _, shape := range []string{"search", "events", "facetSearch", "multiSearch", "publicMultiSearch", "multiSearchQueries", "publicMultiSearchQueries", "settings"} {
+		for _, shape := range []string{"search", "events", "facetSearch", "multiSearch", "publicMultiSearch", "multiSearchQueries", "publicMultiSearchQueries", "settings", "rule", "rules"} {
 			for _, ep := range bodyEndpoints {
 				if ep.shape == shape {
 					r := ep.send(ci, bodyShapes[shape].render("", ""))
@@ -256,6 +260,9 @@ var _ = Describe("Every endpoint with an identifier in its path (issue 15)", Ord
 		Entry("a commit's stageId", "POST", "/staged-replacements/{id}/commit", `{"expectedBatches": 0, "expectedRecords": 0}`, writeKeyOf, false),
 		Entry("a facet value search's field", "POST", "/facets/{id}/search", `{}`, searchKeyOf, false),
 		Entry("the public facet value search's field", "POST", "/facets/{id}/search", `{}`, nil, false),
+		Entry("GET /rules/{ruleId}", "GET", "/rules/{id}", "", searchKeyOf, false),
+		Entry("PUT /rules/{ruleId}", "PUT", "/rules/{id}", `{"consequence": {"hide": ["x"]}}`, writeKeyOf, false),
+		Entry("DELETE /rules/{ruleId}", "DELETE", "/rules/{id}", "", writeKeyOf, false),
 	)
 })
 
@@ -281,7 +288,7 @@ var _ = Describe("Every endpoint with query parameters (issue 15)", func() {
 			ci := catalogIndex{name: "catalog", base: "/api/teams/acme/indexes/catalog", writeKey: keys["catalog"], searchKey: keys["catalog"]}
 			for _, path := range []string{ci.base + "/events/stats", ci.base + "/lists/together/p1", "/api/public/indexes/pub-acme-catalog/lists/together/p1",
 				ci.base + "/lists/similar/p1", ci.base + "/lists/goesWith/p1", ci.base + "/lists/trending",
-				"/api/public/indexes/pub-acme-catalog/lists/similar/p1", "/api/public/indexes/pub-acme-catalog/lists/trending"} {
+				"/api/public/indexes/pub-acme-catalog/lists/similar/p1", "/api/public/indexes/pub-acme-catalog/lists/trending", ci.base + "/rules"} {
 				r := rawCall("GET", path+"?"+query, ci.searchKey, "", map[string]string{"Origin": allowedOrigin, "User-Agent": "query-spec"})
 				Expect(r.status).To(Or(Equal(http.StatusOK), Equal(http.StatusBadRequest)), "%s?%s: %s", path, query, r.body)
 				if r.status == http.StatusBadRequest {
@@ -311,5 +318,10 @@ var _ = Describe("Every endpoint with query parameters (issue 15)", func() {
 		Entry("a field that is no facet", "field=objectID&value=x"),
 		Entry("a value of invalid UTF-8", "field=brand&value=%FF"),
 		Entry("a value too long", "field=brand&value="+strings.Repeat("v", 600)),
+		Entry("a query of invalid UTF-8", "query=%FF"),
+		Entry("a query too long", "query="+strings.Repeat("q", 600)),
+		Entry("an offset past the window", "offset=9999&limit=2"),
+		Entry("a negative offset", "offset=-1"),
+		Entry("an overflowing offset", "offset=99999999999999999999"),
 	)
 })

@@ -197,6 +197,7 @@ func (s *Server) routes() {
 	s.searchRoutes(idx)
 	s.facetRoutes(idx)
 	s.multiSearchRoutes()
+	s.ruleRoutes(idx)
 	s.eventRoutes(idx)
 	s.insightRoutes(idx)
 	s.listRoutes(idx)

@@ -91,7 +91,7 @@ var _ = BeforeSuite(func() {
 	esURL = recorder.URL()
 	productES, err := es.New(esURL)
 	Expect(err).NotTo(HaveOccurred())
-	searchSvc = search.New(productES)
+	searchSvc = search.New(productES, search.WithClock(rulesNow))
 
 	testEnv, err = envtestenv.New()
 	Expect(err).NotTo(HaveOccurred())

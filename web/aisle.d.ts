@@ -44,6 +44,8 @@ export interface SearchHit {
   highlights?: Record<string, string | string[]>;
   /** The other records of the hit's group, best-ranked first (with variantsLimit). */
   variants?: { objectID: string; record: Record<string, unknown> }[];
+  /** A merchandising rule put the record at this position. */
+  promoted?: true;
   [field: string]: unknown;
 }
 
@@ -64,6 +66,10 @@ export interface SearchResponse {
   facets: Record<string, { value: FacetValue; count: number }[]>;
   /** Per requested facet holding numbers; absent when there is none. */
   facetStats?: Record<string, FacetStats>;
+  /** The merchandising rules applied, in order (absent when none). */
+  appliedRules?: string[];
+  /** The userData of the rules applied, in their order: what a page shows (a banner). */
+  userData?: unknown[];
   [field: string]: unknown;
 }
 

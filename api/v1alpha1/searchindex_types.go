@@ -11,7 +11,8 @@ type DeletionPolicy string
 const (
 	// DeletionRetain leaves the alias, physical indices, events and orders in Elasticsearch.
 	DeletionRetain DeletionPolicy = "Retain"
-	// DeletionDelete removes the alias, every physical index, and the event and order indices.
+	// DeletionDelete removes the alias, every physical index, the event and order indices
+	// and the merchandising rules.
 	DeletionDelete DeletionPolicy = "Delete"
 )
 

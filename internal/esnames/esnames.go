@@ -78,6 +78,31 @@ func (i Index) Orders() string {
 	return i.Stem() + ".orders"
 }
 
+// Rules is the index of the merchandising rules (internal/merch): not behind the
+// alias, so full replacements and rebuilds keep it; deleted with the SearchIndex.
+func (i Index) Rules() string {
+	return i.Stem() + ".rules"
+}
+
+// FromAlias returns the names whose Alias is alias: the prefix is what comes before the
+// workspace and the index name, which hold no dots.
+func FromAlias(alias string) (Index, bool) {
+	stem, ok := strings.CutSuffix(alias, ".records")
+	if !ok {
+		return Index{}, false
+	}
+	parts := strings.Split(stem, ".")
+	if len(parts) < 3 {
+		return Index{}, false
+	}
+	n := len(parts)
+	i := Index{Prefix: strings.Join(parts[:n-2], "."), Workspace: parts[n-2], Name: parts[n-1]}
+	if i.Prefix == "" || i.Workspace == "" || i.Name == "" {
+		return Index{}, false
+	}
+	return i, true
+}
+
 // AllPattern matches every Elasticsearch index of this SearchIndex.
 func (i Index) AllPattern() string {
 	return i.Stem() + ".*"

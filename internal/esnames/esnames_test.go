@@ -23,6 +23,7 @@ func TestNames(t *testing.T) {
 		n.Orders():    "aisle.demo.products.orders",
 		n.Events(time.Date(2026, 3, 31, 23, 0, 0, 0, time.FixedZone("x", -3600*5))): "aisle.demo.products.events-2026.04",
 		n.AllPattern(): "aisle.demo.products.*",
+		n.Rules():      "aisle.demo.products.rules",
 	}
 	for got, want := range cases {
 		if got != want {
@@ -35,5 +36,19 @@ func TestNames(t *testing.T) {
 	}
 	if _, err := n.Generation("aisle.demo.other.records-42"); err == nil {
 		t.Error("Generation accepted the physical index of another SearchIndex")
+	}
+}
+
+func TestFromAliasGivesBackTheNames(t *testing.T) {
+	for _, n := range []esnames.Index{esnames.For("demo", "products"), {Prefix: "shop.eu", Workspace: "w-1", Name: "p-2"}} {
+		got, ok := esnames.FromAlias(n.Alias())
+		if !ok || got != n {
+			t.Errorf("FromAlias(%q) = %+v, %t; want %+v", n.Alias(), got, ok, n)
+		}
+	}
+	for _, bad := range []string{"products", "a.b.records", ".a.b.records", "aisle.demo.products.orders", "aisle..p.records"} {
+		if got, ok := esnames.FromAlias(bad); ok {
+			t.Errorf("FromAlias(%q) = %+v, want no names", bad, got)
+		}
 	}
 }

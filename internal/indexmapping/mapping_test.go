@@ -189,3 +189,31 @@ func TestHashChangesWithTheLayout(t *testing.T) {
 		t.Error("the hash of settings is the one earlier releases wrote: their indices would not be rebuilt")
 	}
 }
+
+func TestTextChainWritesOutTheIndexFilters(t *testing.T) {
+	for _, lang := range []searchv1alpha1.Language{"en", "de", "fr", "nl", "tr", "pl", "generic"} {
+		b, err := Build(searchv1alpha1.IndexSettings{Language: lang, SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := roundTrip(t, b)
+		names := dig(m, "settings", "analysis", "analyzer", AnalyzerText, "filter").([]any)
+		defs, _ := dig(m, "settings", "analysis", "filter").(map[string]any)
+		chain := TextChain(lang)
+		inline := chain["filter"].([]any)
+		if len(inline) != len(names) || chain["tokenizer"] != "standard" {
+			t.Fatalf("%s: chain %v, index analyzer %v", lang, chain, names)
+		}
+		for i, n := range names {
+			want := any(n)
+			if def, ok := defs[n.(string)]; ok {
+				want = def
+			}
+			got, _ := json.Marshal(inline[i])
+			wantJSON, _ := json.Marshal(want)
+			if string(got) != string(wantJSON) {
+				t.Errorf("%s filter %d: %s, index has %s", lang, i, got, wantJSON)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/merch"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -23,7 +24,9 @@ var emptyAnswer = []byte(`{"hits":{"total":{"value":0},"hits":[]}}`)
 // job is one search in progress.
 type job struct {
 	alias string
-	build func(drop int) (searchquery.Plan, error)
+	// merch is what the index's rules change in it.
+	merch merch.Outcome
+	build func(drop int, m *searchquery.Merch) (searchquery.Plan, error)
 	drop  int
 	plan  searchquery.Plan
 	// first is the search's answer while its merge round runs.
@@ -34,9 +37,10 @@ type job struct {
 	err    error
 }
 
-// newJob plans a search of the index behind alias with build.
-func newJob(alias string, build func(drop int) (searchquery.Plan, error)) (*job, error) {
-	j := &job{alias: alias, build: build}
+// newJob plans a search of the index behind alias with build, as the rules' outcome
+// changes it.
+func newJob(alias string, out merch.Outcome, build func(drop int, m *searchquery.Merch) (searchquery.Plan, error)) (*job, error) {
+	j := &job{alias: alias, merch: out, build: build}
 	if err := j.replan(0); err != nil {
 		return nil, err
 	}
@@ -45,7 +49,7 @@ func newJob(alias string, build func(drop int) (searchquery.Plan, error)) (*job,
 
 // replan plans the search without its last drop words.
 func (j *job) replan(drop int) error {
-	plan, err := j.build(drop)
+	plan, err := j.build(drop, j.merch.Merch)
 	if err != nil {
 		return err
 	}
@@ -109,6 +113,9 @@ func (j *job) conclude(res searchquery.Response, err error) {
 }
 
 func (j *job) finish(res searchquery.Response, err error) {
+	if err == nil {
+		res.AppliedRules, res.UserData = j.merch.Applied, j.merch.UserData
+	}
 	j.res, j.err, j.bodies = res, err, nil
 }
 

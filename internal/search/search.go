@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/merch"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -33,6 +34,7 @@ type Service struct {
 	schemas map[string]cachedSchema
 	group   singleflight.Group
 	stats   statsCache
+	rules   *merch.Service
 }
 
 type cachedSchema struct {
@@ -41,9 +43,15 @@ type cachedSchema struct {
 }
 
 // New returns a service on client.
-func New(client *elasticsearch.TypedClient) *Service {
-	return &Service{es: client, ttl: DefaultSchemaTTL, schemas: map[string]cachedSchema{},
+func New(client *elasticsearch.TypedClient, opts ...Option) *Service {
+	s := &Service{es: client, ttl: DefaultSchemaTTL, schemas: map[string]cachedSchema{},
 		stats: statsCache{ttl: DefaultStatsTTL, entries: map[statsKey]cachedStats{}}}
+	o := options{clock: time.Now}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	s.rules = merch.New(client, s, o.clock)
+	return s
 }
 
 // Search runs req under rules against the index behind alias. Invalid requests fail
@@ -56,7 +64,7 @@ func (s *Service) Search(ctx context.Context, alias string, rules searchquery.Ru
 	if err != nil {
 		return searchquery.Response{}, err
 	}
-	s.runJobs(ctx, []*job{j})
+	s.runAll(ctx, []*job{j})
 	j.res.Took = time.Since(start).Milliseconds()
 	return j.res, j.err
 }
@@ -73,12 +81,16 @@ func (s *Service) prepare(ctx context.Context, alias string, rules searchquery.R
 	if _, err := searchquery.Build(req, rules, schema); err != nil {
 		return nil, err
 	}
+	req, out, err := s.merchandise(ctx, alias, rules, req, schema)
+	if err != nil {
+		return nil, err
+	}
 	stats, err := s.fieldStats(ctx, alias, searchquery.StatsFields(req, rules, schema))
 	if err != nil {
 		return nil, err
 	}
-	return newJob(alias, func(drop int) (searchquery.Plan, error) {
-		return searchquery.BuildWith(req, rules, schema, searchquery.Inputs{Stats: stats, Drop: drop})
+	return newJob(alias, out, func(drop int, m *searchquery.Merch) (searchquery.Plan, error) {
+		return searchquery.BuildWith(req, rules, schema, searchquery.Inputs{Stats: stats, Drop: drop, Merch: m})
 	})
 }
 

@@ -16,8 +16,10 @@ type Plan struct {
 	Retry bool
 	// IgnoredWords are the query words this plan does not use.
 	IgnoredWords []string
-	highlight    *highlightPlan
-	explain      *explainPlan
+	// Pinned is the body of the search for the records the rules promote (nil: none).
+	Pinned    []byte
+	highlight *highlightPlan
+	explain   *explainPlan
 	// facets lay out the facets' aggregations; distinct groups the hits (nil: not).
 	facets   []facetAgg
 	distinct *distinctPlan
@@ -31,6 +33,8 @@ type Inputs struct {
 	// Drop is the number of query words dropped from the end (retries of
 	// matchingStrategy all).
 	Drop int
+	// Merch is what the index's merchandising rules change in the search (merch.go).
+	Merch *Merch
 }
 
 // Build validates req against the rules and the index's schema and returns the plan of
@@ -47,6 +51,7 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	checkSort(&req, r, &p)
 	checkFields(&req, r, &p)
 	checkRanking(&req, r, s, &p)
+	checkMerch(&req, r, &p)
 	filters := filterClauses(req.Filters, r, s, &p)
 	sel := checkFacetFilters(&req, r, s, &p)
 	dist := distinctOf(req, r, s, &p)
@@ -55,9 +60,10 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	}
 	hasText := len(splitWords(req.Q)) > 0
 	order := orderOf(req, r, s, hasText).withStats(in.Stats)
-	tp := newTextPlan(req, r, s, in.Drop, order.quantized())
+	tp, band := newTextPlan(req, r, s, in.Drop, order.quantized()).withMerch(r, in.Merch, order.quantized())
+	ranked := append(order.bandClauses(tp.radix, in.Stats), band.clauses(tp.radix)...)
 	body := map[string]any{
-		"query":            map[string]any{"bool": boolQuery(tp.query(order.bandClauses(tp.radix, in.Stats)), filters)},
+		"query":            map[string]any{"bool": boolQuery(tp.query(ranked), append(filters, in.Merch.filters()...))},
 		"from":             req.Offset,
 		"size":             limit,
 		"track_total_hits": true,
@@ -72,7 +78,13 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	addFacetsAndGroups(body, plan, req, s, sel)
 	if req.Explain {
 		plan.explain = newExplainPlan(tp, order)
+		plan.explain.rulesShift = band.shift
 	}
+	pinned, err := in.Merch.arrange(body)
+	if err != nil {
+		return Plan{}, err
+	}
+	plan.Pinned = pinned
 	raw, err := json.Marshal(body)
 	if err != nil {
 		return Plan{}, err

@@ -33,6 +33,9 @@ type Ranking struct {
 	// (its first field cut into ranges of values; higher ranks first).
 	CustomLevel *int `json:"customLevel,omitempty"`
 	SortLevel   *int `json:"sortLevel,omitempty"`
+	// Rules is the weight the merchandising rules gave the hit: the boosts it matches
+	// less the buries it matches (absent when no rule boosts or buries).
+	Rules *int `json:"rules,omitempty"`
 }
 
 // explainPlan is what decoding a hit's ranking needs.
@@ -45,6 +48,8 @@ type explainPlan struct {
 	// position of _score among them.
 	keys    []sortKey
 	scoreAt int
+	// rulesShift is the rules' band's level of a hit no boost or bury matches.
+	rulesShift int64
 }
 
 func newExplainPlan(tp textPlan, o hitOrder) *explainPlan {
@@ -69,6 +74,10 @@ func (e *explainPlan) ranking(sortValues []json.RawMessage) *Ranking {
 	}
 	r.Proximity, r.Attribute, r.Exact = int(lv[critProximity]), int(lv[critAttribute]), int(lv[critExact])
 	r.CustomLevel, r.SortLevel = levelOf(e.radix, lv, critCustom), levelOf(e.radix, lv, critSort)
+	if l := levelOf(e.radix, lv, critRules); l != nil {
+		*l -= int(e.rulesShift)
+		r.Rules = l
+	}
 	for i, k := range e.keys {
 		if k.criterion == "" || i >= len(sortValues) {
 			continue

@@ -91,6 +91,8 @@ type Request struct {
 	Distinct *Distinct `json:"distinct"`
 	// VariantsLimit is the number of other records of its group a hit carries (default 0).
 	VariantsLimit int `json:"variantsLimit"`
+	// EnableRules: false leaves the index's merchandising rules out (keyed search only).
+	EnableRules *bool `json:"enableRules"`
 }
 
 // SnippetRequest asks for a snippet of about Words words (default 10) of Field.
@@ -142,6 +144,10 @@ type Response struct {
 	IgnoredWords []string `json:"ignoredWords"`
 	// Took is the time the search took, in milliseconds, measured by the API server.
 	Took int64 `json:"took"`
+	// AppliedRules are the IDs of the merchandising rules applied, in order; UserData
+	// their consequences' userData, in the same order (absent when none).
+	AppliedRules []string          `json:"appliedRules,omitempty"`
+	UserData     []json.RawMessage `json:"userData,omitempty"`
 }
 
 // Hit is one matching record.
@@ -159,6 +165,8 @@ type Hit struct {
 	// Variants are other records of the hit's group, best-ranked first (distinct with a
 	// variantsLimit).
 	Variants []Variant `json:"variants,omitempty"`
+	// Promoted marks a record a merchandising rule put at its position.
+	Promoted bool `json:"promoted,omitempty"`
 }
 
 // FacetValue is one value of a facet and the number of matching records holding it.

@@ -87,10 +87,10 @@ func (p textPlan) typoField() bool {
 }
 
 // query is the text query: the units by the matching strategy, then the clauses that
-// only rank (proximity, and the quantized bands added by the caller).
+// only rank (proximity, and the quantized and rules' bands added by the caller).
 func (p textPlan) query(ranked []any) any {
 	if len(p.words.kept) == 0 {
-		return map[string]any{"match_all": map[string]any{}}
+		return matchAllRanked(ranked)
 	}
 	clauses := make([]any, len(p.units))
 	for i, u := range p.units {

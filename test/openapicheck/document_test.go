@@ -63,7 +63,7 @@ func takesParameters(item map[string]json.RawMessage) bool {
 	}
 	_ = json.Unmarshal(item["parameters"], &params)
 	for _, p := range params {
-		if p.In == "query" || p.Name == "objectID" || p.Name == "stageId" || p.Name == "batchId" {
+		if p.In == "query" || p.Name == "objectID" || p.Name == "stageId" || p.Name == "batchId" || p.Name == "ruleId" {
 			return true
 		}
 	}

@@ -1,0 +1,168 @@
+package merch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/relevance"
+	"github.com/aislehq/aisle/internal/searchquery"
+)
+
+// Outcome is what the rules that apply to one search change in it.
+type Outcome struct {
+	// Query is the query to search: rewritten by the first rule with a query consequence.
+	Query string
+	// Merch goes into the search's plan (nil: no rule changes it).
+	Merch *searchquery.Merch
+	// Pins are the promoted records with their 1-based positions, in the order of the
+	// rules, each record once (the first rule's position), hidden ones left out.
+	Pins []Pin
+	// Applied are the IDs of the rules applied, in order; UserData their userData.
+	Applied  []string
+	UserData []json.RawMessage
+}
+
+// Pin is a promoted record and its 1-based position.
+type Pin struct {
+	ObjectID string
+	Position int
+}
+
+// Apply finds the rules of t that apply to a search of q now, and what they change.
+// schema is the records' mapping their filters are built against: a rule whose filters
+// no longer fit the settings or the mapping (a field no longer filterable) is skipped.
+func (s *Service) Apply(ctx context.Context, t Target, schema searchquery.Schema, q string) (Outcome, error) {
+	set, err := s.cache.get(ctx, t)
+	if err != nil || set.Empty() {
+		return Outcome{Query: q}, err
+	}
+	var toks []token
+	if set.needsQuery() {
+		if toks, err = s.analyzer.query(ctx, relevance.Language(t.Settings), q); err != nil {
+			return Outcome{}, err
+		}
+	}
+	return outcome(q, toks, set.Match(termsOf(toks), s.clock()), t.Settings, schema), nil
+}
+
+// outcome applies matches, in order, to a search of q (whose tokens are toks).
+func outcome(q string, toks []token, matches iter.Seq[*compiled], settings searchv1alpha1.IndexSettings, schema searchquery.Schema) Outcome {
+	o := Outcome{Query: q}
+	m := &searchquery.Merch{}
+	edited := false
+	for c := range matches {
+		if len(o.Applied) == MaxApplied {
+			break
+		}
+		if !addRule(m, c.rule.Consequence, settings, schema) {
+			continue
+		}
+		o.Applied = append(o.Applied, c.rule.ObjectID)
+		if hasUserData(c.rule.Consequence) {
+			o.UserData = append(o.UserData, c.rule.Consequence.UserData)
+		}
+		o.Pins = addPins(o.Pins, c.rule.Consequence.Promote)
+		if e := c.rule.Consequence.Query; e != nil && !edited {
+			o.Query, edited = editQuery(q, toks, *e, c.terms.Remove), true
+		}
+	}
+	o.Pins = slices.DeleteFunc(o.Pins, func(p Pin) bool { return slices.Contains(m.Hide, p.ObjectID) })
+	for _, p := range o.Pins {
+		m.Promoted = append(m.Promoted, p.ObjectID)
+	}
+	if len(m.Filters)+len(m.Hide)+len(m.Boost)+len(m.Bury)+len(m.Promoted) > 0 {
+		o.Merch = m
+	}
+	return o
+}
+
+// addRule adds a consequence's filters, boosts, buries and hidden records to m; false,
+// changing nothing, when a filter does not build.
+func addRule(m *searchquery.Merch, c Consequence, settings searchv1alpha1.IndexSettings, schema searchquery.Schema) bool {
+	var filters []any
+	if c.Filters != nil {
+		q, probs := searchquery.RuleFilter(c.Filters, "filters", settings, schema)
+		if len(probs) > 0 {
+			return false
+		}
+		filters = append(filters, q)
+	}
+	boost, ok := weighted(c.Boost, settings, schema)
+	if !ok {
+		return false
+	}
+	bury, ok := weighted(c.Bury, settings, schema)
+	if !ok {
+		return false
+	}
+	m.Filters = append(m.Filters, filters...)
+	m.Boost, m.Bury = append(m.Boost, boost...), append(m.Bury, bury...)
+	for _, id := range c.Hide {
+		if !slices.Contains(m.Hide, id) {
+			m.Hide = append(m.Hide, id)
+		}
+	}
+	return true
+}
+
+func weighted(ws []Weighted, settings searchv1alpha1.IndexSettings, schema searchquery.Schema) ([]searchquery.Weighted, bool) {
+	out := make([]searchquery.Weighted, 0, len(ws))
+	for i, w := range ws {
+		q, probs := searchquery.RuleFilter(w.Filter, fmt.Sprintf("filter[%d]", i), settings, schema)
+		if len(probs) > 0 {
+			return nil, false
+		}
+		out = append(out, searchquery.Weighted{Query: q, Weight: w.weight()})
+	}
+	return out, true
+}
+
+// addPins adds promotions to pins, each record once: an earlier rule's position stays.
+func addPins(pins []Pin, ps []Promotion) []Pin {
+	for _, p := range ps {
+		if !slices.ContainsFunc(pins, func(x Pin) bool { return x.ObjectID == p.ObjectID }) {
+			pins = append(pins, Pin(p))
+		}
+	}
+	return pins
+}
+
+// editQuery applies a query consequence: the replacement, or q without the runs of
+// words whose terms are one of remove's (cut where the query holds them, so the rest
+// keeps its spelling, and a trailing space, which says the last word is complete).
+func editQuery(q string, toks []token, e QueryEdit, remove [][]string) string {
+	if e.Replace != nil {
+		return *e.Replace
+	}
+	terms := termsOf(toks)
+	cut := make([]bool, len(q))
+	for _, r := range remove {
+		for i := 0; i+len(r) <= len(terms) && len(r) > 0; i++ {
+			if slices.Equal(terms[i:i+len(r)], r) {
+				for b := toks[i].start; b < toks[i+len(r)-1].end; b++ {
+					cut[b] = true
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	for i := 0; i < len(q); i++ {
+		if !cut[i] {
+			b.WriteByte(q[i])
+		}
+	}
+	return strings.TrimLeft(collapseSpaces(b.String()), " ")
+}
+
+// collapseSpaces writes runs of spaces left by cuts as one.
+func collapseSpaces(s string) string {
+	for strings.Contains(s, "  ") {
+		s = strings.ReplaceAll(s, "  ", " ")
+	}
+	return s
+}
