@@ -88,6 +88,15 @@ var criteriaRecords = []string{
 	`{"objectID": "t2", "name": "Ceramic vase", "popularity": 97, "price": 30}`,
 	`{"objectID": "p1", "name": "Wool socks", "popularity": 4, "price": 15}`,
 	`{"objectID": "p2", "name": "Wool hiking socks", "popularity": 96, "price": 12}`,
+	// Proximity's tiers, a query of two words each: side by side, two positions apart,
+	// six apart, in different fields.
+	`{"objectID": "linen3", "name": "Linen shirt", "popularity": 10}`,
+	`{"objectID": "linen2", "name": "Linen summer shirt", "popularity": 90}`,
+	`{"objectID": "silk2", "name": "Silk evening scarf", "popularity": 11}`,
+	`{"objectID": "silk1", "name": "Silk tie pocket square gift box scarf", "popularity": 89}`,
+	// towel0 has a word in the heavier field, which attribute (after proximity) prefers.
+	`{"objectID": "towel1", "name": "Bath set", "description": "Cotton bath mat hand guest beach towel", "popularity": 12}`,
+	`{"objectID": "towel0", "name": "Cotton robe", "description": "Matching towel sold apart", "popularity": 88}`,
 	`{"objectID": "a1", "name": "Cedar box", "popularity": 5, "price": 40}`,
 	`{"objectID": "a2", "name": "Storage box", "description": "Made of cedar", "popularity": 95, "price": 40}`,
 	`{"objectID": "e1", "name": "Pot stand", "popularity": 6, "price": 20}`,

@@ -27,12 +27,26 @@ var _ = Describe("Ranking criteria (issue 21)", Ordered, func() {
 			`{"q": "smartphone"}`, "iphone", "budget"),
 	)
 
+	// A pair of query words scores 3 side by side in a field, 2 within two position moves
+	// (a phrase slop of 2), 1 within eight, 0 farther apart or in different fields.
+	DescribeTable("proximity: of two records, the one with the words closer together first, tier by tier",
+		func(q, first string, firstLevel float64, second string, secondLevel float64) {
+			res := searchIn(ci, `{"q": "`+q+`", "explain": true}`)
+			Expect(res.ids()).To(Equal([]string{first, second}))
+			Expect(res.Hits[0].Ranking).To(HaveKeyWithValue("proximity", firstLevel))
+			Expect(res.Hits[1].Ranking).To(HaveKeyWithValue("proximity", secondLevel))
+		},
+		Entry("side by side before two apart", "linen shirt ", "linen3", 3.0, "linen2", 2.0),
+		Entry("two apart before six apart", "silk scarf ", "silk2", 2.0, "silk1", 1.0),
+		Entry("six apart in one field before in different fields, over the heavier field", "cotton towel ", "towel1", 1.0, "towel0", 0.0),
+	)
+
 	It("explains each hit's place with the level of each criterion", func() {
 		res := searchIn(ci, `{"q": "wool socks ", "explain": true}`)
 		Expect(res.ids()).To(Equal([]string{"p1", "p2"}))
-		Expect(res.Hits[0].Ranking).To(Equal(map[string]any{"words": 2.0, "typos": 0.0, "proximity": 2.0, "attribute": 2.0, "exact": 2.0,
+		Expect(res.Hits[0].Ranking).To(Equal(map[string]any{"words": 2.0, "typos": 0.0, "proximity": 3.0, "attribute": 2.0, "exact": 2.0,
 			"custom": map[string]any{"popularity": 4.0}}))
-		Expect(res.Hits[1].Ranking).To(HaveKeyWithValue("proximity", 1.0), "both words in one field, not side by side")
+		Expect(res.Hits[1].Ranking).To(HaveKeyWithValue("proximity", 2.0), "a word between them")
 		Expect(searchIn(ci, `{"q": "ceramik ", "explain": true}`).Hits[1].Ranking).To(HaveKeyWithValue("typos", 1.0))
 	})
 

@@ -6,8 +6,7 @@ import (
 )
 
 // ES puts position_increment_gap (100) positions between the values of a text array, so
-// a phrase matches within one value (unless a slop reaches across the gap; the engine
-// takes no slop, see docs/engine.md).
+// a phrase matches within one value, unless a slop reaches across the gap.
 var _ = Describe("Phrases over the values of a text array", Ordered, func() {
 	const idx = "phrases"
 	BeforeAll(func() {
@@ -32,14 +31,17 @@ var _ = Describe("Phrases over the values of a text array", Ordered, func() {
 		Entry("a slop of 0, ES's default, is taken", `{"match_phrase":{"t":{"query":"x shoe","slop":0}}}`, []string{"1"}),
 	)
 
-	DescribeTable("refuse a slop, which the engine cannot honour, rather than match less than ES",
-		func(q string) {
-			_, err := es.Search().Index(idx).Query(query(q)).Do(ctx)
-			Expect(esError(err).Status).To(Equal(400))
-			Expect(esError(err).ErrorCause.Reason).To(HaveValue(ContainSubstring("[slop] other than 0 is not supported")))
+	DescribeTable("count the gap between values in a slop, as ES does",
+		func(q string, expected []string) {
+			res, err := es.Search().Index(idx).Query(query(q)).Do(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ids(res)).To(ConsistOf(expected))
 		},
-		Entry("match_phrase", `{"match_phrase":{"t":{"query":"red shoe","slop":2}}}`),
-		Entry("match_phrase_prefix", `{"match_phrase_prefix":{"t":{"query":"red sh","slop":1}}}`),
-		Entry("multi_match of type phrase", `{"multi_match":{"query":"red shoe","fields":["t"],"type":"phrase","slop":3}}`),
+		// "red" is at position 0 and "shoe" at 102: the second value starts 101 positions
+		// after the first one's last token.
+		Entry("a slop short of the gap keeps to one value", `{"match_phrase":{"t":{"query":"red shoe","slop":100}}}`, []string{"2"}),
+		Entry("a slop across it joins two values", `{"match_phrase":{"t":{"query":"red shoe","slop":101}}}`, []string{"1", "2"}),
+		Entry("and so does a phrase prefix's", `{"match_phrase_prefix":{"t":{"query":"blue tr","slop":101}}}`, []string{"3"}),
+		Entry("and multi_match's", `{"multi_match":{"query":"red shoe","fields":["t"],"type":"phrase","slop":101}}`, []string{"1", "2"}),
 	)
 })

@@ -64,8 +64,9 @@ var _ = Describe("The bands of a query", func() {
 			Expect(plan(q, strategy).sizes()).To(Equal(want))
 		},
 		Entry("one word, all", "shoe", "", sizes{critTypo: 3, critAttribute: 3, critExact: 2}),
-		Entry("two words, any", "red shoe", StrategyAny, sizes{critWords: 3, critTypo: 5, critProximity: 3, critAttribute: 5, critExact: 3}),
-		Entry("short words have no typo band", "red tee", "", sizes{critProximity: 3, critAttribute: 5, critExact: 3}),
-		Entry("last", "walnut desk lamp", StrategyLast, sizes{critWords: 4, critTypo: 7, critProximity: 5, critAttribute: 7, critExact: 4}),
+		// Proximity: 0 to 3 a pair (side by side, within slop 2, within slop 8).
+		Entry("two words, any", "red shoe", StrategyAny, sizes{critWords: 3, critTypo: 5, critProximity: 4, critAttribute: 5, critExact: 3}),
+		Entry("short words have no typo band", "red tee", "", sizes{critProximity: 4, critAttribute: 5, critExact: 3}),
+		Entry("last", "walnut desk lamp", StrategyLast, sizes{critWords: 4, critTypo: 7, critProximity: 7, critAttribute: 7, critExact: 4}),
 	)
 })

@@ -16,8 +16,9 @@ type Ranking struct {
 	// Typos is the number of typos in the matched words: a transposition or a letter
 	// wrong, missing or extra counts one, a first letter two.
 	Typos int `json:"typos"`
-	// Proximity sums, over pairs of adjacent query words, 2 when a field holds them side
-	// by side and 1 when a field holds both.
+	// Proximity sums, over pairs of adjacent query words, 3 when a field holds them side
+	// by side in order, 2 within two position moves (a word between them, or the two
+	// swapped), 1 within eight, 0 farther apart or in different fields.
 	Proximity int `json:"proximity"`
 	// Attribute sums, over matched words, the rank of the heaviest field matched: 0 for
 	// the lightest weight, one more for each heavier weight.

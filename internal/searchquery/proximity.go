@@ -1,10 +1,14 @@
 package searchquery
 
-// Proximity: per pair of adjacent query words (not within one synonym unit), 2 when a
-// field holds them side by side in order (a phrase, with any stop words between as
-// typed), 1 when one field holds both, else 0. Elasticsearch could tell more distances
-// apart with a phrase slop; the embedded engine has no slop, and the ranking must be the
-// same on both.
+// Proximity: per pair of adjacent query words (not within one synonym unit), a phrase of
+// the two (with any stop words typed between them kept as gaps) matched in one field
+// with a growing slop: 3 side by side in order (slop 0), 2 within two moves (a word
+// between, or the two swapped: slop 2), 1 within eight, else 0. The level sums the
+// pairs'; a pair's is the best over the fields (dis_max).
+
+// proximityTiers are the slops of a pair's phrases, closest first: the tier matched with
+// the i-th scores len(proximityTiers) - i.
+var proximityTiers = []int{0, 2, 8}
 
 // pairs are the indices i of the kept words whose pair (i, i+1) counts.
 func (p textPlan) pairs() []int {
@@ -28,6 +32,9 @@ func (p textPlan) sameUnit(i, j int) bool {
 	return false
 }
 
+// proximitySize is the number of proximity levels of a query with pairs pairs.
+func proximitySize(pairs int) int64 { return int64(len(proximityTiers)*pairs + 1) }
+
 // proximity is a clause per pair, none when the ranking leaves proximity out.
 func (p textPlan) proximity() []any {
 	base := p.radix.base(critProximity)
@@ -40,11 +47,15 @@ func (p textPlan) proximity() []any {
 	}
 	var out []any
 	for _, i := range p.pairs() {
-		two := p.words.kept[i].text + " " + p.words.kept[i+1].text
-		out = append(out, disMax([]any{
-			constant(textMatch(paths, p.words.phrase(i), phrase), 2*base),
-			constant(textMatch(paths, two, allWords), base),
-		}))
+		tiers := make([]any, len(proximityTiers))
+		for t, slop := range proximityTiers {
+			opts := map[string]any{"type": "phrase"}
+			if slop > 0 {
+				opts["slop"] = slop
+			}
+			tiers[t] = constant(textMatch(paths, p.words.phrase(i), opts), int64(len(proximityTiers)-t)*base)
+		}
+		out = append(out, disMax(tiers))
 	}
 	return out
 }

@@ -136,12 +136,13 @@ var _ = Describe("The ranking's query", func() {
 var _ = Describe("The answer of a ranked search", func() {
 	It("explains each hit's rank from its score, with the custom values", func() {
 		plan, _ := planOf(`{"q": "red shoe", "explain": true}`, rankedSettings, searchquery.Inputs{})
-		// Bands of two words, two ranks, all: typo 5 (base 27), proximity 3 (9),
-		// attribute 3 (3), exact 3 (1). Typo 3 (one typo), proximity 2, attribute 1, exact 1.
+		// Bands of two words, two ranks, all: typo 5 (base 36), proximity 4 (9),
+		// attribute 3 (3), exact 3 (1). Typo 3 (one typo), proximity 3 (side by side),
+		// attribute 1, exact 1.
 		res, err := searchquery.Shape(plan, []byte(`{"hits": {"total": {"value": 1}, "hits": [
-			{"_id": "a", "_source": {"objectID": "a"}, "sort": [103.0, 98, "a"]}]}}`))
+			{"_id": "a", "_source": {"objectID": "a"}, "sort": [139.0, 98, "a"]}]}}`))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(toJSON(res.Hits[0].Ranking)).To(MatchJSON(`{"words": 2, "typos": 1, "proximity": 2, "attribute": 1, "exact": 1,
+		Expect(toJSON(res.Hits[0].Ranking)).To(MatchJSON(`{"words": 2, "typos": 1, "proximity": 3, "attribute": 1, "exact": 1,
 			"custom": {"popularity": 98}}`))
 	})
 

@@ -57,8 +57,8 @@ func (p textPlan) sizes() map[searchv1alpha1.RankingCriterion]int64 {
 	if p.anyTypos() {
 		sizes[critTypo] = 2*n + 1
 	}
-	if pairs := int64(len(p.pairs())); pairs > 0 {
-		sizes[critProximity] = 2*pairs + 1
+	if pairs := len(p.pairs()); pairs > 0 {
+		sizes[critProximity] = proximitySize(pairs)
 	}
 	if p.ranks > 1 {
 		sizes[critAttribute] = n*int64(p.ranks-1) + 1

@@ -3,6 +3,7 @@ package dsl_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/aislehq/aisle/internal/engine/dsl"
@@ -25,7 +26,14 @@ func fuzzContext() *dsl.Context {
 		Leaves: func() []string {
 			return []string{"brand", "created", "ok", "price", "stock", "title"}
 		},
-		Analyze:     func(_, text string) []string { return []string{text} },
+		Analyze: func(_, text string) []string { return []string{text} },
+		AnalyzePositions: func(_, text string) [][]string {
+			var out [][]string
+			for _, w := range strings.Fields(text) {
+				out = append(out, []string{w})
+			}
+			return out
+		},
 		PrefixTerms: func(_, prefix string, _ int) []string { return []string{prefix + "x"} },
 		Corpus:      fuzzCorpus{},
 	}

@@ -1,7 +1,6 @@
 package dsl
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"path"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/mapper"
+	"github.com/aislehq/aisle/internal/engine/scoring"
 )
 
 func minimumShouldMatch(v any, n int) (int, error) {
@@ -163,10 +163,14 @@ func (c *Context) phrasePrefix(field, text string, opts map[string]any) (bq.Quer
 	return c.phrase(field, text, opts, true)
 }
 
-// phrase builds a positional phrase; with prefix the last term is expanded against the
-// term dictionary (up to max_expansions, default 50), like ES's match_phrase_prefix.
+// phrase builds a positional phrase, its terms at the positions the analyzer gives them
+// (a removed stop word leaves a gap, synonyms share a position); with prefix the last
+// position's term is expanded against the term dictionary (up to max_expansions,
+// default 50), like ES's match_phrase_prefix. slop lets the terms stand that many
+// position moves apart.
 func (c *Context) phrase(field, text string, opts map[string]any, prefix bool) (bq.Query, error) {
-	if err := noSlop(opts); err != nil {
+	slop, err := slopOf(opts)
+	if err != nil {
 		return nil, err
 	}
 	leaf := c.Leaf(field)
@@ -183,16 +187,29 @@ func (c *Context) phrase(field, text string, opts map[string]any, prefix bool) (
 	if a, ok := opts["analyzer"].(string); ok {
 		analyzer = a
 	}
-	terms := c.Analyze(analyzer, text)
-	if len(terms) == 0 {
+	positions := phrasePositions(c.AnalyzePositions(analyzer, text))
+	if len(positions) == 0 {
 		return bleve.NewMatchNoneQuery(), nil
 	}
-	if !prefix {
-		if len(terms) == 1 {
-			return newTermQuery(field, terms[0], true), nil
+	if prefix {
+		last := &positions[len(positions)-1]
+		if last.Terms, err = c.expansions(field, last.Terms[0], opts); err != nil || len(last.Terms) == 0 {
+			return bleve.NewMatchNoneQuery(), err
 		}
-		return newPhraseQuery(field, singletons(terms)), nil
 	}
+	if len(positions) == 1 {
+		// Lucene rewrites a phrase of one position to its term, or a bool of its terms.
+		qs := make([]bq.Query, 0, len(positions[0].Terms))
+		for _, t := range positions[0].Terms {
+			qs = append(qs, newTermQuery(field, t, true))
+		}
+		return combineTerms(qs, nil)
+	}
+	return newPhraseQuery(field, positions, slop), nil
+}
+
+// expansions are up to max_expansions (default 50) terms of field starting with prefix.
+func (c *Context) expansions(field, prefix string, opts map[string]any) ([]string, error) {
 	max := 50
 	if m, ok := opts["max_expansions"]; ok {
 		f, err := num(m)
@@ -201,27 +218,17 @@ func (c *Context) phrase(field, text string, opts map[string]any, prefix bool) (
 		}
 		max = int(f)
 	}
-	last := terms[len(terms)-1]
-	expanded := c.PrefixTerms(field, last, max)
-	if len(expanded) == 0 {
-		return bleve.NewMatchNoneQuery(), nil
-	}
-	if len(terms) == 1 {
-		// Lucene rewrites a multi-phrase of one position to a bool of its terms.
-		qs := make([]bq.Query, 0, len(expanded))
-		for _, t := range expanded {
-			qs = append(qs, newTermQuery(field, t, true))
-		}
-		return combineTerms(qs, nil)
-	}
-	return newPhraseQuery(field, append(singletons(terms[:len(terms)-1]), expanded)), nil
+	return c.PrefixTerms(field, prefix, max), nil
 }
 
-// singletons are the positions of a phrase of one term each.
-func singletons(terms []string) [][]string {
-	out := make([][]string, len(terms))
-	for i, t := range terms {
-		out[i] = []string{t}
+// phrasePositions are the non-empty positions of an analyzed phrase, each with its
+// offset from the first.
+func phrasePositions(byPosition [][]string) []scoring.PhrasePosition {
+	var out []scoring.PhrasePosition
+	for i, terms := range byPosition {
+		if len(terms) > 0 {
+			out = append(out, scoring.PhrasePosition{Offset: i, Terms: terms})
+		}
 	}
 	return out
 }
@@ -265,18 +272,19 @@ func (c *Context) shardErr(format string, args ...any) error {
 
 func pathMatch(pattern, name string) (bool, error) { return path.Match(pattern, name) }
 
-// noSlop refuses a phrase's slop other than ES's default 0: bleve's phrase searcher
-// matches exact phrases only, and a slop ignored would match less than ES does.
-func noSlop(opts map[string]any) error {
+// slopOf is a phrase's slop: ES's default 0, a whole number (a fraction is cut, a
+// numeric string taken, as ES's parser coerces them), never negative.
+func slopOf(opts map[string]any) (int, error) {
 	v, ok := opts["slop"]
 	if !ok {
-		return nil
+		return 0, nil
 	}
-	if n, ok := v.(json.Number); ok && (n.String() == "0" || n.String() == "0.0") {
-		return nil
+	f, err := mapper.ToNumber(v, "integer")
+	if err != nil || v == nil || f > math.MaxInt32 {
+		return 0, eserr.Parsing("[slop] must be a whole number")
 	}
-	if s, ok := v.(string); ok && s == "0" {
-		return nil
+	if f < 0 {
+		return 0, eserr.IllegalArgument("No negative slop allowed.")
 	}
-	return eserr.IllegalArgument("[slop] other than 0 is not supported by this engine")
+	return int(f), nil
 }

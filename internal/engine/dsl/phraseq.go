@@ -5,39 +5,37 @@ import (
 
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
-	bq "github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/searcher"
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/aislehq/aisle/internal/engine/scoring"
 )
 
-// phraseQuery is Lucene's PhraseQuery (one term per position) or MultiPhraseQuery (the
-// last position of match_phrase_prefix holds the prefix's expansions): bleve's phrase
-// searcher finds the occurrences, and a document scores BM25 with the number of them
-// as the frequency and the idfs of all the terms summed, as Lucene does.
+// phraseQuery is Lucene's PhraseQuery (one term per position) or MultiPhraseQuery (a
+// position holding several terms: synonyms, or the prefix's expansions of
+// match_phrase_prefix), with its slop: scoring.PhraseSearcher finds the occurrences, and
+// a document scores BM25 with the phrase's frequency there (its exact occurrences, or
+// the sum of 1 / (1 + match length) over its sloppy matches) and the idfs of all the
+// terms summed, as Lucene does.
 type phraseQuery struct {
 	boosted
 	field     string
-	positions [][]string
+	positions []scoring.PhrasePosition
+	slop      int
 }
 
-func newPhraseQuery(field string, positions [][]string) *phraseQuery {
-	return &phraseQuery{boosted: unboosted(), field: field, positions: positions}
-}
-
-func (q *phraseQuery) match() bq.Query {
-	return bq.NewMultiPhraseQuery(q.positions, q.field)
+func newPhraseQuery(field string, positions []scoring.PhrasePosition, slop int) *phraseQuery {
+	return &phraseQuery{boosted: unboosted(), field: field, positions: positions, slop: slop}
 }
 
 // Searcher implements bq.Query.
 func (q *phraseQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (search.Searcher, error) {
 	return searcherOf(ctx, q, r, m, o, func() (search.Searcher, error) {
-		return q.match().Searcher(ctx, r, m, o)
+		return scoring.NewPhraseSearcher(ctx, r, q.field, q.positions, q.slop, false)
 	})
 }
 
-func (q *phraseQuery) scorer(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions, boost float32) (search.Searcher, error) {
+func (q *phraseQuery) scorer(ctx context.Context, r index.IndexReader, _ mapping.IndexMapping, _ search.SearcherOptions, boost float32) (search.Searcher, error) {
 	rd, err := scoring.ReaderOf(r)
 	if err != nil {
 		return nil, err
@@ -53,11 +51,11 @@ func (q *phraseQuery) scorer(ctx context.Context, r index.IndexReader, m mapping
 	if err != nil {
 		return nil, err
 	}
-	inner, err := q.match().Searcher(ctx, r, m, o)
+	inner, err := scoring.NewPhraseSearcher(ctx, r, q.field, q.positions, q.slop, true)
 	if err != nil {
 		return nil, err
 	}
-	return &phraseScorer{Searcher: inner, bm25: bm25, positions: len(q.positions), rd: rd, norms: norms}, nil
+	return &phraseScorer{Searcher: inner, bm25: bm25, rd: rd, norms: norms}, nil
 }
 
 // weight is the phrase's BM25: the idfs of its terms that occur, summed (nil when none
@@ -68,8 +66,8 @@ func (q *phraseQuery) weight(rd *scoring.Reader, boost float32) (*scoring.BM25, 
 		return nil, err
 	}
 	var dfs []int64
-	for _, terms := range q.positions {
-		for _, t := range terms {
+	for _, p := range q.positions {
+		for _, t := range p.Terms {
 			df, err := rd.DocFreq(q.field, []byte(t))
 			if err != nil {
 				return nil, err
@@ -85,15 +83,13 @@ func (q *phraseQuery) weight(rd *scoring.Reader, boost float32) (*scoring.BM25, 
 	return scoring.NewBM25(boost, scoring.PhraseIdf(dfs, fs.DocCount), fs.AvgLength(false)), nil
 }
 
-// phraseScorer scores the phrase searcher's matches: each match carries one location
-// per position for each occurrence of the phrase.
+// phraseScorer turns the phrase searcher's frequencies into BM25 scores.
 type phraseScorer struct {
 	search.Searcher
-	bm25      *scoring.BM25
-	positions int
-	rd        *scoring.Reader
-	norms     [][]byte
-	hint      int
+	bm25  *scoring.BM25
+	rd    *scoring.Reader
+	norms [][]byte
+	hint  int
 }
 
 // Next implements search.Searcher.
@@ -116,7 +112,5 @@ func (s *phraseScorer) score(dm *search.DocumentMatch) {
 	}
 	seg, local := s.rd.Locate(dm.IndexInternalID.Value(), s.hint)
 	s.hint = seg
-	freq := float32(max(len(dm.FieldTermLocations)/s.positions, 1))
-	dm.Score = float64(s.bm25.Score(freq, s.norms[seg][local]))
-	dm.FieldTermLocations = dm.FieldTermLocations[:0]
+	dm.Score = float64(s.bm25.Score(float32(dm.Score), s.norms[seg][local]))
 }

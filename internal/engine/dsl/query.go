@@ -22,6 +22,10 @@ type Context struct {
 	Leaves func() []string
 	// Analyze runs an ES analyzer (by ES name) over text.
 	Analyze func(esAnalyzer, text string) []string
+	// AnalyzePositions runs an ES analyzer over text and groups its terms by position,
+	// from the first token's: a position the analyzer left empty (a removed stop word)
+	// holds none, synonyms share one.
+	AnalyzePositions func(esAnalyzer, text string) [][]string
 	// PrefixTerms lists indexed terms of field starting with prefix (match_phrase_prefix).
 	PrefixTerms func(field, prefix string, max int) []string
 	// Index is the ES index name used in error metadata.

@@ -1,9 +1,11 @@
 package searcher
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 
 	"github.com/aislehq/aisle/internal/engine/dsl"
 	"github.com/aislehq/aisle/internal/engine/mapper"
@@ -25,6 +27,7 @@ func QueryContext(indices []*store.Index) *dsl.Context {
 	c.Leaf = func(p string) *mapper.Leaf { return leafAcross(leaves, p) }
 	c.Leaves = func() []string { return leafPaths(leaves) }
 	c.Analyze = func(esName, text string) []string { return analyze(indices, esName, text) }
+	c.AnalyzePositions = func(esName, text string) [][]string { return analyzePositions(indices, esName, text) }
 	c.PrefixTerms = func(field, prefix string, max int) []string { return prefixTerms(indices, field, prefix, max) }
 	c.Corpus = corpus{indices: indices}
 	return c
@@ -57,16 +60,41 @@ func leafPaths(leaves []map[string]*mapper.Leaf) []string {
 	return out
 }
 
-// analyze runs the named analyzer of the first index over text.
-func analyze(indices []*store.Index, esName, text string) []string {
+// tokens are the named analyzer's of the first index over text.
+func tokens(indices []*store.Index, esName, text string) analysis.TokenStream {
 	if len(indices) == 0 {
 		return nil
 	}
 	ix := indices[0]
-	toks := ix.Analyzer(mapper.BleveAnalyzer(esName, ix.Analysis())).Analyze([]byte(text))
+	return ix.Analyzer(mapper.BleveAnalyzer(esName, ix.Analysis())).Analyze([]byte(text))
+}
+
+// analyze runs the named analyzer of the first index over text.
+func analyze(indices []*store.Index, esName, text string) []string {
+	toks := tokens(indices, esName, text)
 	out := make([]string, 0, len(toks))
 	for _, t := range toks {
 		out = append(out, string(t.Term))
+	}
+	return out
+}
+
+// analyzePositions runs the named analyzer of the first index over text and groups the
+// terms by position, from the first token's.
+func analyzePositions(indices []*store.Index, esName, text string) [][]string {
+	toks := tokens(indices, esName, text)
+	if len(toks) == 0 {
+		return nil
+	}
+	first, last := toks[0].Position, toks[0].Position
+	for _, t := range toks {
+		first, last = min(first, t.Position), max(last, t.Position)
+	}
+	out := make([][]string, last-first+1)
+	for _, t := range toks {
+		if at := &out[t.Position-first]; !slices.Contains(*at, string(t.Term)) {
+			*at = append(*at, string(t.Term))
+		}
 	}
 	return out
 }
