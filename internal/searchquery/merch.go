@@ -204,14 +204,17 @@ func (m *Merch) arrange(body map[string]any) ([]byte, error) {
 	if len(m.Promoted) == 0 {
 		return nil, nil
 	}
+	// The shopper's facetFilters are the body's post_filter (disjunctive facets): the
+	// promoted records pass them too.
+	filter := append([]any{idsQuery(m.Promoted)}, anySlice(query["filter"])...)
+	if pf, ok := body["post_filter"]; ok {
+		filter = append(filter, pf)
+	}
 	addPostFilter(body, map[string]any{"bool": map[string]any{"must_not": []any{idsQuery(m.Promoted)}}})
 	if m.Window != nil {
 		body["from"], body["size"] = m.Window.From, m.Window.Size
 	}
-	pinned := map[string]any{"bool": map[string]any{
-		"filter": append([]any{idsQuery(m.Promoted)}, anySlice(query["filter"])...),
-		"should": query["must"],
-	}}
+	pinned := map[string]any{"bool": map[string]any{"filter": filter, "should": query["must"]}}
 	if len(m.Hide) > 0 {
 		pinned["bool"].(map[string]any)["must_not"] = query["must_not"]
 	}
