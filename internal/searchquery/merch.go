@@ -210,7 +210,9 @@ func (m *Merch) arrange(body map[string]any) ([]byte, error) {
 	if pf, ok := body["post_filter"]; ok {
 		filter = append(filter, pf)
 	}
-	addPostFilter(body, map[string]any{"bool": map[string]any{"must_not": []any{idsQuery(m.Promoted)}}})
+	exclude := map[string]any{"bool": map[string]any{"must_not": []any{idsQuery(m.Promoted)}}}
+	addPostFilter(body, exclude)
+	excludeFromGroups(body, exclude)
 	if m.Window != nil {
 		body["from"], body["size"] = m.Window.From, m.Window.Size
 	}
@@ -223,6 +225,15 @@ func (m *Merch) arrange(body map[string]any) ([]byte, error) {
 		out["highlight"] = h
 	}
 	return json.Marshal(out)
+}
+
+// excludeFromGroups ANDs exclude with the filter of the body's group count (distinct),
+// if it has one: a promoted record is counted once, in the promoted records.
+func excludeFromGroups(body map[string]any, exclude any) {
+	aggs, _ := body["aggs"].(map[string]any)
+	if g, ok := aggs[groupsAgg].(map[string]any); ok {
+		g["filter"] = map[string]any{"bool": map[string]any{"filter": []any{g["filter"], exclude}}}
+	}
 }
 
 // addPostFilter ANDs q with the body's post_filter, if it has one.

@@ -130,6 +130,19 @@ var _ = Describe("What the rules change in a search's body", func() {
 		Expect(jsonOf(body["post_filter"])).To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"ids": {"values": ["p"]}}]}}]}}`))
 	})
 
+	It("passes the promoted records through the shopper's facetFilters (the post_filter), and counts their groups once", func() {
+		body := map[string]any{"query": map[string]any{"bool": map[string]any{"must": []any{}}}, "post_filter": brandIs("x"),
+			"aggs": map[string]any{groupsAgg: map[string]any{"filter": brandIs("x")}}}
+		pinned, err := (&Merch{Promoted: []string{"p"}}).arrange(body)
+		Expect(err).NotTo(HaveOccurred())
+		var p map[string]any
+		Expect(json.Unmarshal(pinned, &p)).To(Succeed())
+		Expect(jsonOf(p["query"].(map[string]any)["bool"].(map[string]any)["filter"])).
+			To(MatchJSON(`[{"ids": {"values": ["p"]}}, {"term": {"brand.keyword": "x"}}]`))
+		Expect(jsonOf(body["aggs"].(map[string]any)[groupsAgg].(map[string]any)["filter"])).
+			To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"ids": {"values": ["p"]}}]}}]}}`))
+	})
+
 	It("leaves the body as it was without rules", func() {
 		plain, _ := merchBody("shoe", KeyedRules(merchSettings), nil)
 		empty, _ := merchBody("shoe", KeyedRules(merchSettings), &Merch{})
