@@ -22,8 +22,8 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
 
-// checkTools fails with the commands to run when Chromium, playwright-core, axe-core or
-// esbuild is missing.
+// checkTools fails with the commands to run when Chromium, playwright-core, axe-core,
+// esbuild or instantsearch.js is missing.
 func checkTools() {
 	chromium := os.Getenv("CHROMIUM")
 	if chromium == "" {
@@ -37,6 +37,8 @@ func checkTools() {
 	}
 	_, err = os.Stat(filepath.Join(root, "web", "node_modules", "esbuild"))
 	Expect(err).NotTo(HaveOccurred(), "esbuild (the client's size check) is missing: npm ci --prefix web")
+	_, err = os.Stat(filepath.Join(root, "web", "node_modules", "instantsearch.js"))
+	Expect(err).NotTo(HaveOccurred(), "instantsearch.js (web/examples' page) is missing: npm ci --prefix web")
 }
 
 // servePage serves the test pages and the browser client on a loopback port and returns
