@@ -154,6 +154,18 @@ var _ = Describe("Shaping a distinct search", func() {
 				{"bool": {"must_not": [{"exists": {"field": "groupId.keyword"}}]}}]}}`))
 		})
 
+		It("keeps the records a rule promoted out of the merge round, as out of the first", func() {
+			plan, err := searchquery.BuildWith(decode(`{"facetFilters": {"brand": ["acme"]}}`), searchquery.KeyedRules(shopSettings), shopSchema,
+				searchquery.Inputs{Merch: &searchquery.Merch{Promoted: []string{"p"}}})
+			Expect(err).NotTo(HaveOccurred())
+			g, s, err := plan.MergeBodies()
+			Expect(err).NotTo(HaveOccurred())
+			base := `{"bool": {"filter": [{"term": {"brand.keyword": "acme"}}, {"bool": {"must_not": [{"ids": {"values": ["p"]}}]}}]}}`
+			Expect(toJSON(fromJSON(g)["post_filter"])).To(MatchJSON(`{"bool": {"filter": [` + base + `, {"exists": {"field": "groupId.keyword"}}]}}`))
+			Expect(toJSON(fromJSON(s)["post_filter"])).To(MatchJSON(`{"bool": {"filter": [` + base + `,
+				{"bool": {"must_not": [{"exists": {"field": "groupId.keyword"}}]}}]}}`))
+		})
+
 		It("cuts the page from both merged by their sort values, each single record a group", func() {
 			plan := shopPlan(`{"sort": [], "facets": ["brand"], "offset": 1, "limit": 2}`)
 			res, err := searchquery.ShapeMerged(plan, first, grouped, single)

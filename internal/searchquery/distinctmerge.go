@@ -53,7 +53,12 @@ func (p Plan) MergeBodies() (grouped, single []byte, err error) {
 			delete(b, k)
 		}
 		b["from"], b["size"], b["track_total_hits"] = 0, p.Offset+p.Limit, false
-		b["post_filter"] = and(append(d.sel.all(""), filter))
+		// The base's post_filter: the selections, and the promoted records kept out.
+		var pf []any
+		if prev, ok := d.base["post_filter"]; ok {
+			pf = append(pf, prev)
+		}
+		b["post_filter"] = and(append(pf, filter))
 		return b
 	}
 	exists := map[string]any{"exists": map[string]any{"field": d.field}}
