@@ -212,6 +212,7 @@ func (s *Server) routes() {
 	s.eventRoutes(idx)
 	s.insightRoutes(idx)
 	s.listRoutes(idx)
+	s.suggestionRoutes(idx)
 	s.dashboardRoutes()
 }
 

@@ -14,13 +14,15 @@ import (
 // Reader reads the search log back: the Events page's Searches section and query
 // suggestions.
 type Reader struct {
-	es    *elasticsearch.TypedClient
-	stats *events.FiguresCache[Stats]
+	es         *elasticsearch.TypedClient
+	stats      *events.FiguresCache[Stats]
+	candidates *events.FiguresCache[[]Candidate]
 }
 
 // NewReader returns a reader on client.
 func NewReader(client *elasticsearch.TypedClient) *Reader {
-	return &Reader{es: client, stats: events.NewFiguresCache[Stats](1024)}
+	return &Reader{es: client, stats: events.NewFiguresCache[Stats](1024),
+		candidates: events.NewFiguresCache[[]Candidate](1024)}
 }
 
 // Stats returns the Searches section of idx over p, computed at most events.StatsTTL
