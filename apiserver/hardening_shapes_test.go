@@ -83,7 +83,8 @@ var bodyShapes = map[string]bodyShape{
 		"stopWords": {"enabled": «stopEnabled», "words": «stopWords», "replace": «replace»},
 		"language": «language», "countBrowserOrders": «countBrowserOrders»,
 		"recommendations": {"similarWithin": «similarWithin», "minSharedOrders": «minSharedOrders», "eventWeights": {"view": «viewWeight»}},
-		"distinct": {"field": «distinctField», "limit": «distinctLimit»}}`, []bodyField{
+		"distinct": {"field": «distinctField», "limit": «distinctLimit»},
+		"suggestions": {"minDays": «suggestMinDays», "exclude": «suggestExclude»}}`, []bodyField{
 		{"path", kindString, `"name"`}, {"weight", kindInt, `2`}, {"filterableFields", kindArray, `["brand"]`},
 		{"facetFields", kindArray, `["brand"]`}, {"sortableFields", kindArray, `["price"]`}, {"ranking", kindArray, `["words", "custom"]`},
 		{"rankingField", kindString, `"price"`}, {"order", kindString, `"asc"`}, {"terms", kindArray, `["tv", "television"]`},
@@ -95,6 +96,7 @@ var bodyShapes = map[string]bodyShape{
 		{"language", kindString, `"generic"`}, {"countBrowserOrders", kindBool, `true`},
 		{"similarWithin", kindString, `"brand"`}, {"minSharedOrders", kindInt, `3`}, {"viewWeight", kindInt, `1`},
 		{"distinctField", kindString, `"brand"`}, {"distinctLimit", kindInt, `2`},
+		{"suggestMinDays", kindInt, `2`}, {"suggestExclude", kindArray, `["cheap"]`},
 	}},
 	"policy": {`{"policy": {"maxHits": «maxHits», "retrievableFields": «retrievableFields», "forcedFilters": [{"field": «field», "values": «values»}],
 		"allowedFacets": «allowedFacets», "allowedFilters": «allowedFilters», "allowedSorts": «allowedSorts»}}`, []bodyField{

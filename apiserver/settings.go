@@ -25,6 +25,8 @@ type settingsBody struct {
 	Recommendations *searchv1alpha1.RecommendationSettings `json:"recommendations,omitempty"`
 	// Distinct is absent when records are not grouped.
 	Distinct *searchv1alpha1.DistinctSetting `json:"distinct,omitempty"`
+	// Suggestions is absent when every suggestion setting is at its default.
+	Suggestions *searchv1alpha1.SuggestionsSetting `json:"suggestions,omitempty"`
 }
 
 // typoToleranceBody and stopWordsBody are the wire forms of the settings' objects:
@@ -78,6 +80,7 @@ func settingsOf(s searchv1alpha1.IndexSettings) settingsBody {
 		CountBrowserOrders: s.CountBrowserOrders,
 		Recommendations:    s.Recommendations,
 		Distinct:           s.Distinct,
+		Suggestions:        s.Suggestions,
 	}
 }
 

@@ -306,6 +306,10 @@ type IndexSettings struct {
 	// grouping.
 	// +optional
 	Distinct *DistinctSetting `json:"distinct,omitempty"`
+
+	// Suggestions tune query suggestions. Absent: every default.
+	// +optional
+	Suggestions *SuggestionsSetting `json:"suggestions,omitempty"`
 }
 
 // MaxDistinctLimit bounds the hits per group of distinct.

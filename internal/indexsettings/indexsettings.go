@@ -26,6 +26,7 @@ const (
 	CountBrowserOrders = "countBrowserOrders"
 	Recommendations    = "recommendations"
 	Distinct           = "distinct"
+	Suggestions        = "suggestions"
 )
 
 // Changes lists the settings that differ between two versions, split by when they
@@ -35,7 +36,7 @@ type Changes struct {
 	// fields (every field already has an exact-value mapping), the ranking, custom
 	// ranking, synonyms, typo tolerance and stop words (the query applies them),
 	// counting browser orders, the recommendation settings and distinct (every field
-	// has an exact-value mapping to group on).
+	// has an exact-value mapping to group on), and the query suggestions.
 	Applied []string
 	// Rebuilt need a new physical index: the set of searchable fields and the language
 	// (their analysis: analysis settings of an open index cannot change).
@@ -67,6 +68,7 @@ func Diff(old, new searchv1alpha1.IndexSettings) Changes {
 	add(CountBrowserOrders, old.CountBrowserOrders != new.CountBrowserOrders, false)
 	add(Recommendations, !reflect.DeepEqual(RecommendationsOf(old), RecommendationsOf(new)), false)
 	add(Distinct, !reflect.DeepEqual(distinctOf(old), distinctOf(new)), false)
+	add(Suggestions, !reflect.DeepEqual(SuggestionsOf(old), SuggestionsOf(new)), false)
 	return c
 }
 
