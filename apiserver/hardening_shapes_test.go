@@ -83,7 +83,9 @@ var bodyShapes = map[string]bodyShape{
 		"stopWords": {"enabled": «stopEnabled», "words": «stopWords», "replace": «replace»},
 		"language": «language», "countBrowserOrders": «countBrowserOrders»,
 		"recommendations": {"similarWithin": «similarWithin», "minSharedOrders": «minSharedOrders», "eventWeights": {"view": «viewWeight»}},
-		"distinct": {"field": «distinctField», "limit": «distinctLimit»}}`, []bodyField{
+		"distinct": {"field": «distinctField», "limit": «distinctLimit»},
+		"eventRanking": {"enabled": «eventRankingEnabled», "weights": {"purchase": «purchaseWeight»}, "halfLifeDays": «halfLifeDays»},
+		"reRanking": {"enabled": «reRankingEnabled», "minSearches": «minSearches», "strength": «strength»}}`, []bodyField{
 		{"path", kindString, `"name"`}, {"weight", kindInt, `2`}, {"filterableFields", kindArray, `["brand"]`},
 		{"facetFields", kindArray, `["brand"]`}, {"sortableFields", kindArray, `["price"]`}, {"ranking", kindArray, `["words", "custom"]`},
 		{"rankingField", kindString, `"price"`}, {"order", kindString, `"asc"`}, {"terms", kindArray, `["tv", "television"]`},
@@ -95,6 +97,8 @@ var bodyShapes = map[string]bodyShape{
 		{"language", kindString, `"generic"`}, {"countBrowserOrders", kindBool, `true`},
 		{"similarWithin", kindString, `"brand"`}, {"minSharedOrders", kindInt, `3`}, {"viewWeight", kindInt, `1`},
 		{"distinctField", kindString, `"brand"`}, {"distinctLimit", kindInt, `2`},
+		{"eventRankingEnabled", kindBool, `true`}, {"purchaseWeight", kindInt, `20`}, {"halfLifeDays", kindInt, `7`},
+		{"reRankingEnabled", kindBool, `true`}, {"minSearches", kindInt, `5`}, {"strength", kindInt, `30`},
 	}},
 	"policy": {`{"policy": {"maxHits": «maxHits», "retrievableFields": «retrievableFields», "forcedFilters": [{"field": «field», "values": «values»}],
 		"allowedFacets": «allowedFacets», "allowedFilters": «allowedFilters», "allowedSorts": «allowedSorts»}}`, []bodyField{

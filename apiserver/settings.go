@@ -25,6 +25,9 @@ type settingsBody struct {
 	Recommendations *searchv1alpha1.RecommendationSettings `json:"recommendations,omitempty"`
 	// Distinct is absent when records are not grouped.
 	Distinct *searchv1alpha1.DistinctSetting `json:"distinct,omitempty"`
+	// EventRanking and ReRanking are absent when never set.
+	EventRanking *searchv1alpha1.EventRanking `json:"eventRanking,omitempty"`
+	ReRanking    *searchv1alpha1.ReRanking    `json:"reRanking,omitempty"`
 }
 
 // typoToleranceBody and stopWordsBody are the wire forms of the settings' objects:
@@ -78,6 +81,8 @@ func settingsOf(s searchv1alpha1.IndexSettings) settingsBody {
 		CountBrowserOrders: s.CountBrowserOrders,
 		Recommendations:    s.Recommendations,
 		Distinct:           s.Distinct,
+		EventRanking:       s.EventRanking,
+		ReRanking:          s.ReRanking,
 	}
 }
 

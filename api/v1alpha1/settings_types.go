@@ -306,6 +306,16 @@ type IndexSettings struct {
 	// grouping.
 	// +optional
 	Distinct *DistinctSetting `json:"distinct,omitempty"`
+
+	// EventRanking computes each product's popularity from the index's events, for
+	// customRanking's _popularity. Absent: off.
+	// +optional
+	EventRanking *EventRanking `json:"eventRanking,omitempty"`
+
+	// ReRanking reorders the first page of frequent queries by what shoppers click and
+	// buy. Absent: off.
+	// +optional
+	ReRanking *ReRanking `json:"reRanking,omitempty"`
 }
 
 // MaxDistinctLimit bounds the hits per group of distinct.

@@ -55,6 +55,7 @@ func Check(s searchv1alpha1.IndexSettings, reserved string) []FieldError {
 	out = append(out, checkStopWords(s)...)
 	out = append(out, checkSynonyms(s)...)
 	out = append(out, checkDistinct(s)...)
+	out = append(out, checkPopularity(s)...)
 	return append(out, checkRecommendations(s)...)
 }
 
