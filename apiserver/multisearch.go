@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/utils"
 
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/searchquery"
@@ -48,6 +49,12 @@ type publicQuery struct {
 	searchquery.Request
 }
 
+// admitted is a query admitted to a multi-search, with its index for the search log.
+type admitted struct {
+	search.Query
+	index *searchv1alpha1.SearchIndex
+}
+
 // queryError is the result of a query that failed.
 type queryError struct {
 	Error  string `json:"error"`
@@ -70,7 +77,7 @@ func (s *Server) postMultiSearch(c *fiber.Ctx) error {
 	}
 	p, ws := tenantFrom(c.UserContext()).principal, utils.CopyString(c.Params("workspaceId"))
 	origin := utils.CopyString(c.Get(fiber.HeaderOrigin))
-	return s.multiSearch(c, queries, func(ctx context.Context, raw json.RawMessage) (search.Query, error) {
+	return s.multiSearch(c, queries, false, func(ctx context.Context, raw json.RawMessage) (admitted, error) {
 		return s.admitKeyed(ctx, p, ws, origin, raw)
 	})
 }
@@ -78,26 +85,26 @@ func (s *Server) postMultiSearch(c *fiber.Ctx) error {
 // admitKeyed decodes one keyed query and admits it as authorize and postSearch admit a
 // search: its index allowed to the key with search (and, for a secured key sent by a
 // page, allowing its origin), counted against the plan, under the key's rules.
-func (s *Server) admitKeyed(ctx context.Context, p tenancy.Principal, ws, origin string, raw json.RawMessage) (search.Query, error) {
+func (s *Server) admitKeyed(ctx context.Context, p tenancy.Principal, ws, origin string, raw json.RawMessage) (admitted, error) {
 	var q keyedQuery
 	if err := strictjson.Decode(raw, &q); err != nil {
-		return search.Query{}, err
+		return admitted{}, err
 	}
 	if q.Index == "" {
-		return search.Query{}, errIndexRequired
+		return admitted{}, errIndexRequired
 	}
 	idx, err := s.registry.AuthorizeIndex(ctx, p, ws, q.Index, securedSearchScope)
 	if err != nil {
-		return search.Query{}, err
+		return admitted{}, err
 	}
 	if err := checkSecuredOrigin(p, idx, origin); err != nil {
-		return search.Query{}, err
+		return admitted{}, err
 	}
 	if err := s.countSearch(ctx, idx); err != nil {
-		return search.Query{}, err
+		return admitted{}, err
 	}
 	rules := searchRules(tenant{principal: p, index: idx})
-	return search.Query{Alias: esnames.For(idx.Namespace, idx.Name).Alias(), Rules: rules, Request: q.Request}, nil
+	return admitted{search.Query{Alias: esnames.For(idx.Namespace, idx.Name).Alias(), Rules: rules, Request: q.Request}, idx}, nil
 }
 
 // bindQueries reads a multi-search's body: 1 to limit queries, each still raw.
@@ -112,11 +119,12 @@ func bindQueries(body []byte, limit int) ([]json.RawMessage, error) {
 	return b.Queries, nil
 }
 
-// multiSearch admits each query with admit, runs the admitted ones together and
-// answers each query's result in its place.
-func (s *Server) multiSearch(c *fiber.Ctx, raws []json.RawMessage, admit func(context.Context, json.RawMessage) (search.Query, error)) error {
+// multiSearch admits each query with admit, runs the admitted ones together, answers
+// each query's result in its place and records the answered ones in the search log.
+func (s *Server) multiSearch(c *fiber.Ctx, raws []json.RawMessage, public bool, admit func(context.Context, json.RawMessage) (admitted, error)) error {
 	ctx := c.UserContext()
 	results := make([]any, len(raws))
+	var admits []admitted
 	var queries []search.Query
 	var at []int
 	for i, raw := range raws {
@@ -125,15 +133,24 @@ func (s *Server) multiSearch(c *fiber.Ctx, raws []json.RawMessage, admit func(co
 			results[i] = failed(ctx, err)
 			continue
 		}
-		queries, at = append(queries, q), append(at, i)
+		admits, queries, at = append(admits, q), append(queries, q.Query), append(at, i)
 	}
-	for k, r := range s.search.MultiSearch(ctx, queries) {
+	answered := s.search.MultiSearch(ctx, queries)
+	for k, r := range answered {
 		results[at[k]] = r.Response
 		if r.Err != nil {
 			results[at[k]] = failed(ctx, r.Err)
 		}
 	}
-	return c.JSON(fiber.Map{"results": results})
+	if err := c.JSON(fiber.Map{"results": results}); err != nil {
+		return err
+	}
+	for k, r := range answered {
+		if r.Err == nil {
+			s.logSearch(admits[k].index, admits[k].Request, r.Response, public)
+		}
+	}
+	return nil
 }
 
 // failed is the result of a query that failed with err, as the error handler would

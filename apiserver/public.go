@@ -81,7 +81,7 @@ func (s *Server) publicSearch(c *fiber.Ctx) error {
 	if err := strictjson.Decode(c.Body(), &req); err != nil {
 		return err
 	}
-	return s.runSearch(c, idx, publicRules(idx), req)
+	return s.runSearch(c, idx, publicRules(idx), req, true)
 }
 
 // publicRules are public search's rules for the index, under its policy: filters, facets,

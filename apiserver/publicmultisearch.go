@@ -56,7 +56,7 @@ func (s *Server) publicMultiSearch(c *fiber.Ctx) error {
 	}
 	v := visitor{origin: utils.CopyString(c.Get(fiber.HeaderOrigin)), ip: utils.CopyString(c.IP()), userAgent: utils.CopyString(c.Get(fiber.HeaderUserAgent))}
 	var wait time.Duration
-	err = s.multiSearch(c, queries, func(ctx context.Context, raw json.RawMessage) (search.Query, error) {
+	err = s.multiSearch(c, queries, true, func(ctx context.Context, raw json.RawMessage) (admitted, error) {
 		q, w, err := s.admitPublic(ctx, raw, v)
 		wait = max(wait, w)
 		return q, err
@@ -70,26 +70,26 @@ func (s *Server) publicMultiSearch(c *fiber.Ctx) error {
 // admitPublic decodes one public query and admits it: its index allowing the visitor's
 // origin, within the rate limits (else the wait), counted against the plan, under the
 // index's policy.
-func (s *Server) admitPublic(ctx context.Context, raw json.RawMessage, v visitor) (search.Query, time.Duration, error) {
+func (s *Server) admitPublic(ctx context.Context, raw json.RawMessage, v visitor) (admitted, time.Duration, error) {
 	var q publicQuery
 	if err := strictjson.Decode(raw, &q); err != nil {
-		return search.Query{}, 0, err
+		return admitted{}, 0, err
 	}
 	if q.PublicID == "" {
-		return search.Query{}, 0, errPublicIDRequired
+		return admitted{}, 0, errPublicIDRequired
 	}
 	idx, err := s.registry.IndexByPublicID(ctx, q.PublicID)
 	if err != nil {
-		return search.Query{}, 0, err
+		return admitted{}, 0, err
 	}
 	if !allows(idx, v.origin) {
-		return search.Query{}, 0, errOriginNotAllowed
+		return admitted{}, 0, errOriginNotAllowed
 	}
 	if ok, wait := s.limits.allow(q.PublicID, visitorKey(q.PublicID, v.ip, v.userAgent)); !ok {
-		return search.Query{}, wait, errRateLimited
+		return admitted{}, wait, errRateLimited
 	}
 	if err := s.countSearch(ctx, idx); err != nil {
-		return search.Query{}, 0, err
+		return admitted{}, 0, err
 	}
-	return search.Query{Alias: esnames.For(idx.Namespace, idx.Name).Alias(), Rules: publicRules(idx), Request: q.Request}, 0, nil
+	return admitted{search.Query{Alias: esnames.For(idx.Namespace, idx.Name).Alias(), Rules: publicRules(idx), Request: q.Request}, idx}, 0, nil
 }

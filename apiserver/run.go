@@ -19,6 +19,7 @@ import (
 	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/recommend"
 	"github.com/aislehq/aisle/internal/search"
+	"github.com/aislehq/aisle/internal/searchlog"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
 )
@@ -55,6 +56,9 @@ func Run(ctx context.Context, kube *rest.Config, scheme *runtime.Scheme, opts Ru
 	g, ctx := errgroup.WithContext(ctx)
 	if opts.Usage != nil {
 		g.Go(func() error { opts.Usage.Run(ctx, usage.DefaultFlushInterval); return nil })
+	}
+	if opts.SearchLog != nil {
+		g.Go(func() error { opts.SearchLog.Run(ctx); return nil })
 	}
 	g.Go(func() error { return registry.Start(ctx) })
 	g.Go(func() error {
@@ -122,6 +126,9 @@ func (o *RunOptions) wire(kube *rest.Config, scheme *runtime.Scheme) error {
 	}
 	if o.Events == nil {
 		o.Events = events.New(esClient, events.Config{})
+	}
+	if o.SearchLog == nil {
+		o.SearchLog = searchlog.New(esClient, searchlog.Config{Logger: o.Logger})
 	}
 	return nil
 }

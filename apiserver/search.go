@@ -26,11 +26,12 @@ func (s *Server) postSearch(c *fiber.Ctx) error {
 	if err := strictjson.Decode(c.Body(), &req); err != nil {
 		return err
 	}
-	return s.runSearch(c, t.index, searchRules(t), req)
+	return s.runSearch(c, t.index, searchRules(t), req, false)
 }
 
-// runSearch counts the search against the workspace's plan, runs it and answers.
-func (s *Server) runSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules searchquery.Rules, req searchquery.Request) error {
+// runSearch counts the search against the workspace's plan, runs it, answers and
+// records it in the search log (keyed or public).
+func (s *Server) runSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules searchquery.Rules, req searchquery.Request, public bool) error {
 	ctx := c.UserContext()
 	if err := s.countSearch(ctx, idx); err != nil {
 		return err
@@ -39,7 +40,11 @@ func (s *Server) runSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules 
 	if err != nil {
 		return err
 	}
-	return c.JSON(res)
+	if err := c.JSON(res); err != nil {
+		return err
+	}
+	s.logSearch(idx, req, res, public)
+	return nil
 }
 
 // countSearch counts one search of idx against its workspace's monthly plan:

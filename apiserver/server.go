@@ -21,6 +21,7 @@ import (
 	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/recommend"
 	"github.com/aislehq/aisle/internal/search"
+	"github.com/aislehq/aisle/internal/searchlog"
 	"github.com/aislehq/aisle/internal/settingsstore"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
@@ -83,6 +84,8 @@ type Config struct {
 	EventLimits EventLimits
 	// Countries finds browsers' countries; nil leaves them unknown.
 	Countries *events.Countries
+	// SearchLog records answered searches (its Run writes them); nil records none.
+	SearchLog *searchlog.Recorder
 }
 
 // Server is the API server.
@@ -101,6 +104,7 @@ type Server struct {
 	events      *events.Service
 	eventLimits *eventLimiters
 	countries   *events.Countries
+	searchLog   *searchlog.Recorder
 
 	bodyLimit   int
 	keyedRoutes keyedRoutes
@@ -111,7 +115,7 @@ func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
 	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, settings: settingsStore(cfg), limits: newLimiters(cfg.PublicLimits),
 		insights: cfg.Insights, recommend: cfg.Recommend, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries,
-		bodyLimit: cfg.BodyLimit}
+		searchLog: cfg.SearchLog, bodyLimit: cfg.BodyLimit}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
 		BodyLimit:             cfg.BodyLimit,
@@ -128,6 +132,9 @@ func New(cfg Config, registry *tenancy.Registry) *Server {
 	s.app.Server().ErrorHandler = drainRefused(s.answerKeyRefusal(s.app.Server().ErrorHandler))
 	s.app.Server().Handler = unknownMethodsAsJSON(s.app)
 	m := newHTTPMetrics(cfg.Metrics)
+	if cfg.SearchLog != nil {
+		cfg.Metrics.MustRegister(cfg.SearchLog.Collectors()...)
+	}
 	s.app.Use(requestid.New(), m.middleware, withRequestContext(cfg.Logger),
 		recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: logPanic}))
 	s.app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })

@@ -31,6 +31,7 @@ import (
 	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/recommend"
 	"github.com/aislehq/aisle/internal/search"
+	"github.com/aislehq/aisle/internal/searchlog"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
 	"github.com/aislehq/aisle/test/envtestenv"
@@ -173,12 +174,16 @@ func newServer(limits apiserver.PublicLimits) *apiserver.Server {
 }
 
 // buildServer builds an API server on reg and the suite's search backend, with its own
-// catalog service, usage meter (flushed every 100 ms) and rate limiters.
+// catalog service, usage meter (flushed every 100 ms), search log (written every 50 ms,
+// dated by the events clock) and rate limiters.
 func buildServer(reg *tenancy.Registry, limits apiserver.PublicLimits) *apiserver.Server {
 	client, err := es.New(esURL)
 	Expect(err).NotTo(HaveOccurred())
 	meter := usage.New(client, esnames.Usage(esnames.DefaultPrefix))
 	go meter.Run(ctx, 100*time.Millisecond)
+	searches := searchlog.New(client, searchlog.Config{Interval: 50 * time.Millisecond, Clock: eventsNow,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	go searches.Run(ctx)
 	s := apiserver.New(apiserver.Config{
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Catalog: catalog.New(client, catalogConfig),
@@ -186,6 +191,7 @@ func buildServer(reg *tenancy.Registry, limits apiserver.PublicLimits) *apiserve
 		Insights:  events.NewReader(client, nil),
 		Recommend: recommend.New(client, searchSvc, nil),
 		Events:    events.New(client, events.Config{Clock: eventsNow}),
+		SearchLog: searches,
 	}, reg)
 	s.SetReady(true)
 	return s

@@ -44,7 +44,7 @@ func (r *retentionRuns) release(stem string) {
 	delete(r.last, stem)
 }
 
-// applyRetention deletes the events, orders, visitor hashes and daily control documents
+// applyRetention deletes the events, search logs, orders, visitor hashes and daily control documents
 // the contract keeps no longer (see events.Retention), at most once an interval. It is
 // best effort: a failure is logged and retried on the next reconcile.
 func (r *SearchIndexReconciler) applyRetention(ctx context.Context, names esnames.Index) {
@@ -62,5 +62,6 @@ func (r *SearchIndexReconciler) applyRetention(ctx context.Context, names esname
 		return
 	}
 	log.FromContext(ctx).V(1).Info("events retention applied", "eventIndices", rep.EventIndices,
+		"searchIndices", rep.SearchIndices,
 		"orders", rep.Orders, "visitorHashes", rep.VisitorsRemoved, "controlDocs", rep.ControlDocs)
 }

@@ -67,6 +67,17 @@ func (i Index) EventsPattern() string {
 	return i.Stem() + ".events-*"
 }
 
+// Searches is the monthly search log index holding the searches answered in the month
+// of t (UTC), see internal/searchlog.
+func (i Index) Searches(t time.Time) string {
+	return i.Stem() + ".searches-" + t.UTC().Format("2006.01")
+}
+
+// SearchesPattern matches every monthly search log index of this SearchIndex.
+func (i Index) SearchesPattern() string {
+	return i.Stem() + ".searches-*"
+}
+
 // Control is the index of the catalog's control documents: the revision counter,
 // idempotency keys, stage manifests and build leases (see internal/catalog).
 func (i Index) Control() string {

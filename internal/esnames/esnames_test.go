@@ -1,6 +1,7 @@
 package esnames_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -23,7 +24,9 @@ func TestNames(t *testing.T) {
 		n.Orders():    "aisle.demo.products.orders",
 		n.Events(time.Date(2026, 3, 31, 23, 0, 0, 0, time.FixedZone("x", -3600*5))): "aisle.demo.products.events-2026.04",
 		n.AllPattern(): "aisle.demo.products.*",
-		n.Rules():      "aisle.demo.products.rules",
+		n.Searches(time.Date(2026, 11, 30, 23, 30, 0, 0, time.FixedZone("x", -3600))): "aisle.demo.products.searches-2026.12",
+		n.SearchesPattern(): "aisle.demo.products.searches-*",
+		n.Rules():           "aisle.demo.products.rules",
 	}
 	for got, want := range cases {
 		if got != want {
@@ -49,6 +52,16 @@ func TestFromAliasGivesBackTheNames(t *testing.T) {
 	for _, bad := range []string{"products", "a.b.records", ".a.b.records", "aisle.demo.products.orders", "aisle..p.records"} {
 		if got, ok := esnames.FromAlias(bad); ok {
 			t.Errorf("FromAlias(%q) = %+v, want no names", bad, got)
+		}
+	}
+}
+
+func TestSearchLogsAreDeletedWithTheIndex(t *testing.T) {
+	n := esnames.For("demo", "products")
+	all := strings.TrimSuffix(n.AllPattern(), "*")
+	for _, name := range []string{n.Searches(time.Now()), n.SearchesPattern()} {
+		if !strings.HasPrefix(name, all) {
+			t.Errorf("%q is outside %q, so deleting the SearchIndex would keep it", name, n.AllPattern())
 		}
 	}
 }

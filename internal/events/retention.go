@@ -28,8 +28,8 @@ const (
 	visitorPasses = 20
 )
 
-// Retention deletes what the contract keeps no longer: event indices three months after
-// their month, orders after 400 days, visitor hashes of browser orders after two days,
+// Retention deletes what the contract keeps no longer: event and search log indices
+// three months after their month, orders after 400 days, visitor hashes of browser orders after two days,
 // and the salts and visitor counters of past days.
 type Retention struct {
 	ES *elasticsearch.TypedClient
@@ -38,6 +38,7 @@ type Retention struct {
 // RetentionReport says what one run removed.
 type RetentionReport struct {
 	EventIndices    []string
+	SearchIndices   []string
 	Orders          int64
 	VisitorsRemoved int
 	ControlDocs     int64
@@ -47,7 +48,10 @@ type RetentionReport struct {
 func (r *Retention) Run(ctx context.Context, idx esnames.Index, now time.Time) (RetentionReport, error) {
 	var rep RetentionReport
 	var err error
-	if rep.EventIndices, err = r.deleteEventIndices(ctx, idx, now); err != nil {
+	if rep.EventIndices, err = r.deleteMonthly(ctx, idx.EventsPattern(), now); err != nil {
+		return rep, err
+	}
+	if rep.SearchIndices, err = r.deleteMonthly(ctx, idx.SearchesPattern(), now); err != nil {
 		return rep, err
 	}
 	if rep.Orders, err = r.deleteByQuery(ctx, idx.Orders(), olderThan("timestamp", now.Add(-OrderWindow))); err != nil {
@@ -63,7 +67,14 @@ func (r *Retention) Run(ctx context.Context, idx esnames.Index, now time.Time) (
 // ExpiredEventIndices picks, among index names, the monthly event indices of idx whose
 // month ended more than EventMonths months before now.
 func ExpiredEventIndices(idx esnames.Index, names []string, now time.Time) []string {
-	prefix := strings.TrimSuffix(idx.EventsPattern(), "*")
+	return ExpiredMonthly(idx.EventsPattern(), names, now)
+}
+
+// ExpiredMonthly picks, among index names, the monthly indices of pattern (a name
+// ending in "*" where the month goes, as esnames.Index.EventsPattern and
+// SearchesPattern) whose month ended more than EventMonths months before now.
+func ExpiredMonthly(pattern string, names []string, now time.Time) []string {
+	prefix := strings.TrimSuffix(pattern, "*")
 	limit := now.UTC().AddDate(0, -EventMonths, 0)
 	var out []string
 	for _, n := range names {
@@ -79,21 +90,22 @@ func ExpiredEventIndices(idx esnames.Index, names []string, now time.Time) []str
 	return out
 }
 
-func (r *Retention) deleteEventIndices(ctx context.Context, idx esnames.Index, now time.Time) ([]string, error) {
-	res, err := r.ES.Indices.Get(idx.EventsPattern()).ExpandWildcards(expandwildcard.Open, expandwildcard.Closed).
+// deleteMonthly deletes the expired monthly indices of pattern.
+func (r *Retention) deleteMonthly(ctx context.Context, pattern string, now time.Time) ([]string, error) {
+	res, err := r.ES.Indices.Get(pattern).ExpandWildcards(expandwildcard.Open, expandwildcard.Closed).
 		AllowNoIndices(true).IgnoreUnavailable(true).Do(ctx)
 	if err := es.Classify(err); err != nil && !errors.Is(err, es.ErrNotFound) {
-		return nil, fmt.Errorf("listing event indices of %s: %w", idx.Stem(), err)
+		return nil, fmt.Errorf("listing indices %s: %w", pattern, err)
 	}
 	names := make([]string, 0, len(res))
 	for n := range res {
 		names = append(names, n)
 	}
-	expired := ExpiredEventIndices(idx, names, now)
+	expired := ExpiredMonthly(pattern, names, now)
 	for _, n := range expired {
 		_, err := r.ES.Indices.Delete(n).Do(ctx)
 		if err := es.Classify(err); err != nil && !errors.Is(err, es.ErrNotFound) {
-			return nil, fmt.Errorf("deleting event index %s: %w", n, err)
+			return nil, fmt.Errorf("deleting monthly index %s: %w", n, err)
 		}
 	}
 	return expired, nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/events"
+	"github.com/aislehq/aisle/internal/searchlog"
 )
 
 const controlMapping = `{"mappings":{"dynamic":false,"properties":{"kind":{"type":"keyword"},"createdAt":{"type":"long"}}}}`
@@ -68,6 +69,7 @@ var _ = Describe("Retention", Ordered, func() {
 			time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
 		} {
 			write(idx.Events(m), events.EventMapping, map[string]any{"e": events.EventDoc{Type: events.View, Timestamp: ms(m), ObjectID: "p1"}})
+			write(idx.Searches(m), searchlog.Mapping, map[string]any{"s": searchlog.Record{Day: m.Format(searchlog.DayLayout), Query: "shoes", Hits: 3}})
 		}
 		write(idx.Orders(), events.OrderMapping, map[string]any{
 			"old":      events.OrderDoc{Timestamp: ms(now.Add(-events.OrderWindow - time.Minute)), Products: []string{"p1"}, Counts: true},
@@ -93,6 +95,11 @@ var _ = Describe("Retention", Ordered, func() {
 	It("deletes event indices whose month ended more than three months ago", func() {
 		Expect(rep.EventIndices).To(Equal([]string{idx.Stem() + ".events-2026.07"}))
 		Expect(indices(idx.EventsPattern())).To(ConsistOf(idx.Stem()+".events-2026.08", idx.Stem()+".events-2026.11"))
+	})
+
+	It("deletes search log indices with the events', three months after their month", func() {
+		Expect(rep.SearchIndices).To(Equal([]string{idx.Stem() + ".searches-2026.07"}))
+		Expect(indices(idx.SearchesPattern())).To(ConsistOf(idx.Stem()+".searches-2026.08", idx.Stem()+".searches-2026.11"))
 	})
 
 	It("deletes orders older than 400 days", func() {

@@ -1,0 +1,41 @@
+package searchlog_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/elastic/go-elasticsearch/v8"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/test/esbackend"
+	"github.com/aislehq/aisle/test/esspec"
+)
+
+// The specs run against the search backend of the tests (the embedded engine unless
+// AISLE_ES_URL names a cluster), through a recorder that fails the suite when a
+// request is outside Elasticsearch's specification.
+var (
+	esClient *elasticsearch.TypedClient
+	ctx      context.Context
+)
+
+func TestSearchLog(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Search log")
+}
+
+var _ = BeforeSuite(func() {
+	var cancel context.CancelFunc
+	ctx, cancel = context.WithCancel(context.Background())
+	DeferCleanup(cancel)
+	url, stop, err := esbackend.Start(ctx, GinkgoT().TempDir())
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(stop)
+	recorder, err := esspec.Record(url, GinkgoWriter)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(recorder.Close)
+	esClient, err = es.New(recorder.URL())
+	Expect(err).NotTo(HaveOccurred())
+})
