@@ -28,13 +28,17 @@ type Reader struct {
 	present *expirable.LRU[string, bool]
 	absent  *expirable.LRU[string, bool]
 	scores  *expirable.LRU[string, map[string]float64]
+	// unscored are the queries without scores, believed so for absentTTL only: the
+	// refresh that scores them may come at any moment.
+	unscored *expirable.LRU[string, bool]
 }
 
 // NewReader returns a reader on client.
 func NewReader(client *elasticsearch.TypedClient) *Reader {
 	return &Reader{es: client, present: expirable.NewLRU[string, bool](4096, nil, ReadTTL),
-		absent: expirable.NewLRU[string, bool](4096, nil, absentTTL),
-		scores: expirable.NewLRU[string, map[string]float64](16384, nil, ReadTTL)}
+		absent:   expirable.NewLRU[string, bool](4096, nil, absentTTL),
+		scores:   expirable.NewLRU[string, map[string]float64](16384, nil, ReadTTL),
+		unscored: expirable.NewLRU[string, bool](16384, nil, absentTTL)}
 }
 
 // Ready reports that the signals index of names exists, so that a search may look its
@@ -66,11 +70,14 @@ func (r *Reader) ReRankScores(ctx context.Context, names esnames.Index, query st
 	if s, ok := r.scores.Get(key); ok {
 		return s, nil
 	}
+	if _, ok := r.unscored.Get(key); ok {
+		return nil, nil
+	}
 	res, err := r.es.Get(names.Signals(), ReRankID(query)).Do(ctx)
 	err = es.Classify(err)
 	switch {
 	case errors.Is(err, es.ErrNotFound):
-		r.scores.Add(key, nil)
+		r.unscored.Add(key, true)
 		return nil, nil
 	case err != nil:
 		return nil, fmt.Errorf("reading re-ranking of %s: %w", names.Stem(), err)
@@ -80,6 +87,10 @@ func (r *Reader) ReRankScores(ctx context.Context, names esnames.Index, query st
 		if err := json.Unmarshal(res.Source_, &doc); err != nil {
 			return nil, fmt.Errorf("decoding re-ranking of %s: %w", names.Stem(), err)
 		}
+	}
+	if len(doc.Scores) == 0 {
+		r.unscored.Add(key, true)
+		return nil, nil
 	}
 	r.scores.Add(key, doc.Scores)
 	return doc.Scores, nil
