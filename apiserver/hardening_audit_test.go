@@ -61,6 +61,24 @@ var _ = Describe("Settings an index cannot apply (issue 15 audit)", func() {
 		Entry("symbols", "€ & %"),
 	)
 
+	DescribeTable("refuses learning settings out of range, and _popularity where it cannot rank (issue 24)",
+		func(body, want string) {
+			before := call(0, "GET", ci.base+"/config", ci.writeKey, nil)
+			expectRefused(call(0, "PUT", ci.base+"/config", ci.writeKey, []byte(body)), http.StatusBadRequest, want)
+			expectUnchanged(before)
+		},
+		Entry("a half-life of a negative number of days", `{"eventRanking": {"enabled": true, "halfLifeDays": -1}}`, "eventRanking.halfLifeDays"),
+		Entry("a half-life over a year", `{"eventRanking": {"enabled": true, "halfLifeDays": 366}}`, "eventRanking.halfLifeDays"),
+		Entry("a negative weight", `{"eventRanking": {"weights": {"click": -2}}}`, "eventRanking.weights.click"),
+		Entry("an unknown weight", `{"eventRanking": {"weights": {"share": 2}}}`, "share"),
+		Entry("a strength over 100 percent", `{"reRanking": {"enabled": true, "strength": 101}}`, "reRanking.strength"),
+		Entry("a negative minimum of searches", `{"reRanking": {"minSearches": -5}}`, "reRanking.minSearches"),
+		Entry("_popularity without eventRanking", `{"customRanking": [{"field": "_popularity"}]}`,
+			`customRanking[0].field: "_popularity" needs eventRanking.enabled`),
+		Entry("_popularity after another field", `{"eventRanking": {"enabled": true}, "customRanking": [{"field": "price"}, {"field": "_popularity"}]}`,
+			`customRanking[1].field: "_popularity" must be the first customRanking field`),
+	)
+
 	DescribeTable("refuses a searchable field the records hold in another shape, whose rebuild could never finish",
 		func(record, path, want string) {
 			Expect(call(0, "POST", ci.base+"/records", ci.writeKey, []byte(`{"records": [`+record+`]}`)).status).To(Equal(http.StatusAccepted))

@@ -27,6 +27,9 @@ type settingsBody struct {
 	Distinct *searchv1alpha1.DistinctSetting `json:"distinct,omitempty"`
 	// Suggestions is absent when every suggestion setting is at its default.
 	Suggestions *searchv1alpha1.SuggestionsSetting `json:"suggestions,omitempty"`
+	// EventRanking and ReRanking are absent when never set.
+	EventRanking *searchv1alpha1.EventRanking `json:"eventRanking,omitempty"`
+	ReRanking    *searchv1alpha1.ReRanking    `json:"reRanking,omitempty"`
 }
 
 // typoToleranceBody and stopWordsBody are the wire forms of the settings' objects:
@@ -81,6 +84,8 @@ func settingsOf(s searchv1alpha1.IndexSettings) settingsBody {
 		Recommendations:    s.Recommendations,
 		Distinct:           s.Distinct,
 		Suggestions:        s.Suggestions,
+		EventRanking:       s.EventRanking,
+		ReRanking:          s.ReRanking,
 	}
 }
 

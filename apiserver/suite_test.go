@@ -145,7 +145,7 @@ func startOperator(cfg *rest.Config) {
 	r := &controllers.SearchIndexReconciler{
 		Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("aisle-operator"),
 		Backend: &controllers.Backend{ES: opClient},
-		Options: controllers.Options{ES: opClient, RecordsRefresh: time.Second, MaxBackoff: time.Second},
+		Options: controllers.Options{ES: opClient, RecordsRefresh: time.Second, MaxBackoff: time.Second, SignalsRefresh: time.Second},
 		Catalog: catalog.New(opClient, catalogConfig),
 	}
 	Expect(r.SetupWithManager(mgr)).To(Succeed())

@@ -39,6 +39,7 @@ type SearchIndexReconciler struct {
 
 	rebuilds  rebuilds
 	retention retentionRuns
+	signals   signalsRuns
 }
 
 // +kubebuilder:rbac:groups=search.aisle.dev,resources=searchindexes,verbs=get;list;watch;update;patch
@@ -117,6 +118,7 @@ func (r *SearchIndexReconciler) reconcileBackend(ctx context.Context, si *search
 		}
 	}
 	r.applyRetention(ctx, names)
+	r.refreshSignals(ctx, names, si.Spec.Settings)
 	poll := r.reconcileRebuild(ctx, si, names, want, state)
 	records, err := r.Backend.Count(ctx, names.Alias())
 	if err != nil {

@@ -49,6 +49,10 @@ type Options struct {
 	RecordsRefresh time.Duration
 	// MaxBackoff caps the retry delay after errors (backend down).
 	MaxBackoff time.Duration
+	// SignalsRefresh is how often an index's signals are computed again from its
+	// events (DefaultSignalsRefresh). A Ready index is reconciled every RecordsRefresh,
+	// so a refresh comes at most that much later.
+	SignalsRefresh time.Duration
 	// Catalog tunes the catalog janitor that runs on every SearchIndex reconcile
 	// (abandoned stages, leftover physical indices, expired idempotency keys).
 	Catalog catalog.Config
@@ -63,6 +67,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBackoff <= 0 {
 		o.MaxBackoff = DefaultMaxBackoff
+	}
+	if o.SignalsRefresh <= 0 {
+		o.SignalsRefresh = DefaultSignalsRefresh
 	}
 	return o
 }

@@ -310,6 +310,15 @@ type IndexSettings struct {
 	// Suggestions tune query suggestions. Absent: every default.
 	// +optional
 	Suggestions *SuggestionsSetting `json:"suggestions,omitempty"`
+	// EventRanking computes each product's popularity from the index's events, for
+	// customRanking's _popularity. Absent: off.
+	// +optional
+	EventRanking *EventRanking `json:"eventRanking,omitempty"`
+
+	// ReRanking reorders the first page of frequent queries by what shoppers click and
+	// buy. Absent: off.
+	// +optional
+	ReRanking *ReRanking `json:"reRanking,omitempty"`
 }
 
 // MaxDistinctLimit bounds the hits per group of distinct.

@@ -95,6 +95,13 @@ func (i Index) Rules() string {
 	return i.Stem() + ".rules"
 }
 
+// Signals is the index of what shoppers' events teach search (internal/signals): the
+// products' popularity levels and the queries' re-ranking scores. Like the rules, not
+// behind the alias, so replacements and rebuilds keep it; deleted with the SearchIndex.
+func (i Index) Signals() string {
+	return i.Stem() + ".signals"
+}
+
 // FromAlias returns the names whose Alias is alias: the prefix is what comes before the
 // workspace and the index name, which hold no dots.
 func FromAlias(alias string) (Index, bool) {

@@ -27,6 +27,7 @@ func TestNames(t *testing.T) {
 		n.Searches(time.Date(2026, 11, 30, 23, 30, 0, 0, time.FixedZone("x", -3600))): "aisle.demo.products.searches-2026.12",
 		n.SearchesPattern(): "aisle.demo.products.searches-*",
 		n.Rules():           "aisle.demo.products.rules",
+		n.Signals():         "aisle.demo.products.signals",
 	}
 	for got, want := range cases {
 		if got != want {
@@ -59,7 +60,7 @@ func TestFromAliasGivesBackTheNames(t *testing.T) {
 func TestSearchLogsAreDeletedWithTheIndex(t *testing.T) {
 	n := esnames.For("demo", "products")
 	all := strings.TrimSuffix(n.AllPattern(), "*")
-	for _, name := range []string{n.Searches(time.Now()), n.SearchesPattern()} {
+	for _, name := range []string{n.Searches(time.Now()), n.SearchesPattern(), n.Signals()} {
 		if !strings.HasPrefix(name, all) {
 			t.Errorf("%q is outside %q, so deleting the SearchIndex would keep it", name, n.AllPattern())
 		}

@@ -56,6 +56,7 @@ func Check(s searchv1alpha1.IndexSettings, reserved string) []FieldError {
 	out = append(out, checkSynonyms(s)...)
 	out = append(out, checkDistinct(s)...)
 	out = append(out, checkSuggestions(s)...)
+	out = append(out, checkPopularity(s)...)
 	return append(out, checkRecommendations(s)...)
 }
 

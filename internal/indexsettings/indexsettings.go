@@ -27,6 +27,8 @@ const (
 	Recommendations    = "recommendations"
 	Distinct           = "distinct"
 	Suggestions        = "suggestions"
+	EventRanking       = "eventRanking"
+	ReRanking          = "reRanking"
 )
 
 // Changes lists the settings that differ between two versions, split by when they
@@ -35,8 +37,9 @@ type Changes struct {
 	// Applied take effect with the next search: weights, filterable, facet and sortable
 	// fields (every field already has an exact-value mapping), the ranking, custom
 	// ranking, synonyms, typo tolerance and stop words (the query applies them),
-	// counting browser orders, the recommendation settings and distinct (every field
-	// has an exact-value mapping to group on), and the query suggestions.
+	// counting browser orders, the recommendation settings, distinct (every field
+	// has an exact-value mapping to group on), the query suggestions and the learning
+	// settings (signals live apart from the records).
 	Applied []string
 	// Rebuilt need a new physical index: the set of searchable fields and the language
 	// (their analysis: analysis settings of an open index cannot change).
@@ -69,6 +72,8 @@ func Diff(old, new searchv1alpha1.IndexSettings) Changes {
 	add(Recommendations, !reflect.DeepEqual(RecommendationsOf(old), RecommendationsOf(new)), false)
 	add(Distinct, !reflect.DeepEqual(distinctOf(old), distinctOf(new)), false)
 	add(Suggestions, !reflect.DeepEqual(SuggestionsOf(old), SuggestionsOf(new)), false)
+	add(EventRanking, PopularityOf(old) != PopularityOf(new), false)
+	add(ReRanking, ReRankOf(old) != ReRankOf(new), false)
 	return c
 }
 

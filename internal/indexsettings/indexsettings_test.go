@@ -92,6 +92,14 @@ var _ = Describe("Classifying a settings change", func() {
 			s.Recommendations = &searchv1alpha1.RecommendationSettings{MinSharedOrders: &two,
 				EventWeights: &searchv1alpha1.EventWeights{View: &one}}
 		}), []string{}, []string{}),
+		Entry("learning from events (signals live apart from the records)", with(func(s *S) {
+			s.EventRanking = &searchv1alpha1.EventRanking{Enabled: true}
+			s.ReRanking = &searchv1alpha1.ReRanking{Enabled: true}
+		}), []string{"eventRanking", "reRanking"}, []string{}),
+		Entry("learning settings spelling out their defaults, off", with(func(s *S) {
+			s.EventRanking = &searchv1alpha1.EventRanking{HalfLifeDays: searchv1alpha1.DefaultHalfLifeDays}
+			s.ReRanking = &searchv1alpha1.ReRanking{MinSearches: searchv1alpha1.DefaultMinSearches, Strength: searchv1alpha1.DefaultStrength}
+		}), []string{}, []string{}),
 	)
 })
 

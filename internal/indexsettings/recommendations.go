@@ -23,23 +23,31 @@ type Weights struct {
 
 // RecommendationsOf returns the effective recommendation settings of s.
 func RecommendationsOf(s searchv1alpha1.IndexSettings) Recommendation {
-	r := Recommendation{MinSharedOrders: searchv1alpha1.DefaultMinSharedOrders, Weights: Weights{
-		View: searchv1alpha1.DefaultViewWeight, Click: searchv1alpha1.DefaultClickWeight,
-		AddToCart: searchv1alpha1.DefaultAddToCartWeight, Purchase: searchv1alpha1.DefaultPurchaseWeight,
-	}}
+	r := Recommendation{MinSharedOrders: searchv1alpha1.DefaultMinSharedOrders, Weights: defaultWeights()}
 	rs := s.Recommendations
 	if rs == nil {
 		return r
 	}
 	r.SimilarWithin = string(rs.SimilarWithin)
 	setInt(&r.MinSharedOrders, rs.MinSharedOrders)
-	if w := rs.EventWeights; w != nil {
-		setInt(&r.Weights.View, w.View)
-		setInt(&r.Weights.Click, w.Click)
-		setInt(&r.Weights.AddToCart, w.AddToCart)
-		setInt(&r.Weights.Purchase, w.Purchase)
-	}
+	r.Weights = weightsOf(r.Weights, rs.EventWeights)
 	return r
+}
+
+func defaultWeights() Weights {
+	return Weights{View: searchv1alpha1.DefaultViewWeight, Click: searchv1alpha1.DefaultClickWeight,
+		AddToCart: searchv1alpha1.DefaultAddToCartWeight, Purchase: searchv1alpha1.DefaultPurchaseWeight}
+}
+
+// weightsOf is def with the weights w states.
+func weightsOf(def Weights, w *searchv1alpha1.EventWeights) Weights {
+	if w != nil {
+		setInt(&def.View, w.View)
+		setInt(&def.Click, w.Click)
+		setInt(&def.AddToCart, w.AddToCart)
+		setInt(&def.Purchase, w.Purchase)
+	}
+	return def
 }
 
 func setInt(dst *int, v *int32) {

@@ -35,6 +35,8 @@ type job struct {
 	bodies [][]byte
 	res    searchquery.Response
 	err    error
+	// learned re-ranks the answer (learning.go).
+	learned learned
 }
 
 // newJob plans a search of the index behind alias with build, as the rules' outcome
@@ -115,6 +117,7 @@ func (j *job) conclude(res searchquery.Response, err error) {
 func (j *job) finish(res searchquery.Response, err error) {
 	if err == nil {
 		res.AppliedRules, res.UserData = j.merch.Applied, j.merch.UserData
+		j.learned.apply(&res)
 	}
 	j.res, j.err, j.bodies = res, err, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/merch"
 	"github.com/aislehq/aisle/internal/searchquery"
+	"github.com/aislehq/aisle/internal/signals"
 )
 
 // DefaultSchemaTTL is how long a mapping is reused. A field seen for the first time is
@@ -35,6 +36,7 @@ type Service struct {
 	group   singleflight.Group
 	stats   statsCache
 	rules   *merch.Service
+	signals *signals.Reader
 }
 
 type cachedSchema struct {
@@ -51,6 +53,7 @@ func New(client *elasticsearch.TypedClient, opts ...Option) *Service {
 		opt(&o)
 	}
 	s.rules = merch.New(client, s, o.clock)
+	s.signals = signals.NewReader(client)
 	return s
 }
 
@@ -81,6 +84,10 @@ func (s *Service) prepare(ctx context.Context, alias string, rules searchquery.R
 	if _, err := searchquery.Build(req, rules, schema); err != nil {
 		return nil, err
 	}
+	l, err := s.learn(ctx, alias, rules, req)
+	if err != nil {
+		return nil, err
+	}
 	req, out, err := s.merchandise(ctx, alias, rules, req, schema)
 	if err != nil {
 		return nil, err
@@ -89,9 +96,13 @@ func (s *Service) prepare(ctx context.Context, alias string, rules searchquery.R
 	if err != nil {
 		return nil, err
 	}
-	return newJob(alias, out, func(drop int, m *searchquery.Merch) (searchquery.Plan, error) {
-		return searchquery.BuildWith(req, rules, schema, searchquery.Inputs{Stats: stats, Drop: drop, Merch: m})
+	j, err := newJob(alias, out, func(drop int, m *searchquery.Merch) (searchquery.Plan, error) {
+		return searchquery.BuildWith(req, rules, schema, searchquery.Inputs{Stats: stats, Drop: drop, Merch: m, Signals: l.signals})
 	})
+	if j != nil {
+		j.learned = l
+	}
+	return j, err
 }
 
 func (s *Service) run(ctx context.Context, alias string, body []byte) ([]byte, error) {

@@ -35,6 +35,9 @@ type Inputs struct {
 	Drop int
 	// Merch is what the index's merchandising rules change in the search (merch.go).
 	Merch *Merch
+	// Signals is the index's signals index, when it exists: customRanking's
+	// _popularity is looked up in it (popularity.go). Empty: no popularity.
+	Signals string
 }
 
 // Build validates req against the rules and the index's schema and returns the plan of
@@ -60,8 +63,15 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	}
 	hasText := len(splitWords(req.Q)) > 0
 	order := orderOf(req, r, s, hasText).withStats(in.Stats)
-	tp, band := newTextPlan(req, r, s, in.Drop, order.quantized()).withMerch(r, in.Merch, order.quantized())
+	quantized, popular := order.quantized(), popularityOf(r, in.Signals)
+	if popular {
+		quantized = append(quantized, critCustom)
+	}
+	tp, band := newTextPlan(req, r, s, in.Drop, quantized).withMerch(r, in.Merch, quantized)
 	ranked := append(order.bandClauses(tp.radix, in.Stats), band.clauses(tp.radix)...)
+	if popular {
+		ranked = append(ranked, popularityClauses(tp.radix, in.Signals)...)
+	}
 	body := map[string]any{
 		"query":            map[string]any{"bool": boolQuery(tp.query(ranked), append(filters, in.Merch.filters()...))},
 		"from":             req.Offset,
@@ -78,6 +88,7 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	addFacetsAndGroups(body, plan, req, s, sel)
 	if req.Explain {
 		plan.explain = newExplainPlan(tp, order)
+		plan.explain.popularity = popular
 		plan.explain.rulesShift = band.shift
 	}
 	pinned, err := in.Merch.arrange(body)

@@ -37,6 +37,9 @@ type Ranking struct {
 	// Rules is the weight the merchandising rules gave the hit: the boosts it matches
 	// less the buries it matches (absent when no rule boosts or buries).
 	Rules *int `json:"rules,omitempty"`
+	// ReRank is how re-ranking moved the hit on the first page (absent when it did
+	// not apply to the search, or had no score for the hit).
+	ReRank *ReRankShift `json:"reRank,omitempty"`
 }
 
 // explainPlan is what decoding a hit's ranking needs.
@@ -51,6 +54,8 @@ type explainPlan struct {
 	scoreAt int
 	// rulesShift is the rules' band's level of a hit no boost or bury matches.
 	rulesShift int64
+	// popularity: the custom band is the popularity level (popularity.go).
+	popularity bool
 }
 
 func newExplainPlan(tp textPlan, o hitOrder) *explainPlan {
@@ -75,6 +80,9 @@ func (e *explainPlan) ranking(sortValues []json.RawMessage) *Ranking {
 	}
 	r.Proximity, r.Attribute, r.Exact = int(lv[critProximity]), int(lv[critAttribute]), int(lv[critExact])
 	r.CustomLevel, r.SortLevel = levelOf(e.radix, lv, critCustom), levelOf(e.radix, lv, critSort)
+	if e.popularity && r.CustomLevel != nil {
+		r.Custom[string(searchv1alpha1.PopularityField)], r.CustomLevel = *r.CustomLevel, nil
+	}
 	if l := levelOf(e.radix, lv, critRules); l != nil {
 		*l -= int(e.rulesShift)
 		r.Rules = l

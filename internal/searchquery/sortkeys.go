@@ -59,6 +59,10 @@ func orderOf(req Request, r Rules, s Schema, text bool) hitOrder {
 		switch {
 		case !isKeyed(c):
 			leading = false
+		case c == critCustom && firstCustomIsPopularity(r):
+			// Popularity ranks in the score (popularity.go): the other fields follow it.
+			leading = false
+			o.after = append(o.after, keys...)
 		case leading:
 			o.before = append(o.before, keys...)
 		default:
@@ -110,6 +114,9 @@ func keysOf(c searchv1alpha1.RankingCriterion, req Request, r Rules, s Schema) [
 		}
 	case critCustom:
 		for _, rule := range r.Settings.CustomRanking {
+			if rule.Field == searchv1alpha1.PopularityField {
+				continue
+			}
 			add(string(rule.Field), string(rule.Order), "desc")
 		}
 	}

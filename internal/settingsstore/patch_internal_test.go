@@ -33,7 +33,7 @@ var _ = Describe("A full-object merge patch", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(patch).To(MatchJSON(`{"spec": {"settings": {"searchableFields": null, "filterableFields": null, "facetFields": null,
 			"sortableFields": null, "ranking": null, "customRanking": null, "synonyms": null, "stopWords": null, "language": null,
-			"countBrowserOrders": null, "recommendations": null, "distinct": null, "typoTolerance": {"onNumbers": true, "enabled": null, "minWordSizeFor1Typo": null,
+			"countBrowserOrders": null, "recommendations": null, "distinct": null, "eventRanking": null, "reRanking": null, "typoTolerance": {"onNumbers": true, "enabled": null, "minWordSizeFor1Typo": null,
 			"minWordSizeFor2Typos": null, "disableOnFields": null, "disableOnWords": null}}}}`))
 	})
 })
@@ -45,7 +45,7 @@ var _ = Describe("A full-object merge patch of settings", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(patch).To(MatchJSON(`{"spec": {"settings": {"searchableFields": null, "filterableFields": null,
 			"facetFields": null, "sortableFields": null, "ranking": null, "customRanking": null, "synonyms": null,
-			"typoTolerance": null, "stopWords": null, "language": null, "countBrowserOrders": null, "distinct": null, "recommendations": {"similarWithin": "brand", "minSharedOrders": null,
+			"typoTolerance": null, "stopWords": null, "language": null, "countBrowserOrders": null, "distinct": null, "eventRanking": null, "reRanking": null, "recommendations": {"similarWithin": "brand", "minSharedOrders": null,
 			"eventWeights": {"view": null, "click": null, "addToCart": null, "purchase": null}}}}}`))
 	})
 })

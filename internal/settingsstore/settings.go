@@ -26,7 +26,10 @@ var settingsKeys = []string{"searchableFields", "filterableFields", "facetFields
 	"recommendations.similarWithin", "recommendations.minSharedOrders", "recommendations.eventWeights",
 	"recommendations.eventWeights.view", "recommendations.eventWeights.click",
 	"recommendations.eventWeights.addToCart", "recommendations.eventWeights.purchase",
-	"distinct", "distinct.field", "distinct.limit"}
+	"distinct", "distinct.field", "distinct.limit",
+	"eventRanking", "eventRanking.enabled", "eventRanking.weights", "eventRanking.weights.view",
+	"eventRanking.weights.click", "eventRanking.weights.addToCart", "eventRanking.weights.purchase",
+	"eventRanking.halfLifeDays", "reRanking", "reRanking.enabled", "reRanking.minSearches", "reRanking.strength"}
 
 // SettingsWrite is what PutSettings stored, and which changes apply at once or rebuild.
 type SettingsWrite struct {

@@ -10,8 +10,6 @@ var searchSkips = concat(
 	tests("search/90_search_after.yml", dateNanos+"; so are sort `format` and `numeric_type`", "date_nanos", "Format sort values"),
 	tests("search/95_sort_mixed_numeric_types.yml", "byte/short/integer sort semantics (search.sort.int_sort_for_int_short_byte_fields) are outside the DESIGN subset",
 		"Sort missing values sort last"),
-	tests("search/170_terms_query.yml", "index.max_terms_count and terms lookup are outside the DESIGN subset",
-		"Terms Query with No.of terms exceeding index.max_terms_count should FAIL"),
 	tests("search/171_term_query.yml", "case_insensitive term queries are outside the DESIGN subset",
 		"case insensitive term query on blank keyword is consistent"),
 	existsSkips(),

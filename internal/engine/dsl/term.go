@@ -81,10 +81,15 @@ func parseTerms(c *Context, body any) (bq.Query, error) {
 		}
 		arr, ok := v.([]any)
 		if !ok {
-			if _, isObj := v.(map[string]any); isObj {
-				return nil, eserr.IllegalArgument("[terms] lookup is not supported by this engine")
+			lookup, isObj := v.(map[string]any)
+			if !isObj {
+				return nil, eserr.Parsing("[terms] query does not support [%s]", k)
 			}
-			return nil, eserr.Parsing("[terms] query does not support [%s]", k)
+			looked, err := lookupTerms(c, lookup)
+			if err != nil {
+				return nil, err
+			}
+			arr = looked
 		}
 		field, vals = k, arr
 		n++
