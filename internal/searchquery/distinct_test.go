@@ -160,7 +160,7 @@ var _ = Describe("Shaping a distinct search", func() {
 			Expect(err).NotTo(HaveOccurred())
 			g, s, err := plan.MergeBodies()
 			Expect(err).NotTo(HaveOccurred())
-			base := `{"bool": {"filter": [{"term": {"brand.keyword": "acme"}}, {"bool": {"must_not": [{"ids": {"values": ["p"]}}]}}]}}`
+			base := `{"bool": {"filter": [{"term": {"brand.keyword": "acme"}}, {"bool": {"must_not": [{"terms": {"objectID": ["p"]}}]}}]}}`
 			Expect(toJSON(fromJSON(g)["post_filter"])).To(MatchJSON(`{"bool": {"filter": [` + base + `, {"exists": {"field": "groupId.keyword"}}]}}`))
 			Expect(toJSON(fromJSON(s)["post_filter"])).To(MatchJSON(`{"bool": {"filter": [` + base + `,
 				{"bool": {"must_not": [{"exists": {"field": "groupId.keyword"}}]}}]}}`))

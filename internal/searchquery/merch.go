@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"github.com/aislehq/aisle/internal/relevance"
 )
 
@@ -210,7 +211,9 @@ func (m *Merch) arrange(body map[string]any) ([]byte, error) {
 	if pf, ok := body["post_filter"]; ok {
 		filter = append(filter, pf)
 	}
-	exclude := map[string]any{"bool": map[string]any{"must_not": []any{idsQuery(m.Promoted)}}}
+	// By the objectID field rather than by ids: a filter on an exact-value field is checked
+	// from its column, where an ids filter walks the index beside every hit.
+	exclude := map[string]any{"bool": map[string]any{"must_not": []any{objectIDsQuery(m.Promoted)}}}
 	addPostFilter(body, exclude)
 	excludeFromGroups(body, exclude)
 	if m.Window != nil {
@@ -242,6 +245,11 @@ func addPostFilter(body map[string]any, q any) {
 		q = map[string]any{"bool": map[string]any{"filter": []any{prev, q}}}
 	}
 	body["post_filter"] = q
+}
+
+// objectIDsQuery matches the records of ids by their objectID field (their _id).
+func objectIDsQuery(ids []string) map[string]any {
+	return map[string]any{"terms": map[string]any{indexmapping.ObjectIDField: ids}}
 }
 
 func idsQuery(ids []string) map[string]any {

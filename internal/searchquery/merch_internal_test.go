@@ -110,7 +110,7 @@ var _ = Describe("What the rules change in a search's body", func() {
 			RetrievableFields: []searchv1alpha1.FieldPath{"name"},
 			ForcedFilters:     []searchv1alpha1.FilterCondition{{Field: "brand", Values: []string{"a"}}}}),
 			&Merch{Promoted: []string{"p1", "p2"}, Hide: []string{"h"}, Window: &Window{From: 3, Size: 7}})
-		Expect(jsonOf(body["post_filter"])).To(MatchJSON(`{"bool": {"must_not": [{"ids": {"values": ["p1", "p2"]}}]}}`))
+		Expect(jsonOf(body["post_filter"])).To(MatchJSON(`{"bool": {"must_not": [{"terms": {"objectID": ["p1", "p2"]}}]}}`))
 		Expect(body["from"]).To(BeNumerically("==", 3))
 		Expect(body["size"]).To(BeNumerically("==", 7))
 		var pinned map[string]any
@@ -127,7 +127,7 @@ var _ = Describe("What the rules change in a search's body", func() {
 		body := map[string]any{"query": map[string]any{"bool": map[string]any{"must": []any{}}}, "post_filter": brandIs("x")}
 		_, err := (&Merch{Promoted: []string{"p"}}).arrange(body)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(jsonOf(body["post_filter"])).To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"ids": {"values": ["p"]}}]}}]}}`))
+		Expect(jsonOf(body["post_filter"])).To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"terms": {"objectID": ["p"]}}]}}]}}`))
 	})
 
 	It("passes the promoted records through the shopper's facetFilters (the post_filter), and counts their groups once", func() {
@@ -140,7 +140,7 @@ var _ = Describe("What the rules change in a search's body", func() {
 		Expect(jsonOf(p["query"].(map[string]any)["bool"].(map[string]any)["filter"])).
 			To(MatchJSON(`[{"ids": {"values": ["p"]}}, {"term": {"brand.keyword": "x"}}]`))
 		Expect(jsonOf(body["aggs"].(map[string]any)[groupsAgg].(map[string]any)["filter"])).
-			To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"ids": {"values": ["p"]}}]}}]}}`))
+			To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"terms": {"objectID": ["p"]}}]}}]}}`))
 	})
 
 	It("leaves the body as it was without rules", func() {
