@@ -2,12 +2,16 @@ package apiserver_test
 
 import (
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/apiserver"
+	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/searchlog"
 )
 
@@ -45,5 +49,20 @@ var _ = Describe("The search log (issue 24)", func() {
 			searchlog.Record{Day: day, Query: "hoodie", Hits: 1, Filtered: true, Public: true},
 		))
 		Consistently(func() []searchlog.Record { return loggedSearches(ci) }, "300ms").Should(HaveLen(4))
+	})
+
+	It("answers searches whatever becomes of the log: a full queue and an unreachable backend only drop records", func() {
+		a := apparelIndex()
+		down, err := es.New("http://127.0.0.1:1")
+		Expect(err).NotTo(HaveOccurred())
+		// Never run, the recorder's queue of one is full after the first search.
+		stuck := searchlog.New(down, searchlog.Config{Buffer: 1, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		s := apiserver.New(apiserver.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Search: searchSvc, SearchLog: stuck}, registry)
+		s.SetReady(true)
+		for range 3 {
+			Expect(send(s, http.MethodPost, a.ci.base+"/search", a.ci.searchKey, `{"q": "tee"}`, nil).Code).To(Equal(http.StatusOK))
+		}
+		metrics := send(s, http.MethodGet, "/metrics", "", "", nil).Body.String()
+		Expect(metrics).To(ContainSubstring(`aisle_searchlog_dropped_total{reason="full"} 2`))
 	})
 })
