@@ -98,19 +98,50 @@ func (s *Service) GoesWith(ctx context.Context, req Request) (List, error) {
 		return list, err
 	}
 	own := valuesQuery(v.schema, settings.SimilarWithin, searchquery.Values(rec, settings.SimilarWithin))
-	hits, err := s.keep(ctx, v, cands, nonNil(own), ReasonOrders, req.Limit)
+	hits, err := s.complements(ctx, req, v, rec, cands, nonNil(own))
 	if err != nil {
 		return List{}, err
 	}
 	list.Hits = append(list.Hits, hits...)
-	if len(list.Hits) < req.Limit {
-		more, err := s.byCategories(ctx, req, v, rec, list.Hits)
-		if err != nil {
-			return List{}, err
-		}
-		list.Hits = append(list.Hits, more...)
-	}
 	return list, nil
+}
+
+// complements keeps the candidates the catalog holds outside the product's own values,
+// filled up from the categories bought with its own. With fewer candidates than the list
+// asks for, the fill is certain to be needed: both reads then run at once, the fill
+// skipping every candidate (those the catalog drops, it would drop too).
+func (s *Service) complements(ctx context.Context, req Request, v catalogView, rec map[string]any, cands []scored, own []any) ([]Hit, error) {
+	if len(cands) >= req.Limit {
+		hits, err := s.keep(ctx, v, cands, own, ReasonOrders, req.Limit)
+		if err != nil || len(hits) >= req.Limit {
+			return hits, err
+		}
+		more, err := s.byCategories(ctx, req, v, rec, hits)
+		return append(hits, more...), err
+	}
+	var hits, more []Hit
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		hits, err = s.keep(gctx, v, cands, own, ReasonOrders, req.Limit)
+		return err
+	})
+	g.Go(func() (err error) {
+		more, err = s.byCategories(gctx, req, v, rec, candidateHits(cands))
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return append(hits, more[:min(len(more), req.Limit-len(hits))]...), nil
+}
+
+// candidateHits are the candidates as listed hits, for byCategories to skip.
+func candidateHits(cands []scored) []Hit {
+	out := make([]Hit, len(cands))
+	for i, c := range cands {
+		out[i] = Hit{ObjectID: c.id}
+	}
+	return out
 }
 
 // nonNil is the queries that are not nil.
