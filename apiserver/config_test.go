@@ -102,6 +102,12 @@ var _ = Describe("PUT /config", Ordered, func() {
 			"synonyms[0].input: is required by synonym type oneWay", "synonyms[1].typos", "synonyms[2].terms"),
 		Entry("an unknown synonym type and stop words listed twice", `{"synonyms": [{"type": "twoWay", "terms": ["a", "b"]}], "stopWords": {"words": ["the", "The"]}}`,
 			"synonyms[0].type", `stopWords.words[1]: \"The\" is listed twice`),
+		Entry("suggestions from no day, and excluded words listed twice or of two words",
+			`{"suggestions": {"minDays": 0, "exclude": ["Sale", "sale", "red shoe"]}}`,
+			"suggestions.minDays: must be from 1 to 90", `suggestions.exclude[1]: \"sale\" is listed twice`,
+			`suggestions.exclude[2]: \"red shoe\" must be one word`),
+		Entry("suggestions from more days than the search log keeps", `{"suggestions": {"minDays": 91}}`,
+			"suggestions.minDays: must be from 1 to 90"),
 	)
 })
 

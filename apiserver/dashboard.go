@@ -15,7 +15,8 @@ import (
 // dashboardFiles is the Events page. chart.umd.min.js is copied from npm by
 // `make dashboard-assets`; package.json and node_modules stay out of the binary.
 //
-//go:embed dashboard/index.html dashboard/dashboard.js dashboard/dashboard.css dashboard/chart.umd.min.js
+//go:embed dashboard/index.html dashboard/dashboard.js dashboard/ui.js dashboard/searches.js dashboard/dashboard.css
+//go:embed dashboard/chart.umd.min.js
 var dashboardFiles embed.FS
 
 // dashboardPolicy lets the page run only its own files and call only this server, so

@@ -34,6 +34,8 @@ var _ = Describe("The Events page", func() {
 			}
 		},
 		Entry("the page's script", "/dashboard/dashboard.js", http.StatusOK, "text/javascript"),
+		Entry("its building blocks", "/dashboard/ui.js", http.StatusOK, "text/javascript"),
+		Entry("its Searches section", "/dashboard/searches.js", http.StatusOK, "text/javascript"),
 		Entry("its style", "/dashboard/dashboard.css", http.StatusOK, "text/css"),
 		Entry("the chart library", "/dashboard/chart.umd.min.js", http.StatusOK, "text/javascript"),
 		Entry("not package.json", "/dashboard/package.json", http.StatusNotFound, ""),

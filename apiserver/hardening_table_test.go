@@ -288,7 +288,8 @@ var _ = Describe("Every endpoint with query parameters (issue 15)", func() {
 			ci := catalogIndex{name: "catalog", base: "/api/teams/acme/indexes/catalog", writeKey: keys["catalog"], searchKey: keys["catalog"]}
 			for _, path := range []string{ci.base + "/events/stats", ci.base + "/lists/together/p1", "/api/public/indexes/pub-acme-catalog/lists/together/p1",
 				ci.base + "/lists/similar/p1", ci.base + "/lists/goesWith/p1", ci.base + "/lists/trending",
-				"/api/public/indexes/pub-acme-catalog/lists/similar/p1", "/api/public/indexes/pub-acme-catalog/lists/trending", ci.base + "/rules"} {
+				"/api/public/indexes/pub-acme-catalog/lists/similar/p1", "/api/public/indexes/pub-acme-catalog/lists/trending", ci.base + "/rules",
+				ci.base + "/suggestions", "/api/public/indexes/pub-acme-catalog/suggestions"} {
 				r := rawCall("GET", path+"?"+query, ci.searchKey, "", map[string]string{"Origin": allowedOrigin, "User-Agent": "query-spec"})
 				Expect(r.status).To(Or(Equal(http.StatusOK), Equal(http.StatusBadRequest)), "%s?%s: %s", path, query, r.body)
 				if r.status == http.StatusBadRequest {
@@ -323,5 +324,10 @@ var _ = Describe("Every endpoint with query parameters (issue 15)", func() {
 		Entry("an offset past the window", "offset=9999&limit=2"),
 		Entry("a negative offset", "offset=-1"),
 		Entry("an overflowing offset", "offset=99999999999999999999"),
+		Entry("a typed query of invalid UTF-8", "q=%FF"),
+		Entry("a typed query too long", "q="+strings.Repeat("q", 600)),
+		Entry("categories that are no boolean", "categories=yes"),
+		Entry("categories twice", "categories=true&categories=1"),
+		Entry("a limit above the suggestions'", "limit=21&categories=true"),
 	)
 })

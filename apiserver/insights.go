@@ -6,6 +6,7 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/events"
+	"github.com/aislehq/aisle/internal/searchlog"
 	"github.com/aislehq/aisle/internal/searchquery"
 	"github.com/aislehq/aisle/internal/tenancy"
 )
@@ -35,11 +36,27 @@ func (s *Server) getStats(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	stats, err := s.insights.Stats(c.UserContext(), esnames.For(idx.Namespace, idx.Name), p)
+	names := esnames.For(idx.Namespace, idx.Name)
+	stats, err := s.insights.Stats(c.UserContext(), names, p)
 	if err != nil {
 		return err
 	}
-	return c.JSON(stats)
+	body := statsBody{Stats: stats}
+	if s.searches != nil {
+		searches, err := s.searches.Stats(c.UserContext(), names, p)
+		if err != nil {
+			return err
+		}
+		body.Searches = &searches
+	}
+	return c.JSON(body)
+}
+
+// statsBody is the answer of GET /events/stats: the events' figures and the Searches
+// section read from the search log.
+type statsBody struct {
+	events.Stats
+	Searches *searchlog.Stats `json:"searches,omitempty"`
 }
 
 // getTogether answers GET /lists/together/{objectID}?limit=N with whole records.

@@ -127,6 +127,9 @@ func (o *RunOptions) wire(kube *rest.Config, scheme *runtime.Scheme) error {
 	if o.Events == nil {
 		o.Events = events.New(esClient, events.Config{})
 	}
+	if o.Searches == nil {
+		o.Searches = searchlog.NewReader(esClient)
+	}
 	if o.SearchLog == nil {
 		o.SearchLog = searchlog.New(esClient, searchlog.Config{Logger: o.Logger})
 	}

@@ -86,6 +86,9 @@ type Config struct {
 	Countries *events.Countries
 	// SearchLog records answered searches (its Run writes them); nil records none.
 	SearchLog *searchlog.Recorder
+	// Searches reads the search log back: the Events page's Searches section and query
+	// suggestions; nil leaves the section out and answers suggestions with 503.
+	Searches *searchlog.Reader
 }
 
 // Server is the API server.
@@ -105,6 +108,7 @@ type Server struct {
 	eventLimits *eventLimiters
 	countries   *events.Countries
 	searchLog   *searchlog.Recorder
+	searches    *searchlog.Reader
 
 	bodyLimit   int
 	keyedRoutes keyedRoutes
@@ -115,7 +119,7 @@ func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
 	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, settings: settingsStore(cfg), limits: newLimiters(cfg.PublicLimits),
 		insights: cfg.Insights, recommend: cfg.Recommend, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries,
-		searchLog: cfg.SearchLog, bodyLimit: cfg.BodyLimit}
+		searchLog: cfg.SearchLog, searches: cfg.Searches, bodyLimit: cfg.BodyLimit}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",
 		BodyLimit:             cfg.BodyLimit,
@@ -208,6 +212,7 @@ func (s *Server) routes() {
 	s.eventRoutes(idx)
 	s.insightRoutes(idx)
 	s.listRoutes(idx)
+	s.suggestionRoutes(idx)
 	s.dashboardRoutes()
 }
 

@@ -28,6 +28,8 @@ type settingsBody struct {
 	// EventRanking and ReRanking are absent when never set.
 	EventRanking *searchv1alpha1.EventRanking `json:"eventRanking,omitempty"`
 	ReRanking    *searchv1alpha1.ReRanking    `json:"reRanking,omitempty"`
+	// Suggestions is absent when every suggestion setting is at its default.
+	Suggestions *searchv1alpha1.SuggestionsSetting `json:"suggestions,omitempty"`
 }
 
 // typoToleranceBody and stopWordsBody are the wire forms of the settings' objects:
@@ -83,6 +85,7 @@ func settingsOf(s searchv1alpha1.IndexSettings) settingsBody {
 		Distinct:           s.Distinct,
 		EventRanking:       s.EventRanking,
 		ReRanking:          s.ReRanking,
+		Suggestions:        s.Suggestions,
 	}
 }
 

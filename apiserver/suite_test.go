@@ -191,7 +191,7 @@ func buildServer(reg *tenancy.Registry, limits apiserver.PublicLimits) *apiserve
 		Insights:  events.NewReader(client, nil),
 		Recommend: recommend.New(client, searchSvc, nil),
 		Events:    events.New(client, events.Config{Clock: eventsNow}),
-		SearchLog: searches,
+		SearchLog: searches, Searches: searchlog.NewReader(client),
 	}, reg)
 	s.SetReady(true)
 	return s

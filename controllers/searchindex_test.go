@@ -2,6 +2,8 @@ package controllers_test
 
 import (
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/refresh"
@@ -14,6 +16,7 @@ import (
 	"github.com/aislehq/aisle/controllers"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/indexmapping"
+	"github.com/aislehq/aisle/internal/searchlog"
 )
 
 func newIndex(ns, name string, policy searchv1alpha1.DeletionPolicy) *searchv1alpha1.SearchIndex {
@@ -127,6 +130,22 @@ var _ = Describe("SearchIndex", func() {
 		Eventually(siReady(si)).Should(haveReady(metav1.ConditionTrue, searchv1alpha1.ReasonReconciled))
 		createSideIndices(names)
 		Expect(esIndices(names.AllPattern())).To(HaveLen(3))
+
+		Expect(k8sClient.Delete(ctx, si)).To(Succeed())
+		Eventually(func() error { return k8sClient.Get(ctx, client.ObjectKeyFromObject(si), si) }).
+			Should(Satisfy(isNotFound))
+		Expect(esIndices(names.AllPattern())).To(BeEmpty())
+	})
+
+	It("deletes the search log indices with the rest, with deletionPolicy Delete", func() {
+		ns := newNamespace("dellog")
+		createWorkspace(ns, 10)
+		si := newIndex(ns, "searched", searchv1alpha1.DeletionDelete)
+		names := esnames.For(ns, "searched")
+		Eventually(siReady(si)).Should(haveReady(metav1.ConditionTrue, searchv1alpha1.ReasonReconciled))
+		_, err := esClient.Indices.Create(names.Searches(time.Now())).Raw(strings.NewReader(searchlog.Mapping)).Do(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(esIndices(names.SearchesPattern())).To(HaveLen(1))
 
 		Expect(k8sClient.Delete(ctx, si)).To(Succeed())
 		Eventually(func() error { return k8sClient.Get(ctx, client.ObjectKeyFromObject(si), si) }).

@@ -134,6 +134,23 @@ export interface TrendingOptions extends ListOptions {
   value?: string;
 }
 
+/** Options of query suggestions. */
+export interface SuggestOptions {
+  /** 1 to 20, default 5. */
+  limit?: number;
+  /** true adds the top values (at most 3) of the index's category facet among each suggestion's hits. */
+  categories?: boolean;
+}
+
+/** A popular past search: its searches that found something and the most hits one found. */
+export interface Suggestion {
+  query: string;
+  searches: number;
+  hits: number;
+  /** With categories: true, e.g. [{value: "Shoes", count: 12}] to say "in Shoes". */
+  categories?: { value: string | number | boolean; count: number }[];
+}
+
 export interface RecommendationHit {
   objectID: string;
   record: Record<string, unknown>;
@@ -204,6 +221,11 @@ export class Aisle {
   goesWith(objectID: string, options?: ListOptions): Promise<RecommendationList>;
   /** Products whose weighted events rose most in the last 7 days against the 28 before. */
   trending(options?: TrendingOptions): Promise<RecommendationList>;
+  /**
+   * Popular past searches starting with q (with the index's typo rules), most searched
+   * first; only those searched on the index's suggestions.minDays distinct days.
+   */
+  suggest(q: string, options?: SuggestOptions): Promise<{ suggestions: Suggestion[] }>;
   view(objectID: string): void;
   click(click: SearchClick | ListClick | TrendingClick): void;
   /** currency: ISO 4217 code, needed when an item has a price. */

@@ -133,12 +133,14 @@ export class Aisle {
   }
 
   async list(path, { limit, filters, field, value } = {}) {
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries({ limit, filters: filters && JSON.stringify(filters), field, value })) {
-      if (v !== undefined) q.set(k, v);
-    }
-    const s = `${q}`;
-    return this.call(`/lists/${path}${s && "?" + s}`, {});
+    return this.call(`/lists/${path}${params({ limit, filters: filters && JSON.stringify(filters), field, value })}`, {});
+  }
+
+  // Popular past searches starting with what is typed (with the index's typo rules),
+  // most searched first: {suggestions: [{query, searches, hits, categories?}]};
+  // options: {limit, categories} (categories: true adds the top category values).
+  async suggest(q, { limit, categories } = {}) {
+    return this.call(`/suggestions${params({ q, limit, categories })}`, {});
   }
 
   view(objectID) {
@@ -348,6 +350,16 @@ export class Aisle {
 }
 
 // failure is the error of an answer the client could not use: its status (0 for none).
+// params renders the defined values as a query string ("" for none).
+function params(values) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(values)) {
+    if (v !== undefined) q.set(k, v);
+  }
+  const s = `${q}`;
+  return s && "?" + s;
+}
+
 function failure(message, status, retryAfter) {
   return Object.assign(new Error(message), { status, retryAfter });
 }

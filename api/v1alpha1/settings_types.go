@@ -316,6 +316,9 @@ type IndexSettings struct {
 	// buy. Absent: off.
 	// +optional
 	ReRanking *ReRanking `json:"reRanking,omitempty"`
+	// Suggestions tune query suggestions. Absent: every default.
+	// +optional
+	Suggestions *SuggestionsSetting `json:"suggestions,omitempty"`
 }
 
 // MaxDistinctLimit bounds the hits per group of distinct.

@@ -2,6 +2,9 @@
 // Everything shown goes in as text (textContent, never HTML), and the page's
 // Content-Security-Policy runs only its own files.
 
+import { el, number, shortDay, table, newChart } from "./ui.js";
+import { renderSearches } from "./searches.js";
+
 const KEY = "aisle.dashboard.key";
 const INDEX = "aisle.dashboard.index";
 const params = new URLSearchParams(location.search);
@@ -18,21 +21,11 @@ const TYPES = [
 // The recommendation lists, as the page names them.
 const LISTS = { together: "Bought together", similar: "Similar", goesWith: "Goes with", trending: "Trending" };
 const $ = (id) => document.getElementById(id);
-const number = new Intl.NumberFormat();
-const shortDay = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
 let workspace = "";
 let timer = 0;
 let loads = 0; // the latest load; an earlier one answering late is not shown
 let refreshes = 0;
 const charts = new Map();
-
-// el builds an element with text content and attributes.
-function el(tag, text, attrs = {}) {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  return e;
-}
 
 function money(amount, currency) {
   try {
@@ -158,38 +151,8 @@ function render(s) {
   renderProducts(s.topProducts);
   renderRecommendations(s.lists);
   renderLists(s);
+  renderSearches(s.searches);
   scrollable();
-}
-
-// table fills t with a header row and one row per item; a cell is text, a Node, or
-// [text, value] for a number (right-aligned, its raw value in data-value).
-function table(t, heads, items, cells, name, caption) {
-  const rows = [];
-  if (caption) rows.push(el("caption", caption));
-  const head = el("tr");
-  heads.forEach((h, i) => head.append(el("th", h, { scope: "col", class: i ? "n" : "" })));
-  rows.push(el("thead"));
-  rows[rows.length - 1].append(head);
-  const body = el("tbody");
-  for (const item of items || []) {
-    const tr = el("tr", null, { "data-row": name });
-    for (const c of cells(item)) tr.append(cell(c));
-    body.append(tr);
-  }
-  if (!body.children.length) {
-    const tr = el("tr");
-    tr.append(el("td", "Nothing in this period.", { colspan: String(heads.length), class: "empty" }));
-    body.append(tr);
-  }
-  rows.push(body);
-  t.replaceChildren(...rows);
-}
-
-function cell(c) {
-  if (Array.isArray(c)) return el("td", c[0], { class: "n", "data-value": String(c[1]) });
-  const td = el("td");
-  td.append(c ?? "");
-  return td;
 }
 
 // renderDaily draws one chart per event type, each on its own scale so that purchases
@@ -223,22 +186,6 @@ function chartFigure([k, label]) {
   box.append(el("canvas", null, { id: `chart-${k}`, role: "img" }));
   fig.append(cap, box);
   return fig;
-}
-
-function newChart(canvas, label, color, labels, data) {
-  return new Chart(canvas, {
-    type: "bar",
-    data: { labels, datasets: [{ label, data, backgroundColor: color, borderColor: color, maxBarThickness: 24 }] },
-    options: {
-      maintainAspectRatio: false,
-      animation: false,
-      plugins: { legend: { display: false } },
-      scales: {
-        x: { grid: { display: false }, ticks: { color: "#4a4a55", maxRotation: 0, autoSkipPadding: 12 } },
-        y: { beginAtZero: true, ticks: { precision: 0, color: "#4a4a55", maxTicksLimit: 5 } },
-      },
-    },
-  });
 }
 
 // productCell shows a product by its name when the catalog still holds it.
@@ -337,6 +284,7 @@ function start() {
   addEventListener("resize", scrollable);
   // A closed <details> has no width: its table is measured again once opened.
   $("daily").closest("details").addEventListener("toggle", scrollable);
+  $("search-daily").closest("details").addEventListener("toggle", scrollable);
   if (sessionStorage.getItem(KEY)) open();
 }
 

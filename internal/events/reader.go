@@ -9,7 +9,6 @@ import (
 	"github.com/elastic/go-elasticsearch/v8"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 	"golang.org/x/sync/errgroup"
-	"golang.org/x/sync/singleflight"
 
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/esread"
@@ -25,8 +24,7 @@ const StatsTTL = time.Minute
 type Reader struct {
 	es    *elasticsearch.TypedClient
 	now   func() time.Time
-	stats *expirable.LRU[string, Stats]
-	group singleflight.Group
+	stats *FiguresCache[Stats]
 	// orderCounts are the counted orders per index (see countedOrders).
 	orderCounts *expirable.LRU[string, int64]
 }
@@ -36,7 +34,7 @@ func NewReader(client *elasticsearch.TypedClient, now func() time.Time) *Reader 
 	if now == nil {
 		now = time.Now
 	}
-	return &Reader{es: client, now: now, stats: expirable.NewLRU[string, Stats](1024, nil, StatsTTL),
+	return &Reader{es: client, now: now, stats: NewFiguresCache[Stats](1024),
 		orderCounts: expirable.NewLRU[string, int64](4096, nil, StatsTTL)}
 }
 
@@ -46,21 +44,7 @@ func (r *Reader) Now() time.Time { return r.now() }
 // Stats returns the figures of idx over p, computed at most StatsTTL ago. Concurrent
 // misses for the same figures share one computation.
 func (r *Reader) Stats(ctx context.Context, idx esnames.Index, p Period) (Stats, error) {
-	key := idx.Stem() + "|" + p.From.Format(dateLayout) + "|" + p.To.Format(dateLayout)
-	if s, ok := r.stats.Get(key); ok {
-		return s, nil
-	}
-	v, err, _ := r.group.Do(key, func() (any, error) {
-		s, err := r.ComputeStats(ctx, idx, p)
-		if err == nil {
-			r.stats.Add(key, s)
-		}
-		return s, err
-	})
-	if err != nil {
-		return Stats{}, err
-	}
-	return v.(Stats), nil
+	return r.stats.Get(PeriodKey(idx.Stem(), p), func() (Stats, error) { return r.ComputeStats(ctx, idx, p) })
 }
 
 // ComputeStats computes the figures of idx over p, without the cache.
@@ -97,10 +81,16 @@ func monthIndices(idx esnames.Index, p Period) []string { return EventIndices(id
 // EventIndices names the monthly event indices that may hold events from from (included)
 // to to (excluded).
 func EventIndices(idx esnames.Index, from, to time.Time) []string {
+	return MonthlyIndices(from, to, idx.Events)
+}
+
+// MonthlyIndices names, with name, the monthly indices that may hold documents from
+// from (included) to to (excluded).
+func MonthlyIndices(from, to time.Time, name func(time.Time) string) []string {
 	var out []string
 	from = from.UTC()
 	for m := time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC); m.Before(to); m = m.AddDate(0, 1, 0) {
-		out = append(out, idx.Events(m))
+		out = append(out, name(m))
 	}
 	return out
 }

@@ -56,6 +56,7 @@ func Check(s searchv1alpha1.IndexSettings, reserved string) []FieldError {
 	out = append(out, checkSynonyms(s)...)
 	out = append(out, checkDistinct(s)...)
 	out = append(out, checkPopularity(s)...)
+	out = append(out, checkSuggestions(s)...)
 	return append(out, checkRecommendations(s)...)
 }
 
@@ -103,6 +104,11 @@ func Dedupe(s searchv1alpha1.IndexSettings) searchv1alpha1.IndexSettings {
 		w := *s.StopWords.DeepCopy()
 		w.Words = firstBy(w.Words, same)
 		s.StopWords = &w
+	}
+	if s.Suggestions != nil {
+		g := *s.Suggestions.DeepCopy()
+		g.Exclude = firstBy(g.Exclude, same)
+		s.Suggestions = &g
 	}
 	s.Synonyms = dedupeSynonyms(s.Synonyms)
 	return s

@@ -13,6 +13,7 @@ import (
 // testdata/fuzz/FuzzCheck.
 func FuzzCheck(f *testing.F) {
 	f.Add([]byte(`{"searchableFields": [{"path": "name", "weight": 3}], "synonyms": [{"terms": ["a", "b"]}], "language": "english"}`))
+	f.Add([]byte(`{"suggestions": {"minDays": 0, "exclude": ["Crème", "creme", "two words", ""]}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var s searchv1alpha1.IndexSettings
 		if strictjson.Decode(body, &s) != nil {

@@ -70,6 +70,9 @@ var _ = Describe("Classifying a settings change", func() {
 			s.TypoTolerance = &searchv1alpha1.TypoTolerance{Enabled: ptr(true), MinWordSizeFor1Typo: 4, MinWordSizeFor2Typos: 8}
 		}), []string{}, []string{}),
 		Entry("stop words", with(func(s *S) { s.StopWords = &searchv1alpha1.StopWords{Words: []string{"cheap"}} }), []string{"stopWords"}, []string{}),
+		Entry("suggestions", with(func(s *S) { s.Suggestions = &searchv1alpha1.SuggestionsSetting{Exclude: []string{"sale"}} }), []string{"suggestions"}, []string{}),
+		Entry("suggestions spelling out their defaults", with(func(s *S) { s.Suggestions = &searchv1alpha1.SuggestionsSetting{MinDays: ptr(int32(3))} }),
+			[]string{}, []string{}),
 		Entry("every query-time setting at once, and the language", with(func(s *S) {
 			s.Ranking = []searchv1alpha1.RankingCriterion{"words"}
 			s.CustomRanking = []searchv1alpha1.RankingRule{{Field: "popularity"}}
@@ -139,6 +142,10 @@ var _ = Describe("Checking settings", func() {
 				`typoTolerance.disableOnWords[1]: "pro" is listed twice`}),
 		Entry("a stop word twice", S{StopWords: &searchv1alpha1.StopWords{Words: []string{"cheap", "Cheap"}}},
 			[]string{`stopWords.words[1]: "Cheap" is listed twice`}),
+		Entry("suggestions: minDays out of range, an excluded word twice, two words as one", S{Suggestions: &searchv1alpha1.SuggestionsSetting{
+			MinDays: ptr(int32(0)), Exclude: []string{"Crème", "creme", "red shoe", " "}}},
+			[]string{"suggestions.minDays: must be from 1 to 90", `suggestions.exclude[2]: "red shoe" must be one word`,
+				`suggestions.exclude[3]: " " must be one word`, `suggestions.exclude[1]: "creme" is listed twice`}),
 		Entry("similarWithin outside the facet fields", with(func(s *S) {
 			s.Recommendations = &searchv1alpha1.RecommendationSettings{SimilarWithin: "category"}
 		}), []string{`recommendations.similarWithin: "category" is not a facet field (facet fields: brand)`}),

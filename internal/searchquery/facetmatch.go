@@ -19,6 +19,8 @@ import (
 type facetMatcher struct {
 	words []qword
 	typos typoRules
+	// wholeLast matches the last word whole too (query suggestions, after a space).
+	wholeLast bool
 }
 
 func newFacetMatcher(query string, t typoRules) facetMatcher {
@@ -60,7 +62,7 @@ func (m facetMatcher) matchAt(runes []rune, spans [][2]int) (facetMatch, bool) {
 		allowed := m.typos.allowed(w)
 		word := foldRunes(runes[spans[i][0]:spans[i][1]])
 		var typos, length int
-		if i == len(m.words)-1 {
+		if i == len(m.words)-1 && !m.wholeLast {
 			typos, length = prefixDistance([]rune(w.fold), word.runes)
 		} else {
 			typos, length = firstLetterDistance([]rune(w.fold), word.runes), len(word.runes)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+	"unicode/utf8"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/searchquery"
@@ -133,6 +134,19 @@ func FuzzFacetSearch(f *testing.F) {
 			map[string]any{"key": req.FacetQuery, "doc_count": 1}, map[string]any{"key": field + " " + req.Q, "doc_count": 2}}}}})
 		if _, err := searchquery.ShapeFacetSearch(plan, answer); err != nil {
 			t.Fatalf("%q: %v", body, err)
+		}
+	})
+}
+
+// FuzzSuggestionMatcher: any typed text against any past query matches or not, never
+// panics, and a match carries at most two typos a typed word (so two a typed rune).
+func FuzzSuggestionMatcher(f *testing.F) {
+	f.Add("cottn t", "cotton tee", "sale")
+	f.Add("É ", "é\u0301 x", "")
+	f.Fuzz(func(t *testing.T, typed, query, exclude string) {
+		typos, ok := searchquery.NewSuggestionMatcher(typed, searchv1alpha1.IndexSettings{}, []string{exclude}).Match(query)
+		if ok && (typos < 0 || typos > 2*utf8.RuneCountInString(typed)) {
+			t.Fatalf("%q against %q: %d typos", typed, query, typos)
 		}
 	})
 }

@@ -16,14 +16,22 @@ import (
 
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/events"
+	"github.com/aislehq/aisle/internal/searchlog"
 )
 
 func indexPath() string {
 	return "/api/teams/" + env.Workspace + "/indexes/products"
 }
 
+// pageStats is the body of GET /events/stats: the events' figures and the Searches
+// section.
+type pageStats struct {
+	events.Stats
+	Searches searchlog.Stats `json:"searches"`
+}
+
 // statsOf reads GET /events/stats of the sample index with the search key.
-func statsOf(g Gomega) events.Stats {
+func statsOf(g Gomega) pageStats {
 	req, err := http.NewRequest(http.MethodGet, env.BaseURL+indexPath()+"/events/stats", nil)
 	g.Expect(err).NotTo(HaveOccurred())
 	req.Header.Set("Authorization", "Bearer "+env.Keys["search"])
@@ -31,7 +39,7 @@ func statsOf(g Gomega) events.Stats {
 	g.Expect(err).NotTo(HaveOccurred())
 	defer resp.Body.Close()
 	g.Expect(resp.StatusCode).To(Equal(http.StatusOK))
-	var s events.Stats
+	var s pageStats
 	g.Expect(json.NewDecoder(resp.Body).Decode(&s)).To(Succeed())
 	return s
 }
@@ -105,9 +113,14 @@ var _ = Describe("The Events page", func() {
 			Type: events.Purchase, Timestamp: time.Now().UnixMilli(), Source: events.FromServer,
 			Items: []events.Item{{ObjectID: "xss-1", Quantity: 2, Price: &price}}, Currency: "USD", Revenue: 15, Units: 2,
 		}, trendingClick, trendingClick, similarClick))
-		var want events.Stats
+		By("searching, once for something no record holds")
+		for _, q := range []string{"Dashboard Zzqx", "dashboard zzqx", ""} {
+			Expect(call(http.MethodPost, indexPath()+"/search", env.Keys["search"], `{"q": "`+q+`"}`, nil)).To(Equal(http.StatusOK))
+		}
+		var want pageStats
 		Eventually(func(g Gomega) {
 			want = statsOf(g)
+			g.Expect(want.Searches.NoResultQueries).To(ContainElement(searchlog.QueryCount{Query: "dashboard zzqx", Searches: 2}))
 			g.Expect(want.TopProducts.View).To(ContainElement(HaveField("ObjectID", "xss-1")))
 			g.Expect(want.Revenue).To(ContainElement(HaveField("Currency", "USD")))
 			g.Expect(want.Lists).To(ContainElement(SatisfyAll(HaveField("List", events.Trending),
@@ -152,6 +165,20 @@ var _ = Describe("The Events page", func() {
 			}
 		}
 		Expect(res.First.Charts).To(Equal(daily))
+
+		By("showing the Searches section: its figures, a chart of searches per day and the top searches")
+		s := want.Searches
+		for k, v := range map[string]int64{"searches": s.Searches, "noResults": s.NoResults, "clicks": s.Clicks} {
+			Expect(res.First.Figures).To(HaveKeyWithValue("searches."+k, strconv.FormatInt(v, 10)), k)
+		}
+		Expect(res.First.Figures).To(HaveKeyWithValue("searches.clickThroughRate", strconv.FormatFloat(s.ClickThroughRate, 'f', -1, 64)))
+		perDay := []float64{}
+		for _, d := range s.Daily {
+			perDay = append(perDay, float64(d.Searches))
+		}
+		Expect(res.First.SearchChart).To(Equal(perDay))
+		Expect(res.First.SearchRows["search-top"]).To(HaveLen(len(s.TopQueries)))
+		Expect(res.First.SearchRows["search-none"]).To(ContainElement([]string{"dashboard zzqx", "2"}))
 
 		By("showing the script as text, without running it")
 		Expect(res.First.Names).To(ContainElement(scriptName))

@@ -243,6 +243,13 @@ function figures(page) {
       const chart = c && c.width > 0 && window.Chart && Chart.getChart(c);
       return [k, chart ? chart.data.datasets[0].data : null];
     })),
+    searchChart: (() => {
+      const c = document.getElementById("chart-searches");
+      const chart = c && c.width > 0 && window.Chart && Chart.getChart(c);
+      return chart ? chart.data.datasets[0].data : null;
+    })(),
+    searchRows: Object.fromEntries(["search-top", "search-none", "search-unclicked"].map((name) =>
+      [name, [...document.querySelectorAll(`tr[data-row="${name}"]`)].map((tr) => [...tr.cells].map((td) => td.dataset.value || td.textContent))])),
     refreshes: Number(document.body.dataset.refreshes),
   }));
 }

@@ -58,6 +58,9 @@ type shown struct {
 	Revenue   [][2]string          `json:"revenue"`
 	Charts    map[string][]float64 `json:"charts"`
 	Refreshes int                  `json:"refreshes"`
+
+	SearchChart []float64             `json:"searchChart"`
+	SearchRows  map[string][][]string `json:"searchRows"`
 }
 
 // drive runs one scenario of events.mjs in a fresh Chromium.

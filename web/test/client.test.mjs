@@ -453,6 +453,16 @@ describe("recommendation lists", () => {
     ]);
   });
 
+  test("ask for suggestions of what is typed, with limit and categories", async () => {
+    const { urls, aisle } = lists();
+    await aisle.suggest("red sh");
+    await aisle.suggest("", { limit: 3, categories: true });
+    assert.deepEqual(urls, [
+      "https://api.test/api/public/indexes/p1/suggestions?q=red+sh",
+      "https://api.test/api/public/indexes/p1/suggestions?q=&limit=3&categories=true",
+    ]);
+  });
+
   test("throw the server's error with its status", async () => {
     const net = network();
     net.fetch = async () => ({ status: 400, ok: false, headers: new Map(), json: async () => ({ error: "invalid parameter: limit" }) });
