@@ -57,7 +57,7 @@ func (b settingsBody) settings() searchv1alpha1.IndexSettings {
 		SearchableFields: b.SearchableFields, FilterableFields: b.FilterableFields, FacetFields: b.FacetFields,
 		SortableFields: b.SortableFields, Ranking: b.Ranking, CustomRanking: b.CustomRanking, Synonyms: b.Synonyms,
 		Language: b.Language, CountBrowserOrders: b.CountBrowserOrders, Recommendations: b.Recommendations,
-		Distinct: b.Distinct, Suggestions: b.Suggestions, EventRanking: b.EventRanking, ReRanking: b.ReRanking,
+		Distinct: b.Distinct, EventRanking: b.EventRanking, ReRanking: b.ReRanking, Suggestions: b.Suggestions,
 	}
 	if t := b.TypoTolerance; t != nil {
 		s.TypoTolerance = &searchv1alpha1.TypoTolerance{Enabled: t.Enabled, MinWordSizeFor1Typo: t.MinWordSizeFor1Typo,

@@ -84,9 +84,9 @@ var bodyShapes = map[string]bodyShape{
 		"language": «language», "countBrowserOrders": «countBrowserOrders»,
 		"recommendations": {"similarWithin": «similarWithin», "minSharedOrders": «minSharedOrders», "eventWeights": {"view": «viewWeight»}},
 		"distinct": {"field": «distinctField», "limit": «distinctLimit»},
-		"suggestions": {"minDays": «suggestMinDays», "exclude": «suggestExclude»},
 		"eventRanking": {"enabled": «eventRankingEnabled», "weights": {"purchase": «purchaseWeight»}, "halfLifeDays": «halfLifeDays»},
-		"reRanking": {"enabled": «reRankingEnabled», "minSearches": «minSearches», "strength": «strength»}}`, []bodyField{
+		"reRanking": {"enabled": «reRankingEnabled», "minSearches": «minSearches», "strength": «strength»},
+		"suggestions": {"minDays": «suggestMinDays», "exclude": «suggestExclude»}}`, []bodyField{
 		{"path", kindString, `"name"`}, {"weight", kindInt, `2`}, {"filterableFields", kindArray, `["brand"]`},
 		{"facetFields", kindArray, `["brand"]`}, {"sortableFields", kindArray, `["price"]`}, {"ranking", kindArray, `["words", "custom"]`},
 		{"rankingField", kindString, `"price"`}, {"order", kindString, `"asc"`}, {"terms", kindArray, `["tv", "television"]`},
@@ -98,9 +98,9 @@ var bodyShapes = map[string]bodyShape{
 		{"language", kindString, `"generic"`}, {"countBrowserOrders", kindBool, `true`},
 		{"similarWithin", kindString, `"brand"`}, {"minSharedOrders", kindInt, `3`}, {"viewWeight", kindInt, `1`},
 		{"distinctField", kindString, `"brand"`}, {"distinctLimit", kindInt, `2`},
-		{"suggestMinDays", kindInt, `2`}, {"suggestExclude", kindArray, `["cheap"]`},
 		{"eventRankingEnabled", kindBool, `true`}, {"purchaseWeight", kindInt, `20`}, {"halfLifeDays", kindInt, `7`},
 		{"reRankingEnabled", kindBool, `true`}, {"minSearches", kindInt, `5`}, {"strength", kindInt, `30`},
+		{"suggestMinDays", kindInt, `2`}, {"suggestExclude", kindArray, `["cheap"]`},
 	}},
 	"policy": {`{"policy": {"maxHits": «maxHits», "retrievableFields": «retrievableFields», "forcedFilters": [{"field": «field», "values": «values»}],
 		"allowedFacets": «allowedFacets», "allowedFilters": «allowedFilters», "allowedSorts": «allowedSorts»}}`, []bodyField{

@@ -100,13 +100,14 @@ func (s simShop) ndcg10(q string, ranked []string) float64 {
 	return dcg(ranked) / dcg(ideal)
 }
 
-// simShopper is how a simulated shopper chooses what to click: by appeal, or at random.
-type simShopper func(rng *rand.Rand, appeal float64) bool
+// simShopper is how likely a simulated shopper is to click a product she looks at, by
+// its appeal: she buys it with a fifth of that.
+type simShopper func(appeal float64) float64
 
-func byAppeal(rng *rand.Rand, appeal float64) bool { return rng.Float64() < appeal }
+func byAppeal(appeal float64) float64 { return appeal }
 
-// atRandom clicks as often as shoppers click on average, whatever the product.
-func atRandom(rng *rand.Rand, _ float64) bool { return rng.Float64() < 0.25 }
+// atRandom clicks and buys as often as shoppers do on average, whatever the product.
+func atRandom(float64) float64 { return 0.25 }
 
 type simRun struct {
 	ci   catalogIndex
@@ -136,12 +137,13 @@ func (r simRun) shopper(clicks simShopper) []string {
 	var evs []string
 	for i, id := range r.page(q, simPage) {
 		p := i + 1
-		if r.rng.Float64() >= math.Pow(float64(p), -0.7) || !clicks(r.rng, r.shop.appeal[id]) {
+		likes := clicks(r.shop.appeal[id])
+		if r.rng.Float64() >= math.Pow(float64(p), -0.7) || r.rng.Float64() >= likes {
 			continue
 		}
 		evs = append(evs, fmt.Sprintf(`{"type": "click", "objectID": %q, "position": %d, "query": %q}`, id, p, q),
 			fmt.Sprintf(`{"type": "view", "objectID": %q}`, id))
-		if r.rng.Float64() < r.shop.appeal[id]/5 {
+		if r.rng.Float64() < likes/5 {
 			evs = append(evs, fmt.Sprintf(`{"type": "purchase", "orderID": "o-%d", "items": [{"objectID": %q}]}`, r.rng.Int64(), id))
 			break
 		}

@@ -25,11 +25,11 @@ type settingsBody struct {
 	Recommendations *searchv1alpha1.RecommendationSettings `json:"recommendations,omitempty"`
 	// Distinct is absent when records are not grouped.
 	Distinct *searchv1alpha1.DistinctSetting `json:"distinct,omitempty"`
-	// Suggestions is absent when every suggestion setting is at its default.
-	Suggestions *searchv1alpha1.SuggestionsSetting `json:"suggestions,omitempty"`
 	// EventRanking and ReRanking are absent when never set.
 	EventRanking *searchv1alpha1.EventRanking `json:"eventRanking,omitempty"`
 	ReRanking    *searchv1alpha1.ReRanking    `json:"reRanking,omitempty"`
+	// Suggestions is absent when every suggestion setting is at its default.
+	Suggestions *searchv1alpha1.SuggestionsSetting `json:"suggestions,omitempty"`
 }
 
 // typoToleranceBody and stopWordsBody are the wire forms of the settings' objects:
@@ -83,9 +83,9 @@ func settingsOf(s searchv1alpha1.IndexSettings) settingsBody {
 		CountBrowserOrders: s.CountBrowserOrders,
 		Recommendations:    s.Recommendations,
 		Distinct:           s.Distinct,
-		Suggestions:        s.Suggestions,
 		EventRanking:       s.EventRanking,
 		ReRanking:          s.ReRanking,
+		Suggestions:        s.Suggestions,
 	}
 }
 

@@ -307,9 +307,6 @@ type IndexSettings struct {
 	// +optional
 	Distinct *DistinctSetting `json:"distinct,omitempty"`
 
-	// Suggestions tune query suggestions. Absent: every default.
-	// +optional
-	Suggestions *SuggestionsSetting `json:"suggestions,omitempty"`
 	// EventRanking computes each product's popularity from the index's events, for
 	// customRanking's _popularity. Absent: off.
 	// +optional
@@ -319,6 +316,9 @@ type IndexSettings struct {
 	// buy. Absent: off.
 	// +optional
 	ReRanking *ReRanking `json:"reRanking,omitempty"`
+	// Suggestions tune query suggestions. Absent: every default.
+	// +optional
+	Suggestions *SuggestionsSetting `json:"suggestions,omitempty"`
 }
 
 // MaxDistinctLimit bounds the hits per group of distinct.

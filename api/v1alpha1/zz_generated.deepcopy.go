@@ -312,11 +312,6 @@ func (in *IndexSettings) DeepCopyInto(out *IndexSettings) {
 		*out = new(DistinctSetting)
 		**out = **in
 	}
-	if in.Suggestions != nil {
-		in, out := &in.Suggestions, &out.Suggestions
-		*out = new(SuggestionsSetting)
-		(*in).DeepCopyInto(*out)
-	}
 	if in.EventRanking != nil {
 		in, out := &in.EventRanking, &out.EventRanking
 		*out = new(EventRanking)
@@ -326,6 +321,11 @@ func (in *IndexSettings) DeepCopyInto(out *IndexSettings) {
 		in, out := &in.ReRanking, &out.ReRanking
 		*out = new(ReRanking)
 		**out = **in
+	}
+	if in.Suggestions != nil {
+		in, out := &in.Suggestions, &out.Suggestions
+		*out = new(SuggestionsSetting)
+		(*in).DeepCopyInto(*out)
 	}
 }
 

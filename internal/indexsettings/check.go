@@ -55,8 +55,8 @@ func Check(s searchv1alpha1.IndexSettings, reserved string) []FieldError {
 	out = append(out, checkStopWords(s)...)
 	out = append(out, checkSynonyms(s)...)
 	out = append(out, checkDistinct(s)...)
-	out = append(out, checkSuggestions(s)...)
 	out = append(out, checkPopularity(s)...)
+	out = append(out, checkSuggestions(s)...)
 	return append(out, checkRecommendations(s)...)
 }
 

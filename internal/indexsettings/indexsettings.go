@@ -26,9 +26,9 @@ const (
 	CountBrowserOrders = "countBrowserOrders"
 	Recommendations    = "recommendations"
 	Distinct           = "distinct"
-	Suggestions        = "suggestions"
 	EventRanking       = "eventRanking"
 	ReRanking          = "reRanking"
+	Suggestions        = "suggestions"
 )
 
 // Changes lists the settings that differ between two versions, split by when they
@@ -38,8 +38,8 @@ type Changes struct {
 	// fields (every field already has an exact-value mapping), the ranking, custom
 	// ranking, synonyms, typo tolerance and stop words (the query applies them),
 	// counting browser orders, the recommendation settings, distinct (every field
-	// has an exact-value mapping to group on), the query suggestions and the learning
-	// settings (signals live apart from the records).
+	// has an exact-value mapping to group on), the learning settings (signals live
+	// apart from the records) and the suggestion settings.
 	Applied []string
 	// Rebuilt need a new physical index: the set of searchable fields and the language
 	// (their analysis: analysis settings of an open index cannot change).
@@ -71,9 +71,9 @@ func Diff(old, new searchv1alpha1.IndexSettings) Changes {
 	add(CountBrowserOrders, old.CountBrowserOrders != new.CountBrowserOrders, false)
 	add(Recommendations, !reflect.DeepEqual(RecommendationsOf(old), RecommendationsOf(new)), false)
 	add(Distinct, !reflect.DeepEqual(distinctOf(old), distinctOf(new)), false)
-	add(Suggestions, !reflect.DeepEqual(SuggestionsOf(old), SuggestionsOf(new)), false)
 	add(EventRanking, PopularityOf(old) != PopularityOf(new), false)
 	add(ReRanking, ReRankOf(old) != ReRankOf(new), false)
+	add(Suggestions, !reflect.DeepEqual(SuggestionsOf(old), SuggestionsOf(new)), false)
 	return c
 }
 

@@ -7,7 +7,6 @@ import (
 	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/indexsettings"
 	"github.com/aislehq/aisle/internal/searchquery"
-	"github.com/aislehq/aisle/internal/signals"
 )
 
 // How a search uses what shoppers' events taught (internal/signals): customRanking's
@@ -60,6 +59,3 @@ func (l learned) apply(res *searchquery.Response) {
 		searchquery.ReRank(res, l.scores, l.strength)
 	}
 }
-
-// Signals returns the reader of the indexes' signals searches use.
-func (s *Service) Signals() *signals.Reader { return s.signals }
