@@ -2,6 +2,8 @@ package settingsstore
 
 import (
 	"errors"
+	"reflect"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -33,7 +35,7 @@ var _ = Describe("A full-object merge patch", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(patch).To(MatchJSON(`{"spec": {"settings": {"searchableFields": null, "filterableFields": null, "facetFields": null,
 			"sortableFields": null, "ranking": null, "customRanking": null, "synonyms": null, "stopWords": null, "language": null,
-			"countBrowserOrders": null, "recommendations": null, "distinct": null, "eventRanking": null, "reRanking": null, "typoTolerance": {"onNumbers": true, "enabled": null, "minWordSizeFor1Typo": null,
+			"countBrowserOrders": null, "recommendations": null, "distinct": null, "eventRanking": null, "reRanking": null, "suggestions": null, "typoTolerance": {"onNumbers": true, "enabled": null, "minWordSizeFor1Typo": null,
 			"minWordSizeFor2Typos": null, "disableOnFields": null, "disableOnWords": null}}}}`))
 	})
 })
@@ -45,7 +47,7 @@ var _ = Describe("A full-object merge patch of settings", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(patch).To(MatchJSON(`{"spec": {"settings": {"searchableFields": null, "filterableFields": null,
 			"facetFields": null, "sortableFields": null, "ranking": null, "customRanking": null, "synonyms": null,
-			"typoTolerance": null, "stopWords": null, "language": null, "countBrowserOrders": null, "distinct": null, "eventRanking": null, "reRanking": null, "recommendations": {"similarWithin": "brand", "minSharedOrders": null,
+			"typoTolerance": null, "stopWords": null, "language": null, "countBrowserOrders": null, "distinct": null, "eventRanking": null, "reRanking": null, "suggestions": null, "recommendations": {"similarWithin": "brand", "minSharedOrders": null,
 			"eventWeights": {"view": null, "click": null, "addToCart": null, "purchase": null}}}}}`))
 	})
 })
@@ -81,3 +83,27 @@ var _ = Describe("A refused write", func() {
 		Expect(refusal(ErrInvalidPolicy, nil, internal)).To(BeIdenticalTo(internal))
 	})
 })
+
+var _ = Describe("The settings keys a full-object patch replaces", func() {
+	It("name every field of the settings and of the objects they hold, so that none is left out of a PUT", func() {
+		Expect(settingsKeys).To(ContainElements(jsonPaths(reflect.TypeOf(searchv1alpha1.IndexSettings{}), "")))
+	})
+})
+
+// jsonPaths are the JSON names of t's fields, and of the fields of the structs they
+// point to, dotted; a slice's elements are replaced whole and are not walked.
+func jsonPaths(t reflect.Type, prefix string) []string {
+	var out []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		out = append(out, prefix+name)
+		if ft := f.Type; ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct {
+			out = append(out, jsonPaths(ft.Elem(), prefix+name+".")...)
+		}
+	}
+	return out
+}

@@ -29,7 +29,8 @@ var settingsKeys = []string{"searchableFields", "filterableFields", "facetFields
 	"distinct", "distinct.field", "distinct.limit",
 	"eventRanking", "eventRanking.enabled", "eventRanking.weights", "eventRanking.weights.view",
 	"eventRanking.weights.click", "eventRanking.weights.addToCart", "eventRanking.weights.purchase",
-	"eventRanking.halfLifeDays", "reRanking", "reRanking.enabled", "reRanking.minSearches", "reRanking.strength"}
+	"eventRanking.halfLifeDays", "reRanking", "reRanking.enabled", "reRanking.minSearches", "reRanking.strength",
+	"suggestions", "suggestions.minDays", "suggestions.exclude"}
 
 // SettingsWrite is what PutSettings stored, and which changes apply at once or rebuild.
 type SettingsWrite struct {
