@@ -26,33 +26,74 @@ type ruleCase struct {
 
 // ruleCases separate what costs what: holding 10,000 rules none of which applies (the
 // issue's target), 10,000 rules of which two boost every search, and the same with one
-// of them also promoting a record (a promotion takes a search of its own).
-func ruleCases() []ruleCase {
+// of them also promoting a record the search's filters let through (shown), or one
+// they keep out (filtered: the organic hits are fetched again for the page's place the
+// record left). passing and failing are records the searches' filters let through and
+// keep out, one a query.
+func ruleCases(passing, failing []string) []ruleCase {
 	idle := idleRules(merch.MaxRules)
-	boosts := append(queryRules(false), idleRules(merch.MaxRules-len(queries)-1)...)
-	promotions := append(queryRules(true), idleRules(merch.MaxRules-len(queries)-1)...)
+	with := func(promoted []string) []merch.Rule {
+		return append(queryRules(promoted), idleRules(merch.MaxRules-len(queries)-1)...)
+	}
 	return []ruleCase{{name: "without"}, {name: "idle", rules: idle},
-		{name: "boosts", rules: boosts, applied: 2}, {name: "promotion", rules: promotions, applied: 2}}
+		{name: "boosts", rules: with(nil), applied: 2}, {name: "promotion", rules: with(passing), applied: 2},
+		{name: "filtered", rules: with(failing), applied: 2}}
 }
 
 func brandBoost(brand string) []merch.Weighted {
 	return []merch.Weighted{{Filter: &searchquery.Filter{Field: "brand", Eq: brand}}}
 }
 
-// queryRules are one rule per benchmark query, boosting a brand (and promoting a
-// record to position 3 if promote), and a seasonal boost that applies to every query.
-func queryRules(promote bool) []merch.Rule {
+// queryRules are one rule per benchmark query, boosting a brand (and promoting
+// promoted[i] to position 3, if given), and a seasonal boost that applies to every
+// query.
+func queryRules(promoted []string) []merch.Rule {
 	var out []merch.Rule
 	for i, q := range queries {
 		pattern := q
 		c := merch.Consequence{Boost: brandBoost("brand-7")}
-		if promote {
-			c.Promote = []merch.Promotion{{ObjectID: fmt.Sprintf("sku-%06d", i), Position: 3}}
+		if promoted != nil {
+			c.Promote = []merch.Promotion{{ObjectID: promoted[i], Position: 3}}
 		}
 		out = append(out, merch.Rule{ObjectID: fmt.Sprintf("query-%d", i),
 			Conditions: []merch.Condition{{Pattern: &pattern, Anchoring: merch.Is}}, Consequence: c})
 	}
 	return append(out, merch.Rule{ObjectID: "season", Consequence: merch.Consequence{Boost: brandBoost("brand-9")}})
+}
+
+// priced returns one record a query whose price range r ({"lt": 400} and the like)
+// holds, found by a keyed search without words.
+func priced(b *testing.B, sys system, r map[string]any) []string {
+	raw, _ := json.Marshal(map[string]any{"q": "", "limit": len(queries), "filters": map[string]any{"field": "price", "range": r}})
+	req := post(sys.apiURL+"/api/teams/bench/indexes/products/search", raw, map[string]string{"Authorization": "Bearer " + sys.key})
+	var answer struct {
+		Hits []struct {
+			ObjectID string `json:"objectID"`
+		} `json:"hits"`
+	}
+	must(b, decode(req, &answer))
+	out := make([]string, len(answer.Hits))
+	for i, h := range answer.Hits {
+		out[i] = h.ObjectID
+	}
+	if len(out) != len(queries) {
+		b.Fatalf("%d records priced %v, want %d", len(out), r, len(queries))
+	}
+	return out
+}
+
+// decode sends req and decodes its answer into v.
+func decode(req *http.Request, v any) error {
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, v)
 }
 
 // idleRules are n rules with patterns of the vocabulary's rarer words under every
@@ -76,17 +117,11 @@ func idleRules(n int) []merch.Rule {
 
 // checkApplied fails the benchmark unless exactly c.applied rules apply to each query.
 func checkApplied(b *testing.B, t target, c ruleCase) {
-	client := &http.Client{}
 	for i := range queries {
-		resp, err := client.Do(t(i))
-		must(b, err)
-		raw, err := io.ReadAll(resp.Body)
-		_ = resp.Body.Close()
-		must(b, err)
 		var answer struct {
 			AppliedRules []string `json:"appliedRules"`
 		}
-		must(b, json.Unmarshal(raw, &answer))
+		must(b, decode(t(i), &answer))
 		if len(answer.AppliedRules) != c.applied {
 			b.Fatalf("%s: %q applies rules %v, want %d", c.name, queries[i], answer.AppliedRules, c.applied)
 		}
@@ -96,7 +131,8 @@ func checkApplied(b *testing.B, t target, c ruleCase) {
 // BenchmarkRules measures what 10,000 merchandising rules add to a keyed search at p50
 // and in CPU per request (8 clients at once, 100,000 records), against the same searches
 // without rules: 10,000 rules none of which applies (idle), two of which boost each
-// search (boosts), and the same with one promoting a record (promotion). The cases
+// search (boosts), and the same with one promoting a record the search's filters let
+// through (promotion) or keep out (filtered). The cases
 // alternate, each round writing its rules anew, so that a change in the shared
 // machine's load touches them alike. Target: at most 2 ms more at p50.
 func BenchmarkRules(b *testing.B) {
@@ -107,7 +143,8 @@ func BenchmarkRules(b *testing.B) {
 	b.Logf("set up 100,000 records in %s", time.Since(t0).Round(time.Second))
 	t := keyed(sys)
 	target := merch.Target{Names: esnames.For("bench", "products"), UID: "bench", Settings: settings}
-	cases := ruleCases()
+	// The searches' filter is price < 400.
+	cases := ruleCases(priced(b, sys, map[string]any{"lt": 400}), priced(b, sys, map[string]any{"gte": 400}))
 	res := map[string]result{}
 	b.ResetTimer()
 	for i := 0; i < b.N*rounds; i++ {
