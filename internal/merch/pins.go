@@ -67,3 +67,13 @@ func Layout(placed []Placed, organic int64, offset, limit int) PageLayout {
 	l.From, l.Size = offset-before, limit-len(l.Pinned)
 	return l
 }
+
+// Covering is the window of organic hits [from, from+size) that holds the organic hits
+// of the page [offset, offset+limit) whichever of placed the search's filters let
+// through (the fewer before the page, the later its first organic hit; it never goes
+// past the page's end), as long as the list does not end before the page (Layout then
+// moves promoted records up, to follow the last organic hit).
+func Covering(placed []Placed, offset, limit int) (from, size int) {
+	l := Layout(placed, Unknown, offset, limit)
+	return l.From, offset + limit - l.From
+}

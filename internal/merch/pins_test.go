@@ -86,4 +86,19 @@ var _ = Describe("Placing promoted records", func() {
 		Expect(merch.Layout(placed, merch.Unknown, 0, 10)).To(Equal(merch.PageLayout{From: 0, Size: 9, Pinned: map[int]string{2: "a"}}))
 		Expect(merch.Layout(placed, merch.Unknown, 10, 10)).To(Equal(merch.PageLayout{From: 9, Size: 9, Pinned: map[int]string{1: "b"}}))
 	})
+
+	It("fetches, before knowing which promoted records pass the filters, a window that holds the page's organic hits whichever do", func() {
+		pins := []merch.Pin{{ObjectID: "a", Position: 3}, {ObjectID: "b", Position: 12}, {ObjectID: "c", Position: 14}}
+		for _, offset := range []int{0, 10, 20} {
+			from, size := merch.Covering(merch.Place(pins, all), offset, 10)
+			for mask := 0; mask < 1<<len(pins); mask++ {
+				found := func(id string) bool { return mask&(1<<(id[0]-'a')) != 0 }
+				l := merch.Layout(merch.Place(pins, found), 100, offset, 10)
+				Expect(l.From).To(BeNumerically(">=", from), "offset %d, found %b", offset, mask)
+				Expect(l.From+l.Size).To(BeNumerically("<=", from+size), "offset %d, found %b", offset, mask)
+			}
+		}
+		from, size := merch.Covering(merch.Place(pins, all), 10, 10)
+		Expect([]int{from, size}).To(Equal([]int{9, 11}), "one promoted record before the page, so one organic hit more")
+	})
 })

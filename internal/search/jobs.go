@@ -122,24 +122,37 @@ func (j *job) finish(res searchquery.Response, err error) {
 	j.res, j.err, j.bodies = res, err, nil
 }
 
+// roundJob is a search in progress that sends its bodies in the shared rounds.
+type roundJob interface {
+	// index is the alias its bodies search.
+	index() string
+	// pending are the bodies its next round sends; none once done.
+	pending() [][]byte
+	// take reads the answers to its pending bodies.
+	take(answers [][]byte, errs []error)
+}
+
+func (j *job) index() string     { return j.alias }
+func (j *job) pending() [][]byte { return j.bodies }
+
 // runJobs runs jobs in rounds until every one is done.
-func (s *Service) runJobs(ctx context.Context, jobs []*job) {
+func (s *Service) runJobs(ctx context.Context, jobs ...roundJob) {
 	pending := jobs
 	for len(pending) > 0 {
 		var aliases []string
 		var bodies [][]byte
 		for _, j := range pending {
-			for _, b := range j.bodies {
-				aliases, bodies = append(aliases, j.alias), append(bodies, b)
+			for _, b := range j.pending() {
+				aliases, bodies = append(aliases, j.index()), append(bodies, b)
 			}
 		}
 		answers, errs := s.send(ctx, aliases, bodies)
 		next := pending[:0]
 		for _, j := range pending {
-			n := len(j.bodies)
+			n := len(j.pending())
 			j.take(answers[:n], errs[:n])
 			answers, errs = answers[n:], errs[n:]
-			if len(j.bodies) > 0 {
+			if len(j.pending()) > 0 {
 				next = append(next, j)
 			}
 		}

@@ -14,8 +14,8 @@ import (
 // How a search applies the index's merchandising rules (internal/merch): the rules that
 // match its query rewrite the query, and add filters, hidden records, boosts and buries
 // to its plan; the records they promote are fetched by a second search (the pinned
-// search, which the search's filters apply to) and placed at their positions on the
-// page, the organic hits around them (merch.Layout).
+// search, which the search's filters apply to, sent in the organic search's round) and
+// placed at their positions on the page, the organic hits around them (merch.Layout).
 
 // Option configures a Service.
 type Option func(*options)
@@ -49,9 +49,9 @@ func (s *Service) merchandise(ctx context.Context, alias string, rules searchque
 }
 
 // runAll runs jobs: those without promoted records in shared rounds, each of the others
-// on its own, as placing promoted records takes rounds of its own.
+// on its own, as placing promoted records may take rounds of its own.
 func (s *Service) runAll(ctx context.Context, jobs []*job) {
-	var rounds []*job
+	var rounds []roundJob
 	for _, j := range jobs {
 		if len(j.merch.Pins) == 0 {
 			rounds = append(rounds, j)
@@ -59,7 +59,7 @@ func (s *Service) runAll(ctx context.Context, jobs []*job) {
 		}
 		s.runPinnedJob(ctx, j)
 	}
-	s.runJobs(ctx, rounds)
+	s.runJobs(ctx, rounds...)
 }
 
 // runPinnedJob runs a search whose rules promote records; one that matches nothing
@@ -79,55 +79,95 @@ func (s *Service) runPinnedJob(ctx context.Context, j *job) {
 	}
 }
 
-// runPlan runs one plan as a job of its own, grouping rounds included, without retries.
-func (s *Service) runPlan(ctx context.Context, alias string, plan searchquery.Plan) (searchquery.Response, error) {
-	fixed := plan
-	fixed.Retry = false
-	j := &job{alias: alias, plan: fixed, bodies: [][]byte{plan.Body}}
-	s.runJobs(ctx, []*job{j})
-	return j.res, j.err
-}
-
-// runPinned fetches the promoted records the search's filters let through, then the
-// organic hits of the page's other places; the page's places are known once the organic
-// total is, so a page near the end of the list is fetched a second time when promoted
-// records move up to follow the last organic hit.
+// runPinned fetches the promoted records the search's filters let through and, in the
+// same round, the organic hits of every window the page may take whichever of them the
+// filters let through (merch.Covering). The page's places are known once the organic
+// total and the promoted records found are; only a page near the end of the list, where
+// promoted records move up to follow the last organic hit, may need organic hits before
+// that window, fetched in a round of their own.
 func (s *Service) runPinned(ctx context.Context, alias string, plan searchquery.Plan, out merch.Outcome, build func(*searchquery.Merch) (searchquery.Plan, error)) (searchquery.Response, int64, error) {
-	pinned, err := s.pinned(ctx, alias, plan)
+	from, size := merch.Covering(merch.Place(out.Pins, func(string) bool { return true }), plan.Offset, plan.Limit)
+	fetched := searchquery.Window{From: from, Size: size}
+	organic, err := windowJob(alias, out, fetched, build)
 	if err != nil {
 		return searchquery.Response{}, 0, err
 	}
-	placed := merch.Place(out.Pins, func(id string) bool { _, ok := pinned[id]; return ok })
-	lay := merch.Layout(placed, merch.Unknown, plan.Offset, plan.Limit)
+	pinned := &pinnedFetch{alias: alias, plan: plan}
+	s.runJobs(ctx, pinned, organic)
+	if pinned.err != nil {
+		return searchquery.Response{}, 0, pinned.err
+	}
+	placed := merch.Place(out.Pins, func(id string) bool { _, ok := pinned.hits[id]; return ok })
 	for {
-		m := *out.Merch
-		m.Window = &searchquery.Window{From: lay.From, Size: lay.Size}
-		p, err := build(&m)
-		if err != nil {
+		if organic.err != nil {
+			return searchquery.Response{}, 0, organic.err
+		}
+		lay := merch.Layout(placed, organic.res.Total, plan.Offset, plan.Limit)
+		if hits, ok := within(organic.res.Hits, fetched, lay); ok {
+			res := organic.res
+			res.Hits = hits
+			return mergePage(res, lay, pinned.hits, len(placed)), res.Total, nil
+		}
+		fetched = searchquery.Window{From: lay.From, Size: lay.Size}
+		if organic, err = windowJob(alias, out, fetched, build); err != nil {
 			return searchquery.Response{}, 0, err
 		}
-		res, err := s.runPlan(ctx, alias, p)
-		if err != nil {
-			return searchquery.Response{}, 0, err
-		}
-		next := merch.Layout(placed, res.Total, plan.Offset, plan.Limit)
-		if next.From == lay.From && next.Size == lay.Size {
-			return mergePage(res, next, pinned, len(placed)), res.Total, nil
-		}
-		lay = next
+		s.runJobs(ctx, organic)
 	}
 }
 
-// pinned runs a plan's pinned search: the promoted records by objectID.
-func (s *Service) pinned(ctx context.Context, alias string, plan searchquery.Plan) (map[string]searchquery.Hit, error) {
-	raw, err := s.run(ctx, alias, plan.Pinned)
-	if errors.Is(err, es.ErrNotFound) {
-		return map[string]searchquery.Hit{}, nil
+// within cuts the organic hits of lay out of hits, those of the window fetched; false
+// when fetched does not hold lay's window.
+func within(hits []searchquery.Hit, fetched searchquery.Window, lay merch.PageLayout) ([]searchquery.Hit, bool) {
+	if lay.From < fetched.From || lay.From+lay.Size > fetched.From+fetched.Size {
+		return nil, false
 	}
+	lo := min(lay.From-fetched.From, len(hits))
+	return hits[lo:min(lo+lay.Size, len(hits))], true
+}
+
+// windowJob plans the organic search of the window w, as a job of its own: grouping
+// rounds included, without retries.
+func windowJob(alias string, out merch.Outcome, w searchquery.Window, build func(*searchquery.Merch) (searchquery.Plan, error)) (*job, error) {
+	m := *out.Merch
+	m.Window = &w
+	plan, err := build(&m)
 	if err != nil {
 		return nil, err
 	}
-	return searchquery.ShapePinned(plan, raw)
+	plan.Retry = false
+	return &job{alias: alias, plan: plan, bodies: [][]byte{plan.Body}}, nil
+}
+
+// pinnedFetch is a plan's pinned search (the promoted records by objectID) as a job of
+// a round: it takes one.
+type pinnedFetch struct {
+	alias string
+	plan  searchquery.Plan
+	done  bool
+	hits  map[string]searchquery.Hit
+	err   error
+}
+
+func (f *pinnedFetch) index() string { return f.alias }
+
+func (f *pinnedFetch) pending() [][]byte {
+	if f.done {
+		return nil
+	}
+	return [][]byte{f.plan.Pinned}
+}
+
+func (f *pinnedFetch) take(answers [][]byte, errs []error) {
+	f.done = true
+	switch {
+	case errors.Is(errs[0], es.ErrNotFound):
+		f.hits = map[string]searchquery.Hit{}
+	case errs[0] != nil:
+		f.err = errs[0]
+	default:
+		f.hits, f.err = searchquery.ShapePinned(f.plan, answers[0])
+	}
 }
 
 // mergePage puts the promoted records at their places of the page and the organic hits,
