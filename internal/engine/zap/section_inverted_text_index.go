@@ -12,7 +12,8 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 //
-// Modified by the Aisle authors: locations hold positions only (see FORK.md).
+// Modified by the Aisle authors: locations hold positions only, and a new segment writes
+// terms of one document as 1-hit values (see FORK.md).
 
 package zap
 
@@ -455,6 +456,21 @@ func (i *invertedIndexOpaque) BytesRead() uint64 {
 
 func (i *invertedIndexOpaque) ResetBytesRead(uint64) {}
 
+// oneHit reports whether a new segment's postings list can be written as a 1-hit value
+// in its term dictionary, as merges write them: one document, frequency 1, no positions,
+// a norm that fits (the field's length, never 0). Keyword, numeric and date terms unique
+// to a document (ids, SKUs, prices, timestamps) are most of a catalog's terms; written
+// in full, each took a chunk of frequencies, an empty chunk of positions and a bitmap.
+func oneHit(postings *roaring.Bitmap, freqNorms []interimFreqNorm) (docNum, normBits uint64, ok bool) {
+	if len(freqNorms) != 1 || postings == nil || postings.GetCardinality() != 1 {
+		return 0, 0, false
+	}
+	fn := freqNorms[0]
+	docNum, normBits = uint64(postings.Minimum()), uint64(math.Float32bits(fn.norm))
+	ok = fn.freq == 1 && fn.numLocs == 0 && under32Bits(docNum) && normBits != 0 && normBits <= mask31Bits
+	return docNum, normBits, ok
+}
+
 func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 	if len(io.results) == 0 {
 		return nil
@@ -502,6 +518,14 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 
 			freqNorms := io.FreqNorms[pid]
 			freqNormOffset := 0
+
+			if docNum, normBits, ok := oneHit(postingsBS, freqNorms); ok {
+				docTermMap[docNum] = append(append(docTermMap[docNum], term...), index.DocValueTermSeparator)
+				if err = io.builder.Insert([]byte(term), FSTValEncode1Hit(docNum, normBits)); err != nil {
+					return err
+				}
+				continue
+			}
 
 			locs := io.Locs[pid]
 			locOffset := 0
