@@ -12,8 +12,9 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 //
-// Modified by the Aisle authors: locations hold positions only, and a new segment writes
-// terms of one document as 1-hit values (see FORK.md).
+// Modified by the Aisle authors: locations hold positions only, a new segment writes terms
+// of one document as 1-hit values and finds its documents' postings lists once (see
+// FORK.md).
 
 package zap
 
@@ -713,44 +714,15 @@ func (io *invertedIndexOpaque) process(field index.Field, fieldID uint16, docNum
 	// if the fieldID is MaxUint16, it's mainly indicated that the caller has
 	// finished invoking the process() for every field on that doc.
 	if fieldID == math.MaxUint16 {
-		for fid, tfs := range io.reusableFieldTFs {
-			dict := io.Dicts[fid]
-			norm := math.Float32frombits(uint32(io.reusableFieldLens[fid]))
-
-			for term, tf := range tfs {
-				pid := dict[term] - 1
-				bs := io.Postings[pid]
-				bs.Add(uint32(docNum))
-
-				io.FreqNorms[pid] = append(io.FreqNorms[pid],
-					interimFreqNorm{
-						freq:    uint64(tf.Frequency()),
-						norm:    norm,
-						numLocs: len(tf.Locations),
-					})
-
-				if len(tf.Locations) > 0 {
-					locs := io.Locs[pid]
-
-					for _, loc := range tf.Locations {
-						var locf = uint16(fid)
-						if loc.Field != "" {
-							locf = uint16(io.getOrDefineField(loc.Field))
-						}
-						var arrayposs []uint64
-						if len(loc.ArrayPositions) > 0 {
-							arrayposs = loc.ArrayPositions
-						}
-						locs = append(locs, interimLoc{
-							fieldID:   locf,
-							pos:       uint64(loc.Position),
-							start:     uint64(loc.Start),
-							end:       uint64(loc.End),
-							arrayposs: arrayposs,
-						})
-					}
-
-					io.Locs[pid] = locs
+		if terms, ok := io.docTerms.of(docNum); ok {
+			for _, t := range terms {
+				io.addPosting(t.pid, t.fid, t.tf, docNum)
+			}
+		} else {
+			for fid, tfs := range io.reusableFieldTFs {
+				dict := io.Dicts[fid]
+				for term, tf := range tfs {
+					io.addPosting(dict[term]-1, uint16(fid), tf, docNum)
 				}
 			}
 		}
@@ -768,6 +740,40 @@ func (io *invertedIndexOpaque) process(field index.Field, fieldID uint16, docNum
 	} else {
 		io.reusableFieldTFs[fieldID] = field.AnalyzedTokenFrequencies()
 	}
+}
+
+// addPosting adds document docNum to postings list pid, with its frequency, norm and
+// locations in field fid.
+func (io *invertedIndexOpaque) addPosting(pid uint64, fid uint16, tf *index.TokenFreq, docNum uint32) {
+	io.Postings[pid].Add(docNum)
+	io.FreqNorms[pid] = append(io.FreqNorms[pid],
+		interimFreqNorm{
+			freq:    uint64(tf.Frequency()),
+			norm:    math.Float32frombits(uint32(io.reusableFieldLens[fid])),
+			numLocs: len(tf.Locations),
+		})
+	if len(tf.Locations) == 0 {
+		return
+	}
+	locs := io.Locs[pid]
+	for _, loc := range tf.Locations {
+		var locf = fid
+		if loc.Field != "" {
+			locf = uint16(io.getOrDefineField(loc.Field))
+		}
+		var arrayposs []uint64
+		if len(loc.ArrayPositions) > 0 {
+			arrayposs = loc.ArrayPositions
+		}
+		locs = append(locs, interimLoc{
+			fieldID:   locf,
+			pos:       uint64(loc.Position),
+			start:     uint64(loc.Start),
+			end:       uint64(loc.End),
+			arrayposs: arrayposs,
+		})
+	}
+	io.Locs[pid] = locs
 }
 
 func (i *invertedIndexOpaque) initDictsAndKeysFromFields() {
@@ -812,9 +818,11 @@ func (i *invertedIndexOpaque) realloc() {
 
 	// initialize dicts and dict keys from fieldsMap
 	i.initDictsAndKeysFromFields()
+	i.docTerms.reset(len(i.results))
 
 	visitField := func(field index.Field, docNum int) {
 		fieldID := uint16(i.getOrDefineField(field.Name()))
+		keep := !isFieldExcludedFromInvertedTextIndexSection(field) && i.docTerms.field(fieldID, docNum)
 
 		dict := i.Dicts[fieldID]
 		dictKeys := i.DictKeys[fieldID]
@@ -834,6 +842,9 @@ func (i *invertedIndexOpaque) realloc() {
 			}
 
 			pid := pidPlus1 - 1
+			if keep {
+				i.docTerms.add(fieldID, pid, tf)
+			}
 
 			i.numTermsPerPostingsList[pid] += 1
 			i.numLocsPerPostingsList[pid] += len(tf.Locations)
@@ -876,6 +887,7 @@ func (i *invertedIndexOpaque) realloc() {
 		result.VisitFields(func(field index.Field) {
 			visitField(field, docNum)
 		})
+		i.docTerms.endDoc(docNum)
 	}
 
 	numPostingsLists := pidNext
@@ -1041,6 +1053,9 @@ type invertedIndexOpaque struct {
 	builder    *vellum.Builder
 	builderBuf bytes.Buffer
 
+	// the postings lists of each document's terms (see docTerms)
+	docTerms docTerms
+
 	// reusable stuff for processing fields etc.
 	reusableFieldLens []int
 	reusableFieldTFs  []index.TokenFrequencies
@@ -1096,6 +1111,7 @@ func (io *invertedIndexOpaque) Reset() (err error) {
 
 	io.reusableFieldLens = io.reusableFieldLens[:0]
 	io.reusableFieldTFs = io.reusableFieldTFs[:0]
+	io.docTerms.reset(0)
 
 	io.tmp0 = io.tmp0[:0]
 	io.extraDocValues = nil
