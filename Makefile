@@ -108,7 +108,7 @@ bench: k8s-binaries browser-deps ## Run the benchmarks (figures go to docs/bench
 	AISLE_BENCH=1 KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -count=1 -v -timeout=20m ./test/browser/ -run TestBrowser -args -ginkgo.focus=Benchmark -ginkgo.v
 
 .PHONY: bench-million
-bench-million: ## Index and search one million catalog documents in the engine as in a 2 GiB container (several minutes; not part of make bench).
+bench-million: ## The engine's side of the shared benchmark against Lucene at one million documents, GOMEMLIMIT=2GiB (several minutes; not part of make bench).
 	AISLE_BENCH_MILLION=1 go test -run='^$$' -bench=BenchmarkCatalogMillion -benchtime=1x -timeout=90m ./internal/engine/
 
 .PHONY: lint

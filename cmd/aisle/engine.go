@@ -25,6 +25,7 @@ func runEngine(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	profileOnSignal(ctx)
 	memLimit, err := engine.TuneGC()
 	if err != nil {
 		return err

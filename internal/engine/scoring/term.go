@@ -46,16 +46,45 @@ type TermSearcher struct {
 	tfd    index.TermFieldDoc
 	bm25   *BM25
 	text   bool
+	norms  docNorms // of a text field that scores
 }
 
 // NewTermSearcher opens the term's postings; bm25 nil skips scoring.
 func NewTermSearcher(ctx context.Context, r index.IndexReader, t Term, bm25 *BM25) (*TermSearcher, error) {
 	scores := bm25 != nil
-	reader, err := r.TermFieldReader(ctx, t.Term, t.Field, scores && t.Text, scores && t.Text, false)
+	s := &TermSearcher{bm25: bm25, text: t.Text}
+	if scores && t.Text {
+		// The norms come from the field's per-segment norms (cached with its statistics),
+		// not from each posting: bleve turns a posting's length into 1/sqrt(length),
+		// which would have to be turned back.
+		rd, err := ReaderOf(r)
+		if err != nil {
+			return nil, err
+		}
+		if s.norms.bySegment, err = rd.Norms(t.Field); err != nil {
+			return nil, err
+		}
+		s.norms.rd = rd
+	}
+	reader, err := r.TermFieldReader(ctx, t.Term, t.Field, scores && t.Text, false, false)
 	if err != nil {
 		return nil, err
 	}
-	return &TermSearcher{reader: reader, bm25: bm25, text: t.Text}, nil
+	s.reader = reader
+	return s, nil
+}
+
+// docNorms finds a document's norm among its segment's.
+type docNorms struct {
+	rd        *Reader
+	bySegment [][]byte
+	hint      int // the segment of the last document
+}
+
+func (n *docNorms) of(id index.IndexInternalID) byte {
+	seg, local := n.rd.Locate(id.Value(), n.hint)
+	n.hint = seg
+	return n.bySegment[seg][local]
 }
 
 // Next implements search.Searcher.
@@ -84,7 +113,7 @@ func (s *TermSearcher) match(ctx *search.SearchContext, tfd *index.TermFieldDoc)
 	}
 	freq, norm := float32(1), byte(1)
 	if s.text {
-		freq, norm = float32(tfd.Freq), LengthByte(lengthOf(tfd.Norm))
+		freq, norm = float32(tfd.Freq), s.norms.of(tfd.ID)
 	}
 	dm.Score = float64(s.bm25.Score(freq, norm))
 	return dm

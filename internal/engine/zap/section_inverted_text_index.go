@@ -12,7 +12,9 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 //
-// Modified by the Aisle authors: locations hold positions only (see FORK.md).
+// Modified by the Aisle authors: locations hold positions only, a new segment writes terms
+// of one document as 1-hit values and finds its documents' postings lists once (see
+// FORK.md).
 
 package zap
 
@@ -455,6 +457,21 @@ func (i *invertedIndexOpaque) BytesRead() uint64 {
 
 func (i *invertedIndexOpaque) ResetBytesRead(uint64) {}
 
+// oneHit reports whether a new segment's postings list can be written as a 1-hit value
+// in its term dictionary, as merges write them: one document, frequency 1, no positions,
+// a norm that fits (the field's length, never 0). Keyword, numeric and date terms unique
+// to a document (ids, SKUs, prices, timestamps) are most of a catalog's terms; written
+// in full, each took a chunk of frequencies, an empty chunk of positions and a bitmap.
+func oneHit(postings *roaring.Bitmap, freqNorms []interimFreqNorm) (docNum, normBits uint64, ok bool) {
+	if len(freqNorms) != 1 || postings == nil || postings.GetCardinality() != 1 {
+		return 0, 0, false
+	}
+	fn := freqNorms[0]
+	docNum, normBits = uint64(postings.Minimum()), uint64(math.Float32bits(fn.norm))
+	ok = fn.freq == 1 && fn.numLocs == 0 && under32Bits(docNum) && normBits != 0 && normBits <= mask31Bits
+	return docNum, normBits, ok
+}
+
 func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 	if len(io.results) == 0 {
 		return nil
@@ -502,6 +519,14 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 
 			freqNorms := io.FreqNorms[pid]
 			freqNormOffset := 0
+
+			if docNum, normBits, ok := oneHit(postingsBS, freqNorms); ok {
+				docTermMap[docNum] = append(append(docTermMap[docNum], term...), index.DocValueTermSeparator)
+				if err = io.builder.Insert([]byte(term), FSTValEncode1Hit(docNum, normBits)); err != nil {
+					return err
+				}
+				continue
+			}
 
 			locs := io.Locs[pid]
 			locOffset := 0
@@ -689,44 +714,15 @@ func (io *invertedIndexOpaque) process(field index.Field, fieldID uint16, docNum
 	// if the fieldID is MaxUint16, it's mainly indicated that the caller has
 	// finished invoking the process() for every field on that doc.
 	if fieldID == math.MaxUint16 {
-		for fid, tfs := range io.reusableFieldTFs {
-			dict := io.Dicts[fid]
-			norm := math.Float32frombits(uint32(io.reusableFieldLens[fid]))
-
-			for term, tf := range tfs {
-				pid := dict[term] - 1
-				bs := io.Postings[pid]
-				bs.Add(uint32(docNum))
-
-				io.FreqNorms[pid] = append(io.FreqNorms[pid],
-					interimFreqNorm{
-						freq:    uint64(tf.Frequency()),
-						norm:    norm,
-						numLocs: len(tf.Locations),
-					})
-
-				if len(tf.Locations) > 0 {
-					locs := io.Locs[pid]
-
-					for _, loc := range tf.Locations {
-						var locf = uint16(fid)
-						if loc.Field != "" {
-							locf = uint16(io.getOrDefineField(loc.Field))
-						}
-						var arrayposs []uint64
-						if len(loc.ArrayPositions) > 0 {
-							arrayposs = loc.ArrayPositions
-						}
-						locs = append(locs, interimLoc{
-							fieldID:   locf,
-							pos:       uint64(loc.Position),
-							start:     uint64(loc.Start),
-							end:       uint64(loc.End),
-							arrayposs: arrayposs,
-						})
-					}
-
-					io.Locs[pid] = locs
+		if terms, ok := io.docTerms.of(docNum); ok {
+			for _, t := range terms {
+				io.addPosting(t.pid, t.fid, t.tf, docNum)
+			}
+		} else {
+			for fid, tfs := range io.reusableFieldTFs {
+				dict := io.Dicts[fid]
+				for term, tf := range tfs {
+					io.addPosting(dict[term]-1, uint16(fid), tf, docNum)
 				}
 			}
 		}
@@ -744,6 +740,40 @@ func (io *invertedIndexOpaque) process(field index.Field, fieldID uint16, docNum
 	} else {
 		io.reusableFieldTFs[fieldID] = field.AnalyzedTokenFrequencies()
 	}
+}
+
+// addPosting adds document docNum to postings list pid, with its frequency, norm and
+// locations in field fid.
+func (io *invertedIndexOpaque) addPosting(pid uint64, fid uint16, tf *index.TokenFreq, docNum uint32) {
+	io.Postings[pid].Add(docNum)
+	io.FreqNorms[pid] = append(io.FreqNorms[pid],
+		interimFreqNorm{
+			freq:    uint64(tf.Frequency()),
+			norm:    math.Float32frombits(uint32(io.reusableFieldLens[fid])),
+			numLocs: len(tf.Locations),
+		})
+	if len(tf.Locations) == 0 {
+		return
+	}
+	locs := io.Locs[pid]
+	for _, loc := range tf.Locations {
+		var locf = fid
+		if loc.Field != "" {
+			locf = uint16(io.getOrDefineField(loc.Field))
+		}
+		var arrayposs []uint64
+		if len(loc.ArrayPositions) > 0 {
+			arrayposs = loc.ArrayPositions
+		}
+		locs = append(locs, interimLoc{
+			fieldID:   locf,
+			pos:       uint64(loc.Position),
+			start:     uint64(loc.Start),
+			end:       uint64(loc.End),
+			arrayposs: arrayposs,
+		})
+	}
+	io.Locs[pid] = locs
 }
 
 func (i *invertedIndexOpaque) initDictsAndKeysFromFields() {
@@ -788,9 +818,11 @@ func (i *invertedIndexOpaque) realloc() {
 
 	// initialize dicts and dict keys from fieldsMap
 	i.initDictsAndKeysFromFields()
+	i.docTerms.reset(len(i.results))
 
 	visitField := func(field index.Field, docNum int) {
 		fieldID := uint16(i.getOrDefineField(field.Name()))
+		keep := !isFieldExcludedFromInvertedTextIndexSection(field) && i.docTerms.field(fieldID, docNum)
 
 		dict := i.Dicts[fieldID]
 		dictKeys := i.DictKeys[fieldID]
@@ -810,6 +842,9 @@ func (i *invertedIndexOpaque) realloc() {
 			}
 
 			pid := pidPlus1 - 1
+			if keep {
+				i.docTerms.add(fieldID, pid, tf)
+			}
 
 			i.numTermsPerPostingsList[pid] += 1
 			i.numLocsPerPostingsList[pid] += len(tf.Locations)
@@ -852,6 +887,7 @@ func (i *invertedIndexOpaque) realloc() {
 		result.VisitFields(func(field index.Field) {
 			visitField(field, docNum)
 		})
+		i.docTerms.endDoc(docNum)
 	}
 
 	numPostingsLists := pidNext
@@ -1017,6 +1053,9 @@ type invertedIndexOpaque struct {
 	builder    *vellum.Builder
 	builderBuf bytes.Buffer
 
+	// the postings lists of each document's terms (see docTerms)
+	docTerms docTerms
+
 	// reusable stuff for processing fields etc.
 	reusableFieldLens []int
 	reusableFieldTFs  []index.TokenFrequencies
@@ -1072,6 +1111,7 @@ func (io *invertedIndexOpaque) Reset() (err error) {
 
 	io.reusableFieldLens = io.reusableFieldLens[:0]
 	io.reusableFieldTFs = io.reusableFieldTFs[:0]
+	io.docTerms.reset(0)
 
 	io.tmp0 = io.tmp0[:0]
 	io.extraDocValues = nil
