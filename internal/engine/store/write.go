@@ -163,42 +163,20 @@ func (ix *Index) followUp(w batchWrite) error {
 		go func() { _ = ix.checkpoint() }()
 	}
 	eager, most := pendingLimits(debug.SetMemoryLimit(-1))
-	if w.pending >= most {
+	switch {
+	case w.pending >= most:
 		// Backpressure, like ES's indexing buffer: when unrefreshed writes pile up faster
-		// than refreshes absorb them, the writer waits for the refresh in flight, bounding
-		// the memory held by pending documents, then hands what is pending to the next
-		// one. Building those segments itself as well made its bulk wait for two
-		// refreshes (3 to 8 s at one million documents in 2 GiB).
-		ix.refreshMu.Lock()
-		ix.refreshMu.Unlock() //nolint:staticcheck // an empty section: waits for the refresh in flight
-		if ix.pendingCount() >= most && !ix.refreshInBackground() {
-			return ix.Refresh()
-		}
-	}
-	if ix.pendingCount() >= eager {
+		// than refreshes absorb them, the writer waits for segments to be built, bounding
+		// the memory held by pending documents.
+		return ix.Refresh()
+	case w.pending >= eager && ix.asyncRefresh.CompareAndSwap(false, true):
 		// Start building segments early, on another core, while writers keep parsing.
-		ix.refreshInBackground()
+		go func() {
+			defer ix.asyncRefresh.Store(false)
+			_ = ix.Refresh()
+		}()
 	}
 	return nil
-}
-
-func (ix *Index) pendingCount() int {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	return ix.pendingN
-}
-
-// refreshInBackground starts a refresh on another goroutine unless one started that way
-// is still running; it reports whether it started one.
-func (ix *Index) refreshInBackground() bool {
-	if !ix.asyncRefresh.CompareAndSwap(false, true) {
-		return false
-	}
-	go func() {
-		defer ix.asyncRefresh.Store(false)
-		_ = ix.Refresh()
-	}()
-	return true
 }
 
 func (ix *Index) conflict(id, detail string) *eserr.Error {
