@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"sync"
 	"syscall"
@@ -27,8 +28,13 @@ const (
 var queries = []string{vocabulary[3] + " jacket", "trail", vocabulary[17] + " scarf", "ceramic mu", "leathr wallet", "oak " + vocabulary[40], "carbon bike", "linen"}
 
 func requestBody(q string) map[string]any {
-	return map[string]any{"q": q, "limit": 20, "facets": []string{"brand"},
+	body := map[string]any{"q": q, "limit": 20, "facets": []string{"brand"},
 		"filters": map[string]any{"field": "price", "range": map[string]any{"lt": 400}}}
+	// AISLE_BENCH_MATCHING=any measures the matching of before issue 21 under its ranking.
+	if m := os.Getenv("AISLE_BENCH_MATCHING"); m != "" {
+		body["matchingStrategy"] = m
+	}
+	return body
 }
 
 // target is one way of sending the searches: it returns the request for query i.
