@@ -119,17 +119,20 @@ var _ = Describe("Crash safety of a staged commit", func() {
 	It("never shows readers a partial catalog when an apiserver dies in the middle of a commit; a retry on another replica finishes it and the old index goes", func() {
 		ci := newCatalogIndex()
 		Expect(call(0, "PUT", ci.base+"/records", ci.writeKey, recordsBody(records("old", 100))).status).To(Equal(http.StatusAccepted))
+		// Short leases, so that the crashed commit's claim on the stage runs out soon. The
+		// process starts before the stage is written: started after, on a loaded machine,
+		// it let the stage sit idle past the suite's stage TTL (15 s), and a replica's
+		// janitor removed it before the commit.
+		gate, err := esbackend.NewGate(esURL)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(gate.Close)
+		cmd, base := startAisleAPIServer(gate.URL(), "--write-lease=2s", "--fence-lease=3s")
 		stage := ci.base + "/staged-replacements/big"
 		Expect(call(0, "POST", stage, ci.writeKey, nil).status).To(Equal(http.StatusCreated))
 		for b := 0; b < 3; b++ {
 			batch := recordsBody(records(fmt.Sprintf("new%d", b), 1000))
 			Expect(call(b, "POST", fmt.Sprintf("%s/batches/b%d", stage, b), ci.writeKey, batch).status).To(Equal(http.StatusOK))
 		}
-		// Short leases, so that the crashed commit's claim on the stage runs out soon.
-		gate, err := esbackend.NewGate(esURL)
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(gate.Close)
-		cmd, base := startAisleAPIServer(gate.URL(), "--write-lease=2s", "--fence-lease=3s")
 		held := holdRevision(ci)
 		// The commit fences the index and waits there for the held revision, for at most
 		// its write lease. Whatever the machine's speed, the gate freezes it there: once
