@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -89,6 +90,25 @@ func kubeCauses(status apierrors.APIStatus, prefixes ...string) []string {
 		}
 		msg = strings.TrimPrefix(msg, field+" in body ")
 		out = append(out, field+": "+msg)
+	}
+	return out
+}
+
+// jsonPaths are the JSON names of t's fields, and of the fields of the structs they
+// point to, dotted: the keys a full-object patch of a t replaces. A slice's elements are
+// replaced whole and are not walked.
+func jsonPaths(t reflect.Type, prefix string) []string {
+	var out []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		out = append(out, prefix+name)
+		if ft := f.Type; ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct {
+			out = append(out, jsonPaths(ft.Elem(), prefix+name+".")...)
+		}
 	}
 	return out
 }

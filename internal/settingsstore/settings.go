@@ -3,6 +3,7 @@ package settingsstore
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -18,19 +19,9 @@ import (
 // server error. 512 KiB holds thousands of synonym groups.
 const MaxSettingsBytes = 512 << 10
 
-var settingsKeys = []string{"searchableFields", "filterableFields", "facetFields", "sortableFields",
-	"ranking", "customRanking", "synonyms", "typoTolerance", "stopWords", "language", "countBrowserOrders",
-	"typoTolerance.enabled", "typoTolerance.minWordSizeFor1Typo", "typoTolerance.minWordSizeFor2Typos",
-	"typoTolerance.onNumbers", "typoTolerance.disableOnFields", "typoTolerance.disableOnWords",
-	"stopWords.enabled", "stopWords.words", "stopWords.replace", "recommendations",
-	"recommendations.similarWithin", "recommendations.minSharedOrders", "recommendations.eventWeights",
-	"recommendations.eventWeights.view", "recommendations.eventWeights.click",
-	"recommendations.eventWeights.addToCart", "recommendations.eventWeights.purchase",
-	"distinct", "distinct.field", "distinct.limit",
-	"eventRanking", "eventRanking.enabled", "eventRanking.weights", "eventRanking.weights.view",
-	"eventRanking.weights.click", "eventRanking.weights.addToCart", "eventRanking.weights.purchase",
-	"eventRanking.halfLifeDays", "reRanking", "reRanking.enabled", "reRanking.minSearches", "reRanking.strength",
-	"suggestions", "suggestions.minDays", "suggestions.exclude"}
+// settingsKeys are what a PUT /config replaces: every settings field, derived from the type
+// so that a new setting left out of a request returns to its default too.
+var settingsKeys = jsonPaths(reflect.TypeOf(searchv1alpha1.IndexSettings{}), "")
 
 // SettingsWrite is what PutSettings stored, and which changes apply at once or rebuild.
 type SettingsWrite struct {
