@@ -66,7 +66,9 @@ type ruledResult struct {
 		ObjectID string         `json:"objectID"`
 		Record   map[string]any `json:"record"`
 		Promoted bool           `json:"promoted"`
-		Ranking  map[string]any `json:"ranking"`
+		// Highlights are the fields with the words marked (a value, or a list of them).
+		Highlights map[string]any `json:"highlights"`
+		Ranking    map[string]any `json:"ranking"`
 	} `json:"hits"`
 	Total        int64             `json:"total"`
 	AppliedRules []string          `json:"appliedRules"`

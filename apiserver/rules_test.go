@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -148,6 +149,18 @@ var _ = Describe("Merchandising rules through the API (issue 22)", func() {
 			Expect(res.Hits[1].Record).To(HaveKeyWithValue("name", "Brass lamp"))
 			Expect(res.Total).To(BeNumerically("==", 4))
 			Expect(res.AppliedRules).To(Equal([]string{"pin"}))
+		})
+
+		It("marks the words in a promoted record's fields as they are marked in an organic hit, typos included", func() {
+			organic := ruledSearch(ci, `{"q": "walnut desk"}`)
+			Expect(organic.ids()).To(ContainElement("d3"))
+			putRules(ci, `{"objectID": "pin", "conditions": [{"pattern": "walnut desk", "anchoring": "is"}],
+				"consequence": {"promote": [{"objectID": "d3", "position": 1}, {"objectID": "l1", "position": 2}]}}`)
+			res := ruledSearch(ci, `{"q": "walnut desk"}`)
+			Expect(res.ids()[:2]).To(Equal([]string{"d3", "l1"}))
+			Expect(res.Hits[0].Highlights).To(HaveKeyWithValue("name", ContainSubstring("<em>dezk</em>")))
+			Expect(res.Hits[0].Highlights).To(Equal(organic.Hits[slices.Index(organic.ids(), "d3")].Highlights))
+			Expect(res.Hits[1].Highlights).NotTo(HaveKeyWithValue("name", ContainSubstring("<em>")), "the words do not match the lamp")
 		})
 
 		It("keeps pages consistent around promoted records, the last one following the last organic hit", func() {

@@ -219,15 +219,32 @@ func (m *Merch) arrange(body map[string]any) ([]byte, error) {
 	if m.Window != nil {
 		body["from"], body["size"] = m.Window.From, m.Window.Size
 	}
-	pinned := map[string]any{"bool": map[string]any{"filter": filter, "should": query["must"]}}
+	pinned := map[string]any{"bool": map[string]any{"filter": filter}}
 	if len(m.Hide) > 0 {
 		pinned["bool"].(map[string]any)["must_not"] = query["must_not"]
 	}
 	out := map[string]any{"query": pinned, "size": len(m.Promoted), "_source": body["_source"]}
-	if h, ok := body["highlight"]; ok {
-		out["highlight"] = h
+	if h, ok := body["highlight"].(map[string]any); ok {
+		out["highlight"] = highlightWords(h, query["must"])
 	}
 	return json.Marshal(out)
+}
+
+// highlightWords is the highlight h with the text clauses words as its highlight_query:
+// the pinned search matches its records by ID and filters only (their places are the
+// rules', not the score's), so the words that mark their fields come from there rather
+// than from a text query scored beside the filter, which would cost a second expansion
+// of the words' typos and prefixes over the index.
+func highlightWords(h map[string]any, words any) map[string]any {
+	if words == nil {
+		return h
+	}
+	out := make(map[string]any, len(h)+1)
+	for k, v := range h {
+		out[k] = v
+	}
+	out["highlight_query"] = map[string]any{"bool": map[string]any{"should": words}}
+	return out
 }
 
 // excludeFromGroups ANDs exclude with the filter of the body's group count (distinct),

@@ -117,7 +117,9 @@ var _ = Describe("What the rules change in a search's body", func() {
 		Expect(json.Unmarshal(plan.Pinned, &pinned)).To(Succeed())
 		q := pinned["query"].(map[string]any)["bool"].(map[string]any)
 		Expect(jsonOf(q["filter"])).To(MatchJSON(`[{"ids": {"values": ["p1", "p2"]}}, {"terms": {"brand.keyword": ["a"]}}]`))
-		Expect(q["should"]).To(Equal(body["query"].(map[string]any)["bool"].(map[string]any)["must"]), "the text only ranks and highlights them")
+		Expect(q).NotTo(HaveKey("should"), "their places are the rules': the text does not score them")
+		words := map[string]any{"bool": map[string]any{"should": body["query"].(map[string]any)["bool"].(map[string]any)["must"]}}
+		Expect(jsonOf(pinned["highlight"].(map[string]any)["highlight_query"])).To(MatchJSON(jsonOf(words)), "the words mark their fields")
 		Expect(jsonOf(q["must_not"])).To(MatchJSON(`[{"ids": {"values": ["h"]}}]`))
 		Expect(pinned["_source"]).To(Equal(body["_source"]), "a browser sees the same fields of them")
 		Expect(pinned["size"]).To(BeNumerically("==", 2))
