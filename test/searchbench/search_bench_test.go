@@ -97,17 +97,20 @@ func cpuTime() time.Duration {
 }
 
 // run sends clients × requestsPerClient searches, clients at a time.
-func run(b *testing.B, t target) result {
-	httpClient := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients * 2}}
-	lat := make([][]time.Duration, clients)
+func run(b *testing.B, t target) result { return runWith(b, t, clients, requestsPerClient) }
+
+// runWith sends n × perClient searches, n clients at a time.
+func runWith(b *testing.B, t target, n, perClient int) result {
+	httpClient := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n * 2}}
+	lat := make([][]time.Duration, n)
 	var wg sync.WaitGroup
 	start, cpu0 := time.Now(), cpuTime()
-	for c := 0; c < clients; c++ {
+	for c := 0; c < n; c++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for n := 0; n < requestsPerClient; n++ {
-				req := t(c*requestsPerClient + n)
+			for k := 0; k < perClient; k++ {
+				req := t(c*perClient + k)
 				t0 := time.Now()
 				resp, err := httpClient.Do(req)
 				if err != nil {
