@@ -175,6 +175,31 @@ var _ = Describe("Merchandising rules through the API (issue 22)", func() {
 			Expect(all).To(Equal([]string{"d2", "l1", "d1", "d3", "c1"}))
 		})
 
+		It("places promoted records in every query of a multi-search, each as its own search would, in shared rounds", func() {
+			putRules(ci, `{"objectID": "pins", "conditions": [{"pattern": "walnut desk", "anchoring": "is"}],
+				"consequence": {"promote": [{"objectID": "l1", "position": 2}, {"objectID": "c1", "position": 40}]}}`)
+			// The last page needs a round of its own (c1 moves up to follow the last organic
+			// hit); the first does not; the lamp search has no promoted record.
+			bodies := []string{`{"q": "walnut desk", "offset": 4, "limit": 2}`, `{"q": "walnut desk", "limit": 2}`,
+				`{"q": "lamp"}`, `{"q": "walnut desk", "offset": 2, "limit": 2}`}
+			queries := make([]string, len(bodies))
+			for i, b := range bodies {
+				queries[i] = `{"index": "` + ci.name + `", ` + b[1:]
+			}
+			r := call(0, http.MethodPost, "/api/teams/shop/multi-search", ci.searchKey, []byte(`{"queries": [`+strings.Join(queries, ",")+`]}`))
+			Expect(r.status).To(Equal(http.StatusOK), string(r.body))
+			var multi struct{ Results []ruledResult }
+			Expect(json.Unmarshal(r.body, &multi)).To(Succeed())
+			Expect(multi.Results).To(HaveLen(len(bodies)))
+			for i, b := range bodies {
+				alone := ruledSearch(ci, b)
+				Expect(multi.Results[i].ids()).To(Equal(alone.ids()), b)
+				Expect(multi.Results[i].Total).To(Equal(alone.Total), b)
+			}
+			Expect(multi.Results[0].ids()).To(Equal([]string{"c1"}))
+			Expect(multi.Results[1].ids()).To(Equal([]string{"d2", "l1"}))
+		})
+
 		It("hides records from the hits and the facet counts", func() {
 			putRules(ci, `{"objectID": "hide", "conditions": [{"pattern": "desk", "anchoring": "contains"}], "consequence": {"hide": ["d2"]}}`)
 			r := call(0, http.MethodPost, ci.base+"/search", ci.searchKey, []byte(`{"q": "walnut desk", "facets": ["brand"]}`))

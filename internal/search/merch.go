@@ -48,72 +48,17 @@ func (s *Service) merchandise(ctx context.Context, alias string, rules searchque
 	return req, out, nil
 }
 
-// runAll runs jobs: those without promoted records in shared rounds, each of the others
-// on its own, as placing promoted records may take rounds of its own.
+// runAll runs jobs in shared rounds until every one is done; a search whose rules
+// promote records runs as a pinnedJob.
 func (s *Service) runAll(ctx context.Context, jobs []*job) {
-	var rounds []roundJob
-	for _, j := range jobs {
-		if len(j.merch.Pins) == 0 {
-			rounds = append(rounds, j)
-			continue
+	rounds := make([]roundJob, len(jobs))
+	for i, j := range jobs {
+		rounds[i] = roundJob(j)
+		if len(j.merch.Pins) > 0 {
+			rounds[i] = newPinnedJob(j)
 		}
-		s.runPinnedJob(ctx, j)
 	}
 	s.runJobs(ctx, rounds...)
-}
-
-// runPinnedJob runs a search whose rules promote records; one that matches nothing
-// organically is planned again without a word, as runJobs does.
-func (s *Service) runPinnedJob(ctx context.Context, j *job) {
-	for {
-		build := func(m *searchquery.Merch) (searchquery.Plan, error) { return j.build(j.drop, m) }
-		res, organic, err := s.runPinned(ctx, j.alias, j.plan, j.merch, build)
-		if err != nil || organic > 0 || !j.plan.Retry {
-			j.finish(res, err)
-			return
-		}
-		if err := j.replan(j.drop + 1); err != nil {
-			j.finish(searchquery.Response{}, err)
-			return
-		}
-	}
-}
-
-// runPinned fetches the promoted records the search's filters let through and, in the
-// same round, the organic hits of every window the page may take whichever of them the
-// filters let through (merch.Covering). The page's places are known once the organic
-// total and the promoted records found are; only a page near the end of the list, where
-// promoted records move up to follow the last organic hit, may need organic hits before
-// that window, fetched in a round of their own.
-func (s *Service) runPinned(ctx context.Context, alias string, plan searchquery.Plan, out merch.Outcome, build func(*searchquery.Merch) (searchquery.Plan, error)) (searchquery.Response, int64, error) {
-	from, size := merch.Covering(merch.Place(out.Pins, func(string) bool { return true }), plan.Offset, plan.Limit)
-	fetched := searchquery.Window{From: from, Size: size}
-	organic, err := windowJob(alias, out, fetched, build)
-	if err != nil {
-		return searchquery.Response{}, 0, err
-	}
-	pinned := &pinnedFetch{alias: alias, plan: plan}
-	s.runJobs(ctx, pinned, organic)
-	if pinned.err != nil {
-		return searchquery.Response{}, 0, pinned.err
-	}
-	placed := merch.Place(out.Pins, func(id string) bool { _, ok := pinned.hits[id]; return ok })
-	for {
-		if organic.err != nil {
-			return searchquery.Response{}, 0, organic.err
-		}
-		lay := merch.Layout(placed, organic.res.Total, plan.Offset, plan.Limit)
-		if hits, ok := within(organic.res.Hits, fetched, lay); ok {
-			res := organic.res
-			res.Hits = hits
-			return mergePage(res, lay, pinned.hits, len(placed)), res.Total, nil
-		}
-		fetched = searchquery.Window{From: lay.From, Size: lay.Size}
-		if organic, err = windowJob(alias, out, fetched, build); err != nil {
-			return searchquery.Response{}, 0, err
-		}
-		s.runJobs(ctx, organic)
-	}
 }
 
 // within cuts the organic hits of lay out of hits, those of the window fetched; false
