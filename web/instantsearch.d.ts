@@ -33,6 +33,11 @@ export interface AisleSearchClientOptions {
   params?: Record<string, unknown>;
   /** The fetch to call (default: the global one). */
   fetch?: typeof fetch;
+  /**
+   * How long an answer is kept and reused for the same query or facet value search
+   * (default 120 seconds; 0 keeps nothing). clearCache() (InstantSearch's refresh()) drops them.
+   */
+  cacheSeconds?: number;
 }
 
 /** A request as InstantSearch's helper sends it: Algolia's search parameters. */

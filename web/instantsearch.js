@@ -11,24 +11,34 @@ const ALGOLIA_TAGS = { pre: "<em>", post: "</em>" }; // Algolia's default highli
 export function aisleSearchClient(options) {
   const api = endpoints(options);
   const types = new Map(); // attribute -> Map(value as a string -> value as Aisle gave it)
+  const cache = answerCache(options.cacheSeconds ?? 120);
   const facetSearch = async (request) => {
     const { field, target, body } = facetSearchOf(request, api, types);
-    const answer = await api.facetSearch(target, field, body);
+    const answer = await cache.get(["facets", target.id, field, body], () => api.facetSearch(target, field, body));
     remember(types, { [field]: answer.values });
     return facetHitsOf(answer, tagsOf(request.params));
   };
   return {
     async search(requests) {
       const results = [];
-      const searches = [];
+      const misses = [];
       requests.forEach((r, i) => {
-        if (r.type === "facet") results[i] = facetSearch(r);
-        else searches.push(i);
+        if (r.type === "facet") {
+          results[i] = facetSearch(r);
+          return;
+        }
+        const q = queryOf(r, api, types);
+        const answer = cache.get(["search", q.id, q.body], () => new Promise((resolve, reject) => misses.push({ q, resolve, reject })));
+        results[i] = answer.then((a) => resultOf(r, a, api, types));
       });
-      await Promise.all(chunks(searches, api.maxQueries).map(async (idx) => {
-        const queries = idx.map((i) => queryOf(requests[i], api, types));
-        const answers = (await api.multiSearch(queries)).results;
-        idx.forEach((i, n) => (results[i] = resultOf(requests[i], answers[n], api, types)));
+      await Promise.all(chunks(misses, api.maxQueries).map(async (batch) => {
+        try {
+          const answers = (await api.multiSearch(batch.map((m) => m.q))).results;
+          // A query that failed is not kept: its failure rejects its answer.
+          batch.forEach((m, n) => (answers[n].error === undefined ? m.resolve(answers[n]) : m.reject(failure(answers[n].error, answers[n].status))));
+        } catch (err) {
+          batch.forEach((m) => m.reject(err));
+        }
       }));
       return { results: await Promise.all(results) };
     },
@@ -36,7 +46,36 @@ export function aisleSearchClient(options) {
       return Promise.all(requests.map(facetSearch));
     },
     clearCache() {
+      cache.clear();
       return Promise.resolve();
+    },
+  };
+}
+
+// answerCache keeps each request's answer (a promise, so identical requests in flight
+// share one) for seconds, as Algolia's and Typesense's clients do: typing back over a
+// query, paging back and toggling a refinement off do not reach Aisle again, and the
+// public rate limit counts each query of a multi-search. A failed request is not kept;
+// seconds 0 keeps nothing. At most 500 answers, the oldest dropped first.
+function answerCache(seconds) {
+  const kept = new Map(); // key -> { at, answer }
+  return {
+    get(parts, load) {
+      const key = JSON.stringify(parts);
+      const now = Date.now();
+      const hit = kept.get(key);
+      if (hit && now - hit.at < seconds * 1000) return hit.answer;
+      const answer = load();
+      if (seconds > 0) {
+        kept.delete(key);
+        kept.set(key, { at: now, answer });
+        if (kept.size > 500) kept.delete(kept.keys().next().value);
+        answer.catch(() => kept.get(key)?.answer === answer && kept.delete(key));
+      }
+      return answer;
+    },
+    clear() {
+      kept.clear();
     },
   };
 }

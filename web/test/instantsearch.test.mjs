@@ -160,6 +160,40 @@ describe("aisleSearchClient under InstantSearch's helper", () => {
     await assert.rejects(client.search([{ indexName: "products", params: { filters: "brand:acme" } }]), /filter strings/);
   });
 
+  test("reuses an answer for the same query and facet value search, until cacheSeconds or clearCache", async () => {
+    const aisle = fakeAisle({ answer: (q) => searchAnswer({ total: q.q.length }), facets: () => ({ values: [{ value: "acme", count: 2 }] }) });
+    const client = aisleSearchClient({ baseUrl: "http://aisle.test", fetch: aisle.fetch });
+    const shoe = { indexName: "products", params: { query: "shoe" } };
+    const facet = { indexName: "products", type: "facet", facet: "brand", params: { facetQuery: "ac" } };
+    await client.search([shoe, facet]);
+    const again = await client.search([shoe, { indexName: "products", params: { query: "shoes" } }, facet]);
+    assert.deepEqual(again.results.map((r) => r.nbHits ?? r.facetHits.length), [4, 5, 1]);
+    assert.deepEqual(aisle.sent.map((r) => r.body.queries?.map((q) => q.q) ?? "facets"), ["facets", ["shoe"], ["shoes"]],
+      "only the query it had not seen reaches Aisle");
+    await client.clearCache();
+    await client.search([shoe]);
+    assert.equal(aisle.sent.length, 4, "InstantSearch's refresh() asks again");
+
+    const uncached = fakeAisle();
+    const fresh = aisleSearchClient({ baseUrl: "http://aisle.test", fetch: uncached.fetch, cacheSeconds: 0 });
+    await fresh.search([shoe]);
+    await fresh.search([shoe]);
+    assert.equal(uncached.sent.length, 2, "cacheSeconds 0 keeps nothing");
+  });
+
+  test("sends identical queries of one search once, and does not keep a query that failed", async () => {
+    let fail = true;
+    const aisle = fakeAisle({ answer: () => (fail ? { error: "backend unavailable", status: 503 } : searchAnswer({ total: 7 })) });
+    const client = aisleSearchClient({ baseUrl: "http://aisle.test", fetch: aisle.fetch });
+    const shoe = { indexName: "products", params: { query: "shoe" } };
+    await assert.rejects(client.search([shoe, shoe]), { status: 503 });
+    assert.equal(aisle.sent[0].body.queries.length, 1);
+    fail = false;
+    const { results } = await client.search([shoe, shoe]);
+    assert.deepEqual(results.map((r) => r.nbHits), [7, 7]);
+    assert.equal(aisle.sent.length, 2, "the failed answer was not reused");
+  });
+
   test("stops paging where a search may reach (offset + limit at most 1,000)", async () => {
     const aisle = fakeAisle({ answer: () => searchAnswer({ total: 5000, hits: [{ objectID: "x", record: {} }] }) });
     const client = aisleSearchClient({ baseUrl: "http://aisle.test", fetch: aisle.fetch });
