@@ -25,9 +25,18 @@ func Builder(mapping json.RawMessage) (*mapper.Builder, error) {
 	return &mapper.Builder{Mapping: m, Analyzer: im.AnalyzerNamed}, nil
 }
 
-// Analyzed builds document id from source and analyzes it as a bulk and a refresh do:
-// the _id field added, every indexed field analyzed.
+// Analyzed builds document id from source and analyzes it as a bulk and a refresh do.
 func Analyzed(b *mapper.Builder, id int, source any) (index.Document, error) {
+	d, err := Built(b, id, source)
+	if err != nil {
+		return nil, err
+	}
+	Analyze(d)
+	return d, nil
+}
+
+// Built builds document id from source as a bulk does, with its _id field.
+func Built(b *mapper.Builder, id int, source any) (index.Document, error) {
 	raw, err := json.Marshal(source)
 	if err != nil {
 		return nil, err
@@ -37,10 +46,15 @@ func Analyzed(b *mapper.Builder, id int, source any) (index.Document, error) {
 		return nil, err
 	}
 	d.AddIDField()
+	return d, nil
+}
+
+// Analyze analyzes every indexed field of d, as a refresh does before it builds a
+// segment.
+func Analyze(d index.Document) {
 	d.VisitFields(func(f index.Field) {
 		if f.Options().IsIndexed() {
 			f.Analyze()
 		}
 	})
-	return d, nil
 }
