@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"unsafe"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	index "github.com/blevesearch/bleve_index_api"
@@ -15,25 +16,57 @@ import (
 
 var errSegmentTooLarge = errors.New("aisle-zap: a new segment holds more than 2^32 terms, postings or positions")
 
-// process takes one field of document docNum, or with fieldID math.MaxUint16 the end of
-// the document, whose postings it then adds: one per term of each field name, fields of
-// one name (an array's values) counted together with their lengths summed, as zapx does.
+// TokenVisitor is a field whose tokens the inverter reads in order instead of the map
+// of term frequencies bleve's fields build per document: the engine's text, keyword,
+// number and date fields (internal/engine/mapper). VisitTokens calls visit with each
+// token's term (read only during the call) and position, or a negative position when the
+// field keeps none; it reports false when it cannot, and the inverter then reads
+// AnalyzedTokenFrequencies.
+type TokenVisitor interface {
+	VisitTokens(visit func(term []byte, pos int)) bool
+}
+
+// process inverts one field of document docNum, or with fieldID math.MaxUint16 ends
+// the document. Fields of one name in a document (an array's values) share their
+// postings, their frequencies summed, positions in order and lengths summed, as zapx
+// merges them.
 func (io *invertedIndexOpaque) process(field index.Field, fieldID uint16, docNum uint32) {
 	if !io.init {
 		io.initInverter()
 	}
 	if fieldID == math.MaxUint16 {
-		io.endDocument(docNum)
+		io.endDocument()
 		return
 	}
-	if io.reusableFieldTFs[fieldID] == nil && io.reusableFieldLens[fieldID] == 0 {
-		io.docFields = append(io.docFields, fieldID)
-	}
+	io.docFields = append(io.docFields, fieldID)
 	io.reusableFieldLens[fieldID] += field.AnalyzedLength()
-	if existing := io.reusableFieldTFs[fieldID]; existing != nil {
-		existing.MergeAll(field.Name(), field.AnalyzedTokenFrequencies())
-	} else {
-		io.reusableFieldTFs[fieldID] = field.AnalyzedTokenFrequencies()
+	countFreq := !field.Options().SkipFreqNorm()
+	if tv, ok := field.(TokenVisitor); ok && tv.VisitTokens(func(term []byte, pos int) {
+		i := io.inv.posting(fieldID, term, docNum)
+		if countFreq {
+			io.inv.posts[i].freq++
+		}
+		if pos >= 0 {
+			io.inv.occur(i, pos)
+		}
+	}) {
+		return
+	}
+	for term, tf := range field.AnalyzedTokenFrequencies() {
+		i := io.inv.posting(fieldID, unsafe.Slice(unsafe.StringData(term), len(term)), docNum)
+		io.inv.posts[i].freq += uint32(tf.Frequency())
+		for _, loc := range tf.Locations {
+			if len(loc.ArrayPositions) > 0 {
+				io.fail(errLocations)
+			}
+			io.inv.occur(i, loc.Position)
+		}
+	}
+}
+
+func (io *invertedIndexOpaque) fail(err error) {
+	if io.err == nil {
+		io.err = err
 	}
 }
 
@@ -41,7 +74,6 @@ func (io *invertedIndexOpaque) initInverter() {
 	n := len(io.FieldsInv)
 	io.inv.reset(n)
 	io.reusableFieldLens = growZeroed(io.reusableFieldLens, n)
-	io.reusableFieldTFs = growZeroed(io.reusableFieldTFs, n)
 	if io.extraDocValues == nil {
 		io.extraDocValues = map[int]map[uint16][][]byte{}
 	}
@@ -58,21 +90,14 @@ func growZeroed[T any](s []T, n int) []T {
 	return s
 }
 
-func (io *invertedIndexOpaque) endDocument(docNum uint32) {
+func (io *invertedIndexOpaque) endDocument() {
+	io.inv.endDocument(io.reusableFieldLens)
 	for _, fid := range io.docFields {
-		length := io.reusableFieldLens[fid]
-		for term, tf := range io.reusableFieldTFs[fid] {
-			pid := io.inv.intern(fid, term)
-			if !io.inv.add(pid, docNum, tf, length) && io.err == nil {
-				io.err = errLocations
-			}
-		}
 		io.reusableFieldLens[fid] = 0
-		io.reusableFieldTFs[fid] = nil
 	}
 	io.docFields = io.docFields[:0]
-	if io.inv.overflow && io.err == nil {
-		io.err = errSegmentTooLarge
+	if io.inv.overflow {
+		io.fail(errSegmentTooLarge)
 	}
 }
 
@@ -149,7 +174,7 @@ func oneHit(postings []inverted) (docNum, normBits uint64, ok bool) {
 	}
 	p := &postings[0]
 	docNum, normBits = uint64(p.doc), uint64(p.norm)
-	ok = p.freq == 1 && p.pos == noPositions && under32Bits(docNum) && normBits != 0 && normBits <= mask31Bits
+	ok = p.freq == 1 && p.nlocs == 0 && under32Bits(docNum) && normBits != 0 && normBits <= mask31Bits
 	return docNum, normBits, ok
 }
 
@@ -161,11 +186,14 @@ func (io *invertedIndexOpaque) writePostingsList(term []byte, postings []inverte
 		p := &postings[i]
 		doc := uint64(p.doc)
 		docs = append(docs, p.doc)
+		if p.nlocs > 0 && p.nlocs != p.freq {
+			return errLocations // one position per occurrence (see positions.go)
+		}
 		var err error
 		if p.freq > 0 {
-			err = tfEncoder.Add(doc, encodeFreqHasLocs(uint64(p.freq), p.pos != noPositions), uint64(p.norm))
+			err = tfEncoder.Add(doc, encodeFreqHasLocs(uint64(p.freq), p.nlocs > 0), uint64(p.norm))
 		} else { // frequencies disabled: no norm either
-			err = tfEncoder.Add(doc, encodeFreqHasLocs(uint64(p.freq), p.pos != noPositions))
+			err = tfEncoder.Add(doc, encodeFreqHasLocs(uint64(p.freq), p.nlocs > 0))
 		}
 		if err != nil {
 			return err

@@ -665,11 +665,10 @@ type invertedIndexOpaque struct {
 	builder    *vellum.Builder
 	builderBuf bytes.Buffer
 
-	// a document's fields as process sees them: the field ids in order, and per field id
-	// its length and term frequencies (those of fields of one name merged)
+	// the field ids of the document being inverted, and per field id its length (the
+	// lengths of fields of one name summed)
 	docFields         []uint16
 	reusableFieldLens []int
-	reusableFieldTFs  []index.TokenFrequencies
 
 	tmp0 []byte
 
@@ -695,8 +694,6 @@ func (io *invertedIndexOpaque) Reset() (err error) {
 	}
 
 	io.reusableFieldLens = io.reusableFieldLens[:0]
-	clear(io.reusableFieldTFs) // the frequencies belong to the documents
-	io.reusableFieldTFs = io.reusableFieldTFs[:0]
 	io.docFields = io.docFields[:0]
 
 	io.tmp0 = io.tmp0[:0]
