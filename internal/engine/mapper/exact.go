@@ -29,14 +29,34 @@ func exactDate(f *document.DateTimeField) *exactField {
 	return &exactField{Field: f, term: term, typ: analysis.DateTime}
 }
 
-// Analyze emits the one full-precision token bleve's own Analyze starts with.
-func (f *exactField) Analyze() {
-	tok := &analysis.Token{Start: 0, End: len(f.term), Term: f.term, Position: 1, Type: f.typ}
-	f.freqs = analysis.TokenFrequency(analysis.TokenStream{tok}, f.ArrayPositions(), f.Options())
+// Analyze implements document.Field: the one full-precision token bleve's own Analyze
+// starts with is known already, and its frequencies are built only if asked for
+// (VisitTokens gives the segment's inverter the token without them).
+func (f *exactField) Analyze() {}
+
+// VisitTokens gives the segment's inverter (zap.TokenVisitor) the one token, at position
+// 1 if the field keeps positions; a field with array positions, which the inverter
+// refuses, goes through its frequencies.
+func (f *exactField) VisitTokens(visit func(term []byte, pos int)) bool {
+	if len(f.ArrayPositions()) > 0 {
+		return false
+	}
+	pos := -1
+	if f.Options().IncludeTermVectors() {
+		pos = 1
+	}
+	visit(f.term, pos)
+	return true
 }
 
 // AnalyzedLength implements document.Field.
 func (f *exactField) AnalyzedLength() int { return 1 }
 
 // AnalyzedTokenFrequencies implements document.Field.
-func (f *exactField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }
+func (f *exactField) AnalyzedTokenFrequencies() index.TokenFrequencies {
+	if f.freqs == nil {
+		tok := &analysis.Token{Start: 0, End: len(f.term), Term: f.term, Position: 1, Type: f.typ}
+		f.freqs = analysis.TokenFrequency(analysis.TokenStream{tok}, f.ArrayPositions(), f.Options())
+	}
+	return f.freqs
+}

@@ -26,13 +26,13 @@ func isStandardLowercase(a analysis.Analyzer) bool {
 	return ok
 }
 
-// asciiFrequencies analyzes input (which it lowercases in place) as the standard analyzer
-// does and returns the token count and frequencies, positions moved by offset; ok is false
-// when input is not plain ASCII text the fast tokenizer handles.
-func asciiFrequencies(input []byte, offset int, opts index.FieldIndexingOptions) (n int, freqs index.TokenFrequencies, ok bool) {
+// asciiLowercase lowercases input in place and counts its tokens as the standard
+// analyzer does; ok is false when input is not plain ASCII text the fast tokenizer
+// handles.
+func asciiLowercase(input []byte) (n int, ok bool) {
 	for i, c := range input {
 		if !asciiSafe[c] {
-			return 0, nil, false
+			return 0, false
 		}
 		if isAlnum(c) && (i == 0 || !isAlnum(input[i-1])) {
 			n++
@@ -43,6 +43,22 @@ func asciiFrequencies(input []byte, offset int, opts index.FieldIndexingOptions)
 			input[i] = c + 'a' - 'A'
 		}
 	}
+	return n, true
+}
+
+// asciiFrequencies analyzes input (which it lowercases in place) as the standard analyzer
+// does and returns the token count and frequencies, positions moved by offset; ok is false
+// when input is not plain ASCII text the fast tokenizer handles.
+func asciiFrequencies(input []byte, offset int, opts index.FieldIndexingOptions) (n int, freqs index.TokenFrequencies, ok bool) {
+	if n, ok = asciiLowercase(input); !ok {
+		return 0, nil, false
+	}
+	return n, lowercaseFrequencies(input, n, offset, opts), true
+}
+
+// lowercaseFrequencies returns the frequencies of the n tokens of input, lowercased ASCII
+// text (see asciiLowercase), positions moved by offset.
+func lowercaseFrequencies(input []byte, n, offset int, opts index.FieldIndexingOptions) index.TokenFrequencies {
 	b := newFreqBuilder(n, opts)
 	eachWord(input, func(k, start, end int) { b.add(k, input[start:end]) })
 	if opts.IncludeTermVectors() {
@@ -50,7 +66,7 @@ func asciiFrequencies(input []byte, offset int, opts index.FieldIndexingOptions)
 			eachWord(input, func(k, start, end int) { at(k, start, end, offset+k+1) })
 		})
 	}
-	return n, b.freqs, true
+	return b.freqs
 }
 
 // eachWord calls fn with the index and byte span of each maximal run of ASCII letters and

@@ -36,10 +36,24 @@ func newFieldNamesField(seen map[string]bool) *termsField {
 	return &termsField{TextField: *document.NewTextFieldWithIndexingOptions(FieldNames, nil, nil, index.IndexField), terms: names}
 }
 
-// Analyze builds the term frequencies; bleve calls it on its analysis workers, outside
-// the index write lock. A term that occurs more than once (a value repeated in a keyword
-// array) counts once per occurrence, as bleve counts same-named fields.
-func (f *termsField) Analyze() {
+// Analyze implements document.Field: the terms are known already, and their frequencies
+// are built only if asked for (VisitTokens gives the segment's inverter the terms without
+// them).
+func (f *termsField) Analyze() {}
+
+// VisitTokens gives the segment's inverter (zap.TokenVisitor) each term, without a
+// position: a keyword keeps none.
+func (f *termsField) VisitTokens(visit func(term []byte, pos int)) bool {
+	for _, t := range f.terms {
+		visit(unsafe.Slice(unsafe.StringData(t), len(t)), -1)
+	}
+	return true
+}
+
+// frequencies builds the term frequencies. A term that occurs more than once (a value
+// repeated in a keyword array) counts once per occurrence, as bleve counts same-named
+// fields.
+func (f *termsField) frequencies() {
 	freqs := make(index.TokenFrequencies, len(f.terms))
 	tfs := make([]index.TokenFreq, 0, len(f.terms))
 	for _, t := range f.terms {
@@ -61,4 +75,9 @@ func (f *termsField) Analyze() {
 func (f *termsField) AnalyzedLength() int { return len(f.terms) }
 
 // AnalyzedTokenFrequencies implements document.Field.
-func (f *termsField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }
+func (f *termsField) AnalyzedTokenFrequencies() index.TokenFrequencies {
+	if f.freqs == nil {
+		f.frequencies()
+	}
+	return f.freqs
+}

@@ -21,6 +21,12 @@ type textField struct {
 	// array follow one another PositionGap positions apart, as in ES.
 	prev    *textField
 	lastPos int
+	// ascii: Analyze found plain ASCII text the fast tokenizer handles (lowercased in
+	// place); the frequencies are then built only if asked for (VisitTokens gives the
+	// segment's inverter the tokens without them), from offset, the position before the
+	// first token
+	ascii  bool
+	offset int
 }
 
 // PositionGap is ES's position_increment_gap of text fields: a phrase matches across two
@@ -43,10 +49,10 @@ func (f *textField) Analyze() {
 	if f.prev != nil {
 		offset = f.prev.lastPos + PositionGap
 	}
-	f.lastPos = offset
+	f.lastPos, f.offset = offset, offset
 	if isStandardLowercase(f.Analyzer()) {
-		if n, freqs, ok := asciiFrequencies(f.Value(), offset, f.Options()); ok {
-			f.length, f.freqs, f.lastPos = n, freqs, offset+n
+		if n, ok := asciiLowercase(f.Value()); ok {
+			f.length, f.ascii, f.lastPos, f.freqs = n, true, offset+n, nil
 			return
 		}
 	}
@@ -62,7 +68,30 @@ func (f *textField) Analyze() {
 func (f *textField) AnalyzedLength() int { return f.length }
 
 // AnalyzedTokenFrequencies implements document.Field.
-func (f *textField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }
+func (f *textField) AnalyzedTokenFrequencies() index.TokenFrequencies {
+	if f.ascii && f.freqs == nil {
+		f.freqs = lowercaseFrequencies(f.Value(), f.length, f.offset, f.Options())
+	}
+	return f.freqs
+}
+
+// VisitTokens gives the segment's inverter (zap.TokenVisitor) the tokens of ASCII text
+// in order, with their positions if the field keeps them, without building the map of
+// frequencies.
+func (f *textField) VisitTokens(visit func(term []byte, pos int)) bool {
+	if !f.ascii {
+		return false
+	}
+	value, offset, positions := f.Value(), f.offset, f.Options().IncludeTermVectors()
+	eachWord(value, func(k, start, end int) {
+		pos := -1
+		if positions {
+			pos = offset + k + 1
+		}
+		visit(value[start:end], pos)
+	})
+	return true
+}
 
 // tokenFrequency returns what analysis.TokenFrequency returns for the same tokens, their
 // positions moved by offset. The map keys alias the tokens' term bytes, which nothing

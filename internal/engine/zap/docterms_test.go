@@ -12,9 +12,8 @@ import (
 )
 
 var _ = Describe("A new segment's postings", func() {
-	// A document's terms go to their postings lists in one pass over what the term
-	// dictionaries were built from, except in a document with two fields of one name
-	// (the values of an array), whose frequencies are merged first.
+	// A document with two fields of one name (the values of an array) has one posting
+	// per term, its frequencies merged and its lengths summed, as zapx counts them.
 	It("count a term once per document, with a field's values together", func() {
 		a, err := registry.NewCache().AnalyzerNamed(standard.Name)
 		Expect(err).NotTo(HaveOccurred())

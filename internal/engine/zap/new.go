@@ -12,7 +12,8 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 //
-// Modified by the Aisle authors: locations hold positions only (see FORK.md).
+// Modified by the Aisle authors: locations hold positions only, and a new segment's terms
+// are inverted by the engine's own inverter (see FORK.md).
 
 package zap
 
@@ -180,20 +181,6 @@ type interimStoredField struct {
 	vals      [][]byte
 	typs      []byte
 	arrayposs [][]uint64 // array positions
-}
-
-type interimFreqNorm struct {
-	freq    uint64
-	norm    float32
-	numLocs int
-}
-
-type interimLoc struct {
-	fieldID   uint16
-	pos       uint64
-	start     uint64
-	end       uint64
-	arrayposs []uint64
 }
 
 func (s *interim) convert() (uint64, uint64, error) {

@@ -18,22 +18,6 @@ import (
 // composite field whose frequency differs from its number of locations.
 var errLocations = errors.New("aisle-zap: locations must be one position per occurrence, without array positions")
 
-// encodePositions writes the positions of a new segment's posting.
-func encodePositions(enc *chunkedIntCoder, docNum, freq uint64, locs []interimLoc) error {
-	if uint64(len(locs)) != freq {
-		return errLocations
-	}
-	for i := range locs {
-		if len(locs[i].arrayposs) > 0 {
-			return errLocations
-		}
-		if err := enc.Add(docNum, locs[i].pos); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // encodeMergedPositions writes the positions of a merged segment's posting.
 func encodeMergedPositions(enc *chunkedIntCoder, docNum, freq uint64, locs []segment.Location) error {
 	if uint64(len(locs)) != freq {

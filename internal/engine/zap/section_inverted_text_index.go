@@ -12,9 +12,9 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 //
-// Modified by the Aisle authors: locations hold positions only, a new segment writes terms
-// of one document as 1-hit values and finds its documents' postings lists once (see
-// FORK.md).
+// Modified by the Aisle authors: locations hold positions only, and a new segment's
+// documents are inverted and written by the engine's own inverter (invert.go,
+// invertdocs.go), which writes terms of one document as 1-hit values (see FORK.md).
 
 package zap
 
@@ -22,7 +22,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
-	"sort"
 	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -66,8 +65,11 @@ var isFieldExcludedFromInvertedTextIndexSection = func(field index.Field) bool {
 var invertedTextIndexSectionExclusionChecks = make([]func(field index.Field) bool, 0)
 
 func (i *invertedTextIndexSection) Process(opaque map[int]resetable, docNum uint32, field index.Field, fieldID uint16) {
-	if !isFieldExcludedFromInvertedTextIndexSection(field) {
-		io := i.getInvertedIndexOpaque(opaque)
+	io := i.getInvertedIndexOpaque(opaque)
+	if fieldID != math.MaxUint16 {
+		io.keepShape(field, fieldID, docNum)
+	}
+	if fieldID == math.MaxUint16 || !isFieldExcludedFromInvertedTextIndexSection(field) {
 		io.process(field, fieldID, docNum)
 	}
 }
@@ -457,24 +459,12 @@ func (i *invertedIndexOpaque) BytesRead() uint64 {
 
 func (i *invertedIndexOpaque) ResetBytesRead(uint64) {}
 
-// oneHit reports whether a new segment's postings list can be written as a 1-hit value
-// in its term dictionary, as merges write them: one document, frequency 1, no positions,
-// a norm that fits (the field's length, never 0). Keyword, numeric and date terms unique
-// to a document (ids, SKUs, prices, timestamps) are most of a catalog's terms; written
-// in full, each took a chunk of frequencies, an empty chunk of positions and a bitmap.
-func oneHit(postings *roaring.Bitmap, freqNorms []interimFreqNorm) (docNum, normBits uint64, ok bool) {
-	if len(freqNorms) != 1 || postings == nil || postings.GetCardinality() != 1 {
-		return 0, 0, false
-	}
-	fn := freqNorms[0]
-	docNum, normBits = uint64(postings.Minimum()), uint64(math.Float32bits(fn.norm))
-	ok = fn.freq == 1 && fn.numLocs == 0 && under32Bits(docNum) && normBits != 0 && normBits <= mask31Bits
-	return docNum, normBits, ok
-}
-
 func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 	if len(io.results) == 0 {
 		return nil
+	}
+	if io.err != nil {
+		return io.err
 	}
 
 	dictOffsets := make([]uint64, len(io.FieldsInv))
@@ -500,103 +490,15 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 		}
 	}
 
-	for fieldID, terms := range io.DictKeys {
-		if cap(docTermMap) < len(io.results) {
-			docTermMap = make([][]byte, len(io.results))
-		} else {
-			docTermMap = docTermMap[:len(io.results)]
-			for docNum := range docTermMap { // reset the docTermMap
-				docTermMap[docNum] = docTermMap[docNum][:0]
-			}
+	io.inv.group()
+	for fieldID, name := range io.FieldsInv {
+		docValues := io.FieldsOptions[name].IncludeDocValues()
+		if docValues {
+			docTermMap = resizedDocTerms(docTermMap, len(io.results))
 		}
-
-		dict := io.Dicts[fieldID]
-
-		for _, term := range terms { // terms are already sorted
-			pid := dict[term] - 1
-
-			postingsBS := io.Postings[pid]
-
-			freqNorms := io.FreqNorms[pid]
-			freqNormOffset := 0
-
-			if docNum, normBits, ok := oneHit(postingsBS, freqNorms); ok {
-				docTermMap[docNum] = append(append(docTermMap[docNum], term...), index.DocValueTermSeparator)
-				if err = io.builder.Insert([]byte(term), FSTValEncode1Hit(docNum, normBits)); err != nil {
-					return err
-				}
-				continue
-			}
-
-			locs := io.Locs[pid]
-			locOffset := 0
-
-			var cardinality uint64
-			if postingsBS != nil {
-				cardinality = postingsBS.GetCardinality()
-			}
-			chunkSize, err := getChunkSize(io.chunkMode, cardinality, uint64(len(io.results)))
-			if err != nil {
-				return err
-			}
-			tfEncoder.SetChunkSize(chunkSize, uint64(len(io.results)-1))
-			locEncoder.SetChunkSize(chunkSize, uint64(len(io.results)-1))
-
-			postingsItr := postingsBS.Iterator()
-			for postingsItr.HasNext() {
-				docNum := uint64(postingsItr.Next())
-
-				freqNorm := freqNorms[freqNormOffset]
-
-				// check if freq/norm is enabled
-				if freqNorm.freq > 0 {
-					err = tfEncoder.Add(docNum,
-						encodeFreqHasLocs(freqNorm.freq, freqNorm.numLocs > 0),
-						uint64(math.Float32bits(freqNorm.norm)))
-				} else {
-					// if disabled, then skip the norm part
-					err = tfEncoder.Add(docNum,
-						encodeFreqHasLocs(freqNorm.freq, freqNorm.numLocs > 0))
-				}
-				if err != nil {
-					return err
-				}
-
-				if freqNorm.numLocs > 0 { // positions only (see positions.go)
-					err = encodePositions(locEncoder, docNum, freqNorm.freq, locs[locOffset:locOffset+freqNorm.numLocs])
-					if err != nil {
-						return err
-					}
-					locOffset += freqNorm.numLocs
-				}
-
-				freqNormOffset++
-
-				docTermMap[docNum] = append(
-					append(docTermMap[docNum], term...),
-					index.DocValueTermSeparator)
-			}
-
-			tfEncoder.Close()
-			locEncoder.Close()
-			io.incrementBytesWritten(locEncoder.getBytesWritten())
-			io.incrementBytesWritten(tfEncoder.getBytesWritten())
-
-			postingsOffset, err :=
-				writePostings(postingsBS, tfEncoder, locEncoder, nil, w, buf)
-			if err != nil {
-				return err
-			}
-
-			if postingsOffset > uint64(0) {
-				err = io.builder.Insert([]byte(term), postingsOffset)
-				if err != nil {
-					return err
-				}
-			}
-
-			tfEncoder.Reset()
-			locEncoder.Reset()
+		err = io.writeTerms(fieldID, docValues, docTermMap, tfEncoder, locEncoder, w)
+		if err != nil {
+			return err
 		}
 
 		err = io.builder.Close()
@@ -642,7 +544,7 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 			chunkSize = 1
 		}
 		fdvEncoder := newChunkedContentCoder(chunkSize, uint64(len(io.results)-1), w, false, io.FieldsOptions[io.FieldsInv[fieldID]].SkipDVCompression())
-		if io.IncludeDocValues[fieldID] {
+		if docValues {
 			for docNum, docTerms := range docTermMap {
 				if fieldTermMap, ok := io.extraDocValues[docNum]; ok {
 					if sTerms, ok := fieldTermMap[uint16(fieldID)]; ok {
@@ -705,285 +607,11 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 	return nil
 }
 
-func (io *invertedIndexOpaque) process(field index.Field, fieldID uint16, docNum uint32) {
-	if !io.init && io.results != nil {
-		io.realloc()
-		io.init = true
-	}
-
-	// if the fieldID is MaxUint16, it's mainly indicated that the caller has
-	// finished invoking the process() for every field on that doc.
-	if fieldID == math.MaxUint16 {
-		if terms, ok := io.docTerms.of(docNum); ok {
-			for _, t := range terms {
-				io.addPosting(t.pid, t.fid, t.tf, docNum)
-			}
-		} else {
-			for fid, tfs := range io.reusableFieldTFs {
-				dict := io.Dicts[fid]
-				for term, tf := range tfs {
-					io.addPosting(dict[term]-1, uint16(fid), tf, docNum)
-				}
-			}
-		}
-		for i := 0; i < len(io.FieldsInv); i++ { // clear these for reuse
-			io.reusableFieldLens[i] = 0
-			io.reusableFieldTFs[i] = nil
-		}
-		return
-	}
-
-	io.reusableFieldLens[fieldID] += field.AnalyzedLength()
-	existingFreqs := io.reusableFieldTFs[fieldID]
-	if existingFreqs != nil {
-		existingFreqs.MergeAll(field.Name(), field.AnalyzedTokenFrequencies())
-	} else {
-		io.reusableFieldTFs[fieldID] = field.AnalyzedTokenFrequencies()
-	}
-}
-
-// addPosting adds document docNum to postings list pid, with its frequency, norm and
-// locations in field fid.
-func (io *invertedIndexOpaque) addPosting(pid uint64, fid uint16, tf *index.TokenFreq, docNum uint32) {
-	io.Postings[pid].Add(docNum)
-	io.FreqNorms[pid] = append(io.FreqNorms[pid],
-		interimFreqNorm{
-			freq:    uint64(tf.Frequency()),
-			norm:    math.Float32frombits(uint32(io.reusableFieldLens[fid])),
-			numLocs: len(tf.Locations),
-		})
-	if len(tf.Locations) == 0 {
-		return
-	}
-	locs := io.Locs[pid]
-	for _, loc := range tf.Locations {
-		var locf = fid
-		if loc.Field != "" {
-			locf = uint16(io.getOrDefineField(loc.Field))
-		}
-		var arrayposs []uint64
-		if len(loc.ArrayPositions) > 0 {
-			arrayposs = loc.ArrayPositions
-		}
-		locs = append(locs, interimLoc{
-			fieldID:   locf,
-			pos:       uint64(loc.Position),
-			start:     uint64(loc.Start),
-			end:       uint64(loc.End),
-			arrayposs: arrayposs,
-		})
-	}
-	io.Locs[pid] = locs
-}
-
-func (i *invertedIndexOpaque) initDictsAndKeysFromFields() {
-	numFields := len(i.FieldsInv)
-
-	// Resize or allocate Dicts
-	if cap(i.Dicts) >= numFields {
-		i.Dicts = i.Dicts[:numFields]
-	} else {
-		i.Dicts = make([]map[string]uint64, numFields)
-	}
-
-	// Resize or allocate DictKeys
-	if cap(i.DictKeys) >= numFields {
-		i.DictKeys = i.DictKeys[:numFields]
-	} else {
-		i.DictKeys = make([][]string, numFields)
-	}
-
-	for idx := 0; idx < numFields; idx++ {
-		// --- Dicts ---
-		if i.Dicts[idx] == nil {
-			i.Dicts[idx] = make(map[string]uint64)
-		} else {
-			clear(i.Dicts[idx])
-		}
-
-		// --- DictKeys ---
-		if i.DictKeys[idx] != nil {
-			i.DictKeys[idx] = i.DictKeys[idx][:0]
-		} else {
-			i.DictKeys[idx] = nil
-		}
-	}
-}
-
-func (i *invertedIndexOpaque) realloc() {
-	var pidNext int
-
-	var totTFs int
-	var totLocs int
-
-	// initialize dicts and dict keys from fieldsMap
-	i.initDictsAndKeysFromFields()
-	i.docTerms.reset(len(i.results))
-
-	visitField := func(field index.Field, docNum int) {
-		fieldID := uint16(i.getOrDefineField(field.Name()))
-		keep := !isFieldExcludedFromInvertedTextIndexSection(field) && i.docTerms.field(fieldID, docNum)
-
-		dict := i.Dicts[fieldID]
-		dictKeys := i.DictKeys[fieldID]
-
-		tfs := field.AnalyzedTokenFrequencies()
-		for term, tf := range tfs {
-			pidPlus1, exists := dict[term]
-			if !exists {
-				pidNext++
-				pidPlus1 = uint64(pidNext)
-
-				dict[term] = pidPlus1
-				dictKeys = append(dictKeys, term)
-
-				i.numTermsPerPostingsList = append(i.numTermsPerPostingsList, 0)
-				i.numLocsPerPostingsList = append(i.numLocsPerPostingsList, 0)
-			}
-
-			pid := pidPlus1 - 1
-			if keep {
-				i.docTerms.add(fieldID, pid, tf)
-			}
-
-			i.numTermsPerPostingsList[pid] += 1
-			i.numLocsPerPostingsList[pid] += len(tf.Locations)
-
-			totLocs += len(tf.Locations)
-		}
-
-		totTFs += len(tfs)
-
-		i.DictKeys[fieldID] = dictKeys
-		if field.Options().IncludeDocValues() {
-			i.IncludeDocValues[fieldID] = true
-		}
-
-		if f, ok := field.(index.GeoShapeField); ok {
-			if _, exists := i.extraDocValues[docNum]; !exists {
-				i.extraDocValues[docNum] = make(map[uint16][][]byte)
-			}
-			i.extraDocValues[docNum][fieldID] = append(i.extraDocValues[docNum][fieldID], f.EncodedShape())
-		}
-	}
-
-	if cap(i.IncludeDocValues) >= len(i.FieldsInv) {
-		i.IncludeDocValues = i.IncludeDocValues[:len(i.FieldsInv)]
-	} else {
-		i.IncludeDocValues = make([]bool, len(i.FieldsInv))
-	}
-
-	if i.extraDocValues == nil {
-		i.extraDocValues = map[int]map[uint16][][]byte{}
-	}
-
-	for docNum, result := range i.results {
-		// walk each composite field
-		result.VisitComposite(func(field index.CompositeField) {
-			visitField(field, docNum)
-		})
-
-		// walk each field
-		result.VisitFields(func(field index.Field) {
-			visitField(field, docNum)
-		})
-		i.docTerms.endDoc(docNum)
-	}
-
-	numPostingsLists := pidNext
-
-	if cap(i.Postings) >= numPostingsLists {
-		i.Postings = i.Postings[:numPostingsLists]
-	} else {
-		postings := make([]*roaring.Bitmap, numPostingsLists)
-		copy(postings, i.Postings[:cap(i.Postings)])
-		for i := 0; i < numPostingsLists; i++ {
-			if postings[i] == nil {
-				postings[i] = roaring.New()
-			}
-		}
-		i.Postings = postings
-	}
-
-	if cap(i.FreqNorms) >= numPostingsLists {
-		i.FreqNorms = i.FreqNorms[:numPostingsLists]
-	} else {
-		i.FreqNorms = make([][]interimFreqNorm, numPostingsLists)
-	}
-
-	if cap(i.freqNormsBacking) >= totTFs {
-		i.freqNormsBacking = i.freqNormsBacking[:totTFs]
-	} else {
-		i.freqNormsBacking = make([]interimFreqNorm, totTFs)
-	}
-
-	freqNormsBacking := i.freqNormsBacking
-	for pid, numTerms := range i.numTermsPerPostingsList {
-		i.FreqNorms[pid] = freqNormsBacking[0:0]
-		freqNormsBacking = freqNormsBacking[numTerms:]
-	}
-
-	if cap(i.Locs) >= numPostingsLists {
-		i.Locs = i.Locs[:numPostingsLists]
-	} else {
-		i.Locs = make([][]interimLoc, numPostingsLists)
-	}
-
-	if cap(i.locsBacking) >= totLocs {
-		i.locsBacking = i.locsBacking[:totLocs]
-	} else {
-		i.locsBacking = make([]interimLoc, totLocs)
-	}
-
-	locsBacking := i.locsBacking
-	for pid, numLocs := range i.numLocsPerPostingsList {
-		i.Locs[pid] = locsBacking[0:0]
-		locsBacking = locsBacking[numLocs:]
-	}
-
-	for _, dict := range i.DictKeys {
-		sort.Strings(dict)
-	}
-
-	if cap(i.reusableFieldTFs) >= len(i.FieldsInv) {
-		i.reusableFieldTFs = i.reusableFieldTFs[:len(i.FieldsInv)]
-	} else {
-		i.reusableFieldTFs = make([]index.TokenFrequencies, len(i.FieldsInv))
-	}
-
-	if cap(i.reusableFieldLens) >= len(i.FieldsInv) {
-		i.reusableFieldLens = i.reusableFieldLens[:len(i.FieldsInv)]
-	} else {
-		i.reusableFieldLens = make([]int, len(i.FieldsInv))
-	}
-}
-
 func (i *invertedTextIndexSection) getInvertedIndexOpaque(opaque map[int]resetable) *invertedIndexOpaque {
 	if _, ok := opaque[SectionInvertedTextIndex]; !ok {
 		opaque[SectionInvertedTextIndex] = i.InitOpaque(nil)
 	}
 	return opaque[SectionInvertedTextIndex].(*invertedIndexOpaque)
-}
-
-func (i *invertedIndexOpaque) getOrDefineField(fieldName string) int {
-	fieldIDPlus1, exists := i.FieldsMap[fieldName]
-	if !exists {
-		fieldIDPlus1 = uint16(len(i.FieldsInv) + 1)
-		i.FieldsMap[fieldName] = fieldIDPlus1
-		i.FieldsInv = append(i.FieldsInv, fieldName)
-
-		i.Dicts = append(i.Dicts, make(map[string]uint64))
-
-		n := len(i.DictKeys)
-		if n < cap(i.DictKeys) {
-			i.DictKeys = i.DictKeys[:n+1]
-			i.DictKeys[n] = i.DictKeys[n][:0]
-		} else {
-			i.DictKeys = append(i.DictKeys, []string(nil))
-		}
-	}
-
-	return int(fieldIDPlus1 - 1)
 }
 
 func (i *invertedTextIndexSection) InitOpaque(args map[string]interface{}) resetable {
@@ -1019,31 +647,15 @@ type invertedIndexOpaque struct {
 	//  field name -> options
 	FieldsOptions map[string]index.FieldIndexingOptions
 
-	// Term dictionaries for each field
-	//  field id -> term -> postings list id + 1
-	Dicts []map[string]uint64
+	// the terms and postings of the documents (see inverter)
+	inv inverter
 
-	// Terms for each field, where terms are sorted ascending
-	//  field id -> []term
-	DictKeys [][]string
+	// a document's locations this format cannot hold (see positions.go)
+	err error
 
-	// Fields whose IncludeDocValues is true
-	//  field id -> bool
-	IncludeDocValues []bool
-
-	// postings id -> bitmap of docNums
-	Postings []*roaring.Bitmap
-
-	// postings id -> freq/norm's, one for each docNum in postings
-	FreqNorms        [][]interimFreqNorm
-	freqNormsBacking []interimFreqNorm
-
-	// postings id -> locs, one for each freq
-	Locs        [][]interimLoc
-	locsBacking []interimLoc
-
-	numTermsPerPostingsList []int // key is postings list id
-	numLocsPerPostingsList  []int // key is postings list id
+	// scratch of writePostingsList: a postings list's documents, and as a bitmap
+	docNums []uint32
+	bitmap  *roaring.Bitmap
 
 	// store terms that are unnecessary for the term dictionaries but needed in doc values
 	// eg - encoded geoshapes
@@ -1053,12 +665,10 @@ type invertedIndexOpaque struct {
 	builder    *vellum.Builder
 	builderBuf bytes.Buffer
 
-	// the postings lists of each document's terms (see docTerms)
-	docTerms docTerms
-
-	// reusable stuff for processing fields etc.
+	// the field ids of the document being inverted, and per field id its length (the
+	// lengths of fields of one name summed)
+	docFields         []uint16
 	reusableFieldLens []int
-	reusableFieldTFs  []index.TokenFrequencies
 
 	tmp0 []byte
 
@@ -1076,42 +686,15 @@ func (io *invertedIndexOpaque) Reset() (err error) {
 	io.FieldsMap = nil
 	io.FieldsOptions = nil
 	io.FieldsInv = nil
-	for i := range io.Dicts {
-		io.Dicts[i] = nil
-	}
-	io.Dicts = io.Dicts[:0]
-	for i := range io.DictKeys {
-		io.DictKeys[i] = io.DictKeys[i][:0]
-	}
-	io.DictKeys = io.DictKeys[:0]
-	for i := range io.IncludeDocValues {
-		io.IncludeDocValues[i] = false
-	}
-	io.IncludeDocValues = io.IncludeDocValues[:0]
-	for _, idn := range io.Postings {
-		idn.Clear()
-	}
-	io.Postings = io.Postings[:0]
-	io.FreqNorms = io.FreqNorms[:0]
-	for i := range io.freqNormsBacking {
-		io.freqNormsBacking[i] = interimFreqNorm{}
-	}
-	io.freqNormsBacking = io.freqNormsBacking[:0]
-	io.Locs = io.Locs[:0]
-	for i := range io.locsBacking {
-		io.locsBacking[i] = interimLoc{}
-	}
-	io.locsBacking = io.locsBacking[:0]
-	io.numTermsPerPostingsList = io.numTermsPerPostingsList[:0]
-	io.numLocsPerPostingsList = io.numLocsPerPostingsList[:0]
+	io.inv.reset(0)
+	io.err = nil
 	io.builderBuf.Reset()
 	if io.builder != nil {
 		err = io.builder.Reset(&io.builderBuf)
 	}
 
 	io.reusableFieldLens = io.reusableFieldLens[:0]
-	io.reusableFieldTFs = io.reusableFieldTFs[:0]
-	io.docTerms.reset(0)
+	io.docFields = io.docFields[:0]
 
 	io.tmp0 = io.tmp0[:0]
 	io.extraDocValues = nil

@@ -1,0 +1,69 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"math/rand"
+	"syscall"
+	"testing"
+	"time"
+
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/aislehq/aisle/internal/engine/mapper/mappertest"
+	"github.com/aislehq/aisle/internal/engine/zap"
+)
+
+// BenchmarkSegmentBuild analyzes the shared benchmark's products (5,000 by default,
+// AISLE_BENCH_SEGMENT_DOCS) and builds a new segment of them, as a refresh does, and
+// reports the CPU it takes (cpu_ms, this process's user and system time, garbage
+// collection included): the cost of segment building that the 1M-document profile of
+// issue 25 put at half of indexing. Compare two code versions by alternating their test
+// binaries: go test -c -o new.test ./internal/engine/ && ./new.test -test.run='^$' -test.bench=SegmentBuild
+func BenchmarkSegmentBuild(b *testing.B) {
+	docs := builtProducts(b, envInt("AISLE_BENCH_SEGMENT_DOCS", 5000))
+	plugin := &zap.ZapPlugin{}
+	b.ResetTimer()
+	cpu := cpuTime()
+	for n := 0; n < b.N; n++ {
+		for _, d := range docs {
+			mappertest.Analyze(d)
+		}
+		if _, _, err := plugin.New(docs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu_ms/op")
+}
+
+// builtProducts builds n products of the shared benchmark with the engine's mapper, as a
+// bulk does.
+func builtProducts(b *testing.B, n int) []index.Document {
+	var props struct {
+		Mappings json.RawMessage `json:"mappings"`
+	}
+	if err := json.Unmarshal([]byte(benchMapping), &props); err != nil {
+		b.Fatal(err)
+	}
+	builder, err := mappertest.Builder(props.Mappings)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewSource(42))
+	zipf := rand.NewZipf(r, 1.1, 10, uint64(len(vocabulary)-1))
+	docs := make([]index.Document, 0, n)
+	for i := 0; i < n; i++ {
+		d, err := mappertest.Built(builder, i, productDoc(r, zipf, i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	return docs
+}
+
+// cpuTime is the CPU time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
