@@ -1,0 +1,123 @@
+package dsl
+
+import (
+	bq "github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/aislehq/aisle/internal/engine/loop"
+)
+
+// loopableBool reports whether the loop runs a bool query: its must and should clauses
+// are queries it runs, its filters predicates (checked from columns), its must_not
+// clauses either, and something drives it (a must clause, or should clauses that must
+// match): the loop does not step through every document of an index.
+func loopableBool(q *boolQuery, c *Context) bool {
+	driven := len(q.must) > 0 || (len(q.should) > 0 && q.minShould > 0)
+	if !driven || !allLoopable(q.must, c) || !allLoopable(q.should, c) {
+		return false
+	}
+	for _, f := range q.filter {
+		if PredicateOf(f, c) == nil {
+			return false
+		}
+	}
+	for _, n := range q.mustNot {
+		if PredicateOf(n, c) == nil && !Loopable(n, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// boolNode is boolQuery.scorer's plan: the must clauses' conjunction, the should
+// clauses' disjunction, joined as Lucene's Boolean2ScorerSupplier joins them, then the
+// filters and the must_not clauses. Filters never score: with must clauses the
+// conjunction sums theirs only; without, the required part scores 0 and the should
+// clauses (which must match) give the score, float32(0 + score) being the score.
+func (p *planner) boolNode(q *boolQuery, boost float32) (loop.Node, error) {
+	b := q.times(boost)
+	must, err := p.nodes(q.must, b)
+	if err != nil {
+		return nil, err
+	}
+	should, err := p.nodes(q.should, b)
+	if err != nil {
+		return nil, err
+	}
+	main := conjunctionOf(must)
+	opt := disjunctionOf(should, q.minShould)
+	switch {
+	case main == nil:
+		main = opt
+	case opt == nil:
+	case q.minShould > 0:
+		main = &loop.Conjunction{Subs: []loop.Node{main, opt}, Scoring: 2}
+	default:
+		main = &loop.Optional{Req: main, Opt: opt}
+	}
+	return p.filtered(main, q)
+}
+
+func conjunctionOf(subs []loop.Node) loop.Node {
+	switch len(subs) {
+	case 0:
+		return nil
+	case 1:
+		return subs[0]
+	}
+	return &loop.Conjunction{Subs: subs, Scoring: len(subs)}
+}
+
+func disjunctionOf(subs []loop.Node, min int) loop.Node {
+	switch {
+	case len(subs) == 0:
+		return nil
+	case len(subs) == 1 && min <= 1:
+		return subs[0]
+	}
+	return &loop.Disjunction{Subs: subs, Min: min}
+}
+
+// filtered adds a bool's range filters, filters and must_not clauses to its plan.
+func (p *planner) filtered(n loop.Node, q *boolQuery) (loop.Node, error) {
+	if len(q.ranges)+len(q.filter)+len(q.mustNot) == 0 {
+		return n, nil
+	}
+	f := &loop.Filtered{Node: n}
+	for _, r := range q.ranges {
+		c, err := p.check(&Pred{kind: predRange, rng: r})
+		if err != nil {
+			return nil, err
+		}
+		f.Must = append(f.Must, c)
+	}
+	for _, x := range q.filter {
+		c, err := p.check(PredicateOf(x, p.c))
+		if err != nil {
+			return nil, err
+		}
+		f.Must = append(f.Must, c)
+	}
+	for _, x := range q.mustNot {
+		if err := p.exclude(f, x); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+func (p *planner) check(pr *Pred) (loop.Check, error) {
+	c, err := pr.Bind(p.view, p.m)
+	return loop.Check(c), err
+}
+
+// exclude adds a must_not clause to f: a predicate as a check, another query as a node.
+func (p *planner) exclude(f *loop.Filtered, q bq.Query) error {
+	if pr := PredicateOf(q, p.c); pr != nil {
+		c, err := p.check(pr)
+		f.Not = append(f.Not, c)
+		return err
+	}
+	n, err := p.node(q, 1)
+	f.Excl = append(f.Excl, n)
+	return err
+}
