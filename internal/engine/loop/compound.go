@@ -1,195 +1,168 @@
 package loop
 
-// Each cursor here computes its score as the scoring package's searcher of the same name
-// does (scoring.Disjunction, Conjunction, Optional): the same float32 and float64 steps.
+import "math/bits"
 
-type disjCursor struct {
-	subs   []cursor
+// Each evaluator here scores as the scoring package's searcher of the same name does
+// (scoring.Disjunction, Conjunction, Optional): the same float32 and float64 steps, its
+// clauses taken in the same order.
+
+type disjEval struct {
+	subs   []evaluator
+	tmp    *block
 	min    int
 	dismax bool
 	tie    float32
-	cur    uint32
+	best   []float32 // dis_max: the best clause's score of each document
+	count  []uint8   // with a minimum above one: how many clauses match each document
 }
 
-func (d *Disjunction) open(s *segment) cursor {
-	c := &disjCursor{subs: openAll(d.Subs, s), min: max(d.Min, 1), dismax: d.DisMax, tie: d.Tie}
-	c.find()
-	return c
+func (d *Disjunction) open(s *segment) evaluator {
+	e := &disjEval{subs: openAll(d.Subs, s), tmp: getBlock(), min: max(d.Min, 1), dismax: d.DisMax, tie: d.Tie}
+	if e.dismax {
+		e.best = make([]float32, window)
+	}
+	if e.min > 1 {
+		e.count = make([]uint8, window)
+	}
+	return e
 }
 
-func openAll(nodes []Node, s *segment) []cursor {
-	out := make([]cursor, len(nodes))
+func openAll(nodes []Node, s *segment) []evaluator {
+	out := make([]evaluator, len(nodes))
 	for i, n := range nodes {
 		out[i] = n.open(s)
 	}
 	return out
 }
 
-func (c *disjCursor) doc() uint32 { return c.cur }
-
-// find moves to the first document at least min clauses are on.
-func (c *disjCursor) find() {
-	for {
-		m := uint32(noDoc)
-		for _, s := range c.subs {
-			m = min(m, s.doc())
-		}
-		if m == noDoc || c.min == 1 || c.onCount(m) >= c.min {
-			c.cur = m
-			return
-		}
-		c.stepFrom(m)
+func (e *disjEval) eval(base uint32, b *block) {
+	b.clear()
+	if e.count != nil {
+		clear(e.count)
 	}
+	for _, s := range e.subs {
+		s.eval(base, e.tmp)
+		e.add(b)
+	}
+	e.finish(b)
 }
 
-func (c *disjCursor) onCount(d uint32) int {
-	n := 0
-	for _, s := range c.subs {
-		if s.doc() == d {
-			n++
-		}
-	}
-	return n
-}
-
-// stepFrom moves the clauses on document d to their next.
-func (c *disjCursor) stepFrom(d uint32) {
-	for _, s := range c.subs {
-		if s.doc() == d {
-			s.next()
-		}
-	}
-}
-
-func (c *disjCursor) next() {
-	if c.cur == noDoc {
-		return
-	}
-	c.stepFrom(c.cur)
-	c.find()
-}
-
-func (c *disjCursor) advance(target uint32) {
-	if c.cur >= target {
-		return
-	}
-	for _, s := range c.subs {
-		if s.doc() < target {
-			s.advance(target)
-		}
-	}
-	c.find()
-}
-
-func (c *disjCursor) score() float64 {
-	if c.dismax {
-		var best float32
-		var others float64
-		for _, s := range c.subs {
-			if s.doc() != c.cur {
-				continue
+// add takes a clause's matches (in e.tmp) into b.
+func (e *disjEval) add(b *block) {
+	for w, word := range e.tmp.bits {
+		for word != 0 {
+			t := bits.TrailingZeros64(word)
+			word &= word - 1
+			j, v := w*64+t, e.tmp.score[w*64+t]
+			first := b.bits[w]&(1<<t) == 0
+			b.bits[w] |= 1 << t
+			if e.count != nil {
+				e.count[j]++
 			}
-			if v := float32(s.score()); v >= best {
-				others += float64(best)
-				best = v
-			} else {
-				others += float64(v)
+			switch {
+			case e.dismax:
+				if first {
+					e.best[j], b.score[j] = 0, 0
+				}
+				if s := float32(v); s >= e.best[j] {
+					b.score[j] += float64(e.best[j])
+					e.best[j] = s
+				} else {
+					b.score[j] += float64(s)
+				}
+			case first:
+				b.score[j] = 0 + v
+			default:
+				b.score[j] += v
 			}
 		}
-		return float64(float32(float64(best) + others*float64(c.tie)))
 	}
-	var sum float64
-	for _, s := range c.subs {
-		if s.doc() == c.cur {
-			sum += s.score()
-		}
-	}
-	return float64(float32(sum))
 }
 
-type conjCursor struct {
-	subs    []cursor
+// finish drops the documents too few clauses match and rounds the scores: the sum, or
+// the best score plus tie times the others (b.score held their sum).
+func (e *disjEval) finish(b *block) {
+	for w, word := range b.bits {
+		for word != 0 {
+			t := bits.TrailingZeros64(word)
+			word &= word - 1
+			j := w*64 + t
+			switch {
+			case e.count != nil && int(e.count[j]) < e.min:
+				b.bits[w] &^= 1 << t
+			case e.dismax:
+				b.score[j] = float64(float32(float64(e.best[j]) + b.score[j]*float64(e.tie)))
+			default:
+				b.score[j] = float64(float32(b.score[j]))
+			}
+		}
+	}
+}
+
+func (e *disjEval) release() { releaseAll(e.subs, e.tmp) }
+
+func releaseAll(subs []evaluator, tmp *block) {
+	for _, s := range subs {
+		s.release()
+	}
+	blocks.Put(tmp)
+}
+
+type conjEval struct {
+	subs    []evaluator
+	tmp     *block
 	scoring int
-	cur     uint32
 }
 
-func (n *Conjunction) open(s *segment) cursor {
-	c := &conjCursor{subs: openAll(n.Subs, s), scoring: n.Scoring}
-	c.align()
-	return c
+func (n *Conjunction) open(s *segment) evaluator {
+	return &conjEval{subs: openAll(n.Subs, s), tmp: getBlock(), scoring: n.Scoring}
 }
 
-func (c *conjCursor) doc() uint32 { return c.cur }
-
-// align moves the clauses until all are on one document, or one is done.
-func (c *conjCursor) align() {
-	for {
-		target := uint32(0)
-		for _, s := range c.subs {
-			target = max(target, s.doc())
-		}
-		if target == noDoc {
-			c.cur = noDoc
+func (e *conjEval) eval(base uint32, b *block) {
+	e.subs[0].eval(base, b)
+	for i, s := range e.subs[1:] {
+		if b.empty() {
 			return
 		}
-		same := true
-		for _, s := range c.subs {
-			if s.doc() < target {
-				s.advance(target)
-			}
-			same = same && s.doc() == target
+		s.eval(base, e.tmp)
+		for w := range b.bits {
+			b.bits[w] &= e.tmp.bits[w]
 		}
-		if same {
-			c.cur = target
-			return
+		if i+1 < e.scoring {
+			b.each(func(j uint32) { b.score[j] += e.tmp.score[j] })
 		}
 	}
+	b.each(func(j uint32) {
+		if e.scoring == 0 {
+			b.score[j] = 0
+		} else {
+			b.score[j] = float64(float32(b.score[j]))
+		}
+	})
 }
 
-func (c *conjCursor) next() {
-	if c.cur == noDoc {
+func (e *conjEval) release() { releaseAll(e.subs, e.tmp) }
+
+type optEval struct {
+	req, opt evaluator
+	tmp      *block
+}
+
+func (o *Optional) open(s *segment) evaluator {
+	return &optEval{req: o.Req.open(s), opt: o.Opt.open(s), tmp: getBlock()}
+}
+
+func (e *optEval) eval(base uint32, b *block) {
+	e.req.eval(base, b)
+	if b.empty() {
 		return
 	}
-	c.subs[0].next()
-	c.align()
+	e.opt.eval(base, e.tmp)
+	b.each(func(j uint32) {
+		if e.tmp.has(j) {
+			b.score[j] = float64(float32(b.score[j]) + float32(e.tmp.score[j]))
+		}
+	})
 }
 
-func (c *conjCursor) advance(target uint32) {
-	if c.cur >= target {
-		return
-	}
-	c.subs[0].advance(target)
-	c.align()
-}
-
-func (c *conjCursor) score() float64 {
-	if c.scoring == 0 {
-		return 0
-	}
-	var sum float64
-	for _, s := range c.subs[:c.scoring] {
-		sum += s.score()
-	}
-	return float64(float32(sum))
-}
-
-type optCursor struct{ req, opt cursor }
-
-func (o *Optional) open(s *segment) cursor {
-	return &optCursor{req: o.Req.open(s), opt: o.Opt.open(s)}
-}
-
-func (c *optCursor) doc() uint32           { return c.req.doc() }
-func (c *optCursor) next()                 { c.req.next() }
-func (c *optCursor) advance(target uint32) { c.req.advance(target) }
-
-func (c *optCursor) score() float64 {
-	s, d := c.req.score(), c.req.doc()
-	if c.opt.doc() < d {
-		c.opt.advance(d)
-	}
-	if c.opt.doc() != d {
-		return s
-	}
-	return float64(float32(s) + float32(c.opt.score()))
-}
+func (e *optEval) release() { releaseAll([]evaluator{e.req, e.opt}, e.tmp) }

@@ -1,68 +1,56 @@
 package loop
 
-type filterCursor struct {
-	inner     cursor
+type filterEval struct {
+	inner     evaluator
 	must, not []Check
 	seg       int
-	excl      cursor // nil when none
-	cur       uint32
+	excl      evaluator // nil when none
+	tmp       *block
 }
 
-func (f *Filtered) open(s *segment) cursor {
-	c := &filterCursor{inner: f.Node.open(s), must: f.Must, not: f.Not, seg: s.index}
+func (f *Filtered) open(s *segment) evaluator {
+	e := &filterEval{inner: f.Node.open(s), must: f.Must, not: f.Not, seg: s.index}
 	if len(f.Excl) > 0 {
-		c.excl = (&Disjunction{Subs: f.Excl, Min: 1}).open(s)
+		e.excl, e.tmp = (&Disjunction{Subs: f.Excl, Min: 1}).open(s), getBlock()
 	}
-	c.skip()
-	return c
+	return e
 }
 
-func (c *filterCursor) doc() uint32 { return c.cur }
-
-// skip moves the inner cursor to its first document that passes.
-func (c *filterCursor) skip() {
-	for d := c.inner.doc(); d != noDoc; d = c.inner.doc() {
-		if c.passes(d) {
-			c.cur = d
-			return
+func (e *filterEval) eval(base uint32, b *block) {
+	e.inner.eval(base, b)
+	if e.excl != nil && !b.empty() {
+		e.excl.eval(base, e.tmp)
+		for w := range b.bits {
+			b.bits[w] &^= e.tmp.bits[w]
 		}
-		c.inner.next()
 	}
-	c.cur = noDoc
+	if len(e.must)+len(e.not) == 0 {
+		return
+	}
+	b.each(func(j uint32) {
+		if !e.passes(uint64(base + j)) {
+			b.bits[j>>6] &^= 1 << (j & 63)
+		}
+	})
 }
 
-func (c *filterCursor) passes(d uint32) bool {
-	for _, ch := range c.must {
-		if !ch(c.seg, uint64(d)) {
+func (e *filterEval) passes(d uint64) bool {
+	for _, ch := range e.must {
+		if !ch(e.seg, d) {
 			return false
 		}
 	}
-	for _, ch := range c.not {
-		if ch(c.seg, uint64(d)) {
+	for _, ch := range e.not {
+		if ch(e.seg, d) {
 			return false
 		}
-	}
-	if c.excl != nil {
-		c.excl.advance(d)
-		return c.excl.doc() != d
 	}
 	return true
 }
 
-func (c *filterCursor) next() {
-	if c.cur == noDoc {
-		return
+func (e *filterEval) release() {
+	e.inner.release()
+	if e.excl != nil {
+		releaseAll([]evaluator{e.excl}, e.tmp)
 	}
-	c.inner.next()
-	c.skip()
 }
-
-func (c *filterCursor) advance(target uint32) {
-	if c.cur >= target {
-		return
-	}
-	c.inner.advance(target)
-	c.skip()
-}
-
-func (c *filterCursor) score() float64 { return c.inner.score() }

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"math/bits"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	index "github.com/blevesearch/bleve_index_api"
@@ -64,15 +65,36 @@ func (ss *Segments) Run(ctx context.Context, n Node, each func(seg int, local ui
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		c := n.open(s)
-		for d := c.doc(); d != noDoc; d = c.doc() {
-			if err := each(i, d, c.score()); err != nil {
-				return err
-			}
-			c.next()
+		if err := ss.runSegment(i, n, each); err != nil {
+			return err
 		}
 		if s.err != nil {
 			return s.err
+		}
+	}
+	return nil
+}
+
+// runSegment runs n on segment i a window at a time.
+func (ss *Segments) runSegment(i int, n Node, each func(seg int, local uint32, score float64) error) error {
+	s := ss.segs[i]
+	e, b := n.open(s), getBlock()
+	defer func() {
+		e.release()
+		blocks.Put(b)
+	}()
+	count := uint32(s.seg.Count())
+	for base := uint32(0); base < count && s.err == nil; base += window {
+		e.eval(base, b)
+		for w, word := range b.bits {
+			for word != 0 {
+				t := bits.TrailingZeros64(word)
+				word &= word - 1
+				j := uint32(w*64 + t)
+				if err := each(i, base+j, b.score[j]); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil

@@ -14,9 +14,9 @@ package loop
 
 import "github.com/aislehq/aisle/internal/engine/scoring"
 
-// Node is a query planned for one reader; open makes its cursor on one segment.
+// Node is a query planned for one reader; open makes its evaluator on one segment.
 type Node interface {
-	open(s *segment) cursor
+	open(s *segment) evaluator
 }
 
 // Term matches the documents holding a term, scored by BM25.

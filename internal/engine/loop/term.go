@@ -1,32 +1,16 @@
 package loop
 
 import (
-	"math"
-
 	"github.com/aislehq/aisle/internal/engine/scoring"
 	"github.com/aislehq/aisle/internal/engine/zap"
 )
 
-// noDoc is an exhausted cursor's document.
-const noDoc = math.MaxUint32
-
-// cursor is a node on one segment, always on a matching document (or noDoc): it starts
-// on its first.
-type cursor interface {
-	doc() uint32
-	// next moves to the next match; advance to the first at or after target.
-	next()
-	advance(target uint32)
-	// score is the current document's; call it at most once per document, in order.
-	score() float64
-}
-
-// segment is what the cursors of one segment share.
+// segment is what the evaluators of one segment share.
 type segment struct {
 	seg     *zap.Segment
 	index   int      // in the reader
 	deleted []uint64 // a bit per deleted document; nil when none
-	err     error    // the first error reading postings: the cursors stop on it
+	err     error    // the first error reading postings: the evaluators stop on it
 }
 
 func (s *segment) isDeleted(d uint32) bool {
@@ -39,98 +23,91 @@ func (s *segment) fail(err error) {
 	}
 }
 
-// blockSize is how many postings a term cursor reads at a time.
-const blockSize = 128
+// postingsBlock is how many postings a term evaluator reads at a time.
+const postingsBlock = 128
 
-type termCursor struct {
+type termEval struct {
 	s      *segment
 	blocks *zap.Blocks
-	docs   [blockSize]uint32
-	freqs  [blockSize]uint32
+	docs   [postingsBlock]uint32
+	freqs  [postingsBlock]uint32
 	n, i   int
-	cur    uint32
+	done   bool
 	bm25   *scoring.BM25
 	text   bool
 	norms  []byte
 }
 
-func (t *Term) open(s *segment) cursor {
-	c := &termCursor{s: s, bm25: t.BM25, text: t.Text}
+func (t *Term) open(s *segment) evaluator {
+	e := &termEval{s: s, bm25: t.BM25, text: t.Text}
 	if t.Text {
-		c.norms = t.Norms[s.index]
+		e.norms = t.Norms[s.index]
 	}
 	dict, err := s.seg.Dictionary(t.Field)
 	if err != nil {
 		s.fail(err)
-		return exhausted{}
+		return nothing{}
 	}
 	zd, ok := dict.(*zap.Dictionary)
 	if !ok {
-		return exhausted{} // a field the segment does not have
+		return nothing{} // a field the segment does not have
 	}
 	pl, err := zd.PostingsList(t.Term, nil, nil)
 	if err != nil {
 		s.fail(err)
-		return exhausted{}
+		return nothing{}
 	}
 	zpl, ok := pl.(*zap.PostingsList)
 	if !ok {
-		return exhausted{}
+		return nothing{}
 	}
-	c.blocks = zpl.Blocks(t.Text)
-	c.i = -1
-	c.next()
-	return c
+	e.blocks = zpl.Blocks(t.Text)
+	return e
 }
 
-func (c *termCursor) doc() uint32 { return c.cur }
-
-func (c *termCursor) next() {
-	for {
-		c.i++
-		if c.i >= c.n && !c.refill() {
-			c.cur = noDoc
+func (e *termEval) eval(base uint32, b *block) {
+	b.clear()
+	end := base + window
+	for !e.done {
+		if e.i == e.n && !e.refill() {
 			return
 		}
-		if d := c.docs[c.i]; !c.s.isDeleted(d) {
-			c.cur = d
+		d := e.docs[e.i]
+		if d >= end {
 			return
 		}
+		if d >= base && !e.s.isDeleted(d) {
+			b.set(d - base)
+			b.score[d-base] = e.score(d)
+		}
+		e.i++
 	}
 }
 
-func (c *termCursor) refill() bool {
-	n, err := c.blocks.Next(c.docs[:], c.freqs[:])
+func (e *termEval) refill() bool {
+	n, err := e.blocks.Next(e.docs[:], e.freqs[:])
 	if err != nil {
-		c.s.fail(err)
+		e.s.fail(err)
 		n = 0
 	}
-	c.n, c.i = n, 0
+	e.n, e.i, e.done = n, 0, n == 0
 	return n > 0
 }
 
-func (c *termCursor) advance(target uint32) {
-	for c.cur < target {
-		if c.n > 0 && c.docs[c.n-1] < target {
-			c.i = c.n - 1 // the rest of the block is behind target
-		}
-		c.next()
-	}
-}
-
-func (c *termCursor) score() float64 {
+// score is BM25 of the posting at e.i, for document d; as scoring.TermSearcher scores.
+func (e *termEval) score(d uint32) float64 {
 	freq, norm := float32(1), byte(1)
-	if c.text {
-		freq, norm = float32(c.freqs[c.i]), c.norms[c.cur]
+	if e.text {
+		freq, norm = float32(e.freqs[e.i]), e.norms[d]
 	}
-	return float64(c.bm25.Score(freq, norm))
+	return float64(e.bm25.Score(freq, norm))
 }
 
-// exhausted is a cursor on no document.
-type exhausted struct{}
+func (e *termEval) release() {}
 
-func (exhausted) doc() uint32     { return noDoc }
-func (exhausted) next()           {}
-func (exhausted) advance(uint32)  {}
-func (exhausted) score() float64  { return 0 }
-func (None) open(*segment) cursor { return exhausted{} }
+// nothing is an evaluator of no document.
+type nothing struct{}
+
+func (nothing) eval(_ uint32, b *block) { b.clear() }
+func (nothing) release()                {}
+func (None) open(*segment) evaluator    { return nothing{} }

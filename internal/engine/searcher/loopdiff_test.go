@@ -22,7 +22,8 @@ const diffMapping = `{"properties":{
 
 var diffWords = strings.Fields("alpine jacket trail shoe red blue light warm rain coat wool sock hiking boot")
 
-// diffIndex builds an index of several segments (one refresh per batch) with deleted
+// diffIndex builds an index of several segments (one refresh per batch), one of them of
+// several thousand documents, with deleted
 // and updated documents, a segment whose documents are all deleted, and documents
 // without some fields.
 func diffIndex(dir string, r *rand.Rand) *store.Index {
@@ -36,12 +37,16 @@ func diffIndex(dir string, r *rand.Rand) *store.Index {
 	next := 0
 	for batch := 0; batch < 5; batch++ {
 		var ops []store.Op
-		for i := 0; i < 60; i++ {
+		size := 60
+		if batch == 0 {
+			size = 4500 // a segment of several of the loop's windows
+		}
+		for i := 0; i < size; i++ {
 			ops = append(ops, store.Op{Kind: store.OpIndex, ID: fmt.Sprint(next), Source: diffDoc(r, batch)})
 			next++
 		}
 		for i := 0; i < 10 && batch > 0; i++ { // updates and deletes of earlier documents
-			id := fmt.Sprint(r.Intn(next - 60))
+			id := fmt.Sprint(r.Intn(next - size))
 			if r.Intn(2) == 0 {
 				ops = append(ops, store.Op{Kind: store.OpDelete, ID: id})
 			} else {
@@ -53,7 +58,7 @@ func diffIndex(dir string, r *rand.Rand) *store.Index {
 	// Deletions last, so that no merge has dropped them yet: every document of the
 	// second batch, and some others.
 	var ops []store.Op
-	for id := 60; id < 120; id++ {
+	for id := 4500; id < 4560; id++ {
 		ops = append(ops, store.Op{Kind: store.OpDelete, ID: fmt.Sprint(id)})
 	}
 	for i := 0; i < 30; i++ {
