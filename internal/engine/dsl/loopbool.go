@@ -83,14 +83,15 @@ func (p *planner) filtered(n loop.Node, q *boolQuery) (loop.Node, error) {
 		return n, nil
 	}
 	f := &loop.Filtered{Node: n}
-	for _, r := range q.ranges {
-		c, err := p.check(&Pred{kind: predRange, rng: r})
-		if err != nil {
-			return nil, err
+	ranges, others := splitRanges(q.filter)
+	for _, r := range append(ranges, q.ranges...) {
+		c, err := resolve(p.view, r, p.m)
+		if err != nil || !c.any {
+			return loop.None{}, err // no segment has a value in range, as rangeFilter finds
 		}
-		f.Must = append(f.Must, c)
+		f.Ranges = append(f.Ranges, loop.Range{Cols: c.cols, From: c.from, To: c.to})
 	}
-	for _, x := range q.filter {
+	for _, x := range others {
 		c, err := p.check(PredicateOf(x, p.c))
 		if err != nil {
 			return nil, err

@@ -101,13 +101,19 @@ func (p *planner) nodes(qs []bq.Query, boost float32) ([]loop.Node, error) {
 	return out, nil
 }
 
-// term is termQuery.scorer's plan: nothing when no document holds the term.
+// term is termQuery.scorer's plan, with the term's postings lists read once for its
+// statistics and its search: nothing when no document holds the term.
 func (p *planner) term(q *termQuery, boost float32) (loop.Node, error) {
-	st, err := q.t.Stats(p.rd)
-	if err != nil || st.DocFreq == 0 {
+	lists, df, err := p.rd.Postings(q.t.Field, q.t.Term)
+	if err != nil || df == 0 {
 		return loop.None{}, err
 	}
-	t := &loop.Term{Field: q.t.Field, Term: q.t.Term, Text: q.t.Text, BM25: q.t.Weight(st, q.times(boost))}
+	fs, err := p.rd.FieldStats(q.t.Field)
+	if err != nil {
+		return nil, err
+	}
+	st := scoring.TermStats{DocFreq: df, Field: fs}
+	t := &loop.Term{Lists: lists, Text: q.t.Text, BM25: q.t.Weight(st, q.times(boost))}
 	if q.t.Text {
 		if t.Norms, err = p.rd.Norms(q.t.Field); err != nil {
 			return nil, err

@@ -1,6 +1,9 @@
 package loop
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // Each evaluator here scores as the scoring package's searcher of the same name does
 // (scoring.Disjunction, Conjunction, Optional): the same float32 and float64 steps, its
@@ -12,17 +15,21 @@ type disjEval struct {
 	min    int
 	dismax bool
 	tie    float32
-	best   []float32 // dis_max: the best clause's score of each document
-	count  []uint8   // with a minimum above one: how many clauses match each document
+	aux    *aux // dis_max: the best scores; with a minimum above one: the counts
 }
+
+// aux are a disjunction's per-document figures beside its block.
+type aux struct {
+	best  [window]float32 // dis_max: the best clause's score of each document
+	count [window]uint8   // how many clauses match each document
+}
+
+var auxes = sync.Pool{New: func() any { return new(aux) }}
 
 func (d *Disjunction) open(s *segment) evaluator {
 	e := &disjEval{subs: openAll(d.Subs, s), tmp: getBlock(), min: max(d.Min, 1), dismax: d.DisMax, tie: d.Tie}
-	if e.dismax {
-		e.best = make([]float32, window)
-	}
-	if e.min > 1 {
-		e.count = make([]uint8, window)
+	if e.dismax || e.min > 1 {
+		e.aux = auxes.Get().(*aux)
 	}
 	return e
 }
@@ -37,45 +44,52 @@ func openAll(nodes []Node, s *segment) []evaluator {
 
 func (e *disjEval) eval(base uint32, b *block) {
 	b.clear()
-	if e.count != nil {
-		clear(e.count)
+	if e.min > 1 {
+		e.aux.count = [window]uint8{}
 	}
 	for _, s := range e.subs {
 		s.eval(base, e.tmp)
 		e.add(b)
+		if e.min > 1 {
+			e.tmp.each(func(j uint32) { e.aux.count[j]++ })
+		}
 	}
 	e.finish(b)
 }
 
-// add takes a clause's matches (in e.tmp) into b.
+// add takes a clause's scores (in e.tmp) into b: their sum in a double, as
+// DisjunctionSumScorer, or for dis_max the best score and the sum of the others, as
+// DisjunctionMaxScorer.
 func (e *disjEval) add(b *block) {
 	for w, word := range e.tmp.bits {
+		fresh := word &^ b.bits[w]
+		b.bits[w] |= word
 		for word != 0 {
 			t := bits.TrailingZeros64(word)
 			word &= word - 1
-			j, v := w*64+t, e.tmp.score[w*64+t]
-			first := b.bits[w]&(1<<t) == 0
-			b.bits[w] |= 1 << t
-			if e.count != nil {
-				e.count[j]++
+			j := w*64 + t
+			if fresh&(1<<t) != 0 {
+				b.score[j] = 0
 			}
-			switch {
-			case e.dismax:
-				if first {
-					e.best[j], b.score[j] = 0, 0
-				}
-				if s := float32(v); s >= e.best[j] {
-					b.score[j] += float64(e.best[j])
-					e.best[j] = s
-				} else {
-					b.score[j] += float64(s)
-				}
-			case first:
-				b.score[j] = 0 + v
-			default:
-				b.score[j] += v
+			if e.dismax {
+				e.addMax(b, j, fresh&(1<<t) != 0)
+			} else {
+				b.score[j] += e.tmp.score[j]
 			}
 		}
+	}
+}
+
+func (e *disjEval) addMax(b *block, j int, fresh bool) {
+	best := &e.aux.best
+	if fresh {
+		best[j] = 0
+	}
+	if s := float32(e.tmp.score[j]); s >= best[j] {
+		b.score[j] += float64(best[j])
+		best[j] = s
+	} else {
+		b.score[j] += float64(s)
 	}
 }
 
@@ -88,10 +102,10 @@ func (e *disjEval) finish(b *block) {
 			word &= word - 1
 			j := w*64 + t
 			switch {
-			case e.count != nil && int(e.count[j]) < e.min:
+			case e.min > 1 && int(e.aux.count[j]) < e.min:
 				b.bits[w] &^= 1 << t
 			case e.dismax:
-				b.score[j] = float64(float32(float64(e.best[j]) + b.score[j]*float64(e.tie)))
+				b.score[j] = float64(float32(float64(e.aux.best[j]) + b.score[j]*float64(e.tie)))
 			default:
 				b.score[j] = float64(float32(b.score[j]))
 			}
@@ -99,7 +113,12 @@ func (e *disjEval) finish(b *block) {
 	}
 }
 
-func (e *disjEval) release() { releaseAll(e.subs, e.tmp) }
+func (e *disjEval) release() {
+	releaseAll(e.subs, e.tmp)
+	if e.aux != nil {
+		auxes.Put(e.aux)
+	}
+}
 
 func releaseAll(subs []evaluator, tmp *block) {
 	for _, s := range subs {

@@ -12,7 +12,12 @@
 // for every other.
 package loop
 
-import "github.com/aislehq/aisle/internal/engine/scoring"
+import (
+	segapi "github.com/blevesearch/scorch_segment_api/v2"
+
+	"github.com/aislehq/aisle/internal/engine/columns"
+	"github.com/aislehq/aisle/internal/engine/scoring"
+)
 
 // Node is a query planned for one reader; open makes its evaluator on one segment.
 type Node interface {
@@ -21,8 +26,8 @@ type Node interface {
 
 // Term matches the documents holding a term, scored by BM25.
 type Term struct {
-	Field string
-	Term  []byte
+	// Lists are the term's postings lists, one per segment of the reader.
+	Lists []segapi.PostingsList
 	// Text fields score with the document's frequency and its field's norm (Norms, per
 	// segment); keyword and boolean fields with a frequency and a norm of one.
 	Text  bool
@@ -57,8 +62,16 @@ type Optional struct{ Req, Opt Node }
 // that none of Excl matches (a bool's filters and must_not clauses).
 type Filtered struct {
 	Node      Node
+	Ranges    []Range // checked first, and without a call each
 	Must, Not []Check
 	Excl      []Node
+}
+
+// Range is a range filter on a column: a document passes when one of its values'
+// ordinals lies in [From, To) of its segment's (per segment, in the reader's order).
+type Range struct {
+	Cols     []*columns.Column
+	From, To []uint32
 }
 
 // Check tells whether a document (a segment of the reader and a number in it) passes a

@@ -43,23 +43,9 @@ func (t *Term) open(s *segment) evaluator {
 	if t.Text {
 		e.norms = t.Norms[s.index]
 	}
-	dict, err := s.seg.Dictionary(t.Field)
-	if err != nil {
-		s.fail(err)
-		return nothing{}
-	}
-	zd, ok := dict.(*zap.Dictionary)
+	zpl, ok := t.Lists[s.index].(*zap.PostingsList)
 	if !ok {
-		return nothing{} // a field the segment does not have
-	}
-	pl, err := zd.PostingsList(t.Term, nil, nil)
-	if err != nil {
-		s.fail(err)
-		return nothing{}
-	}
-	zpl, ok := pl.(*zap.PostingsList)
-	if !ok {
-		return nothing{}
+		return nothing{} // no such term in the segment (an empty list of another type)
 	}
 	e.blocks = zpl.Blocks(t.Text)
 	return e
