@@ -19,6 +19,7 @@ type Segments struct {
 
 // SegmentsOf returns the segments of a scorch reader; ok is false for another reader or
 // a segment of another format than the engine's (an index an earlier release wrote).
+// A refresh's segment is the engine's format before scorch persists it too.
 func SegmentsOf(r index.IndexReader) (*Segments, bool) {
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
@@ -28,13 +29,15 @@ func SegmentsOf(r index.IndexReader) (*Segments, bool) {
 	out := &Segments{segs: make([]*segment, len(ss)), offsets: make([]uint64, len(ss))}
 	var next uint64
 	for i, s := range ss {
-		zs, ok := s.Segment().(*zap.Segment)
-		if !ok {
+		switch s.Segment().(type) {
+		case *zap.Segment, *zap.SegmentBase: // persisted, or still in memory
+		default:
 			return nil, false
 		}
-		out.segs[i] = &segment{seg: zs, index: i, deleted: deletedBits(s, zs.Count())}
+		count := s.Segment().Count()
+		out.segs[i] = &segment{count: count, index: i, deleted: deletedBits(s, count)}
 		out.offsets[i] = next
-		next += zs.Count()
+		next += count
 	}
 	return out, true
 }
@@ -83,7 +86,7 @@ func (ss *Segments) runSegment(i int, n Node, each func(seg int, local uint32, s
 		e.release()
 		blocks.Put(b)
 	}()
-	count := uint32(s.seg.Count())
+	count := uint32(s.count)
 	for base := uint32(0); base < count && s.err == nil; base += window {
 		e.eval(base, b)
 		for w, word := range b.bits {

@@ -7,7 +7,7 @@ import (
 
 // segment is what the evaluators of one segment share.
 type segment struct {
-	seg     *zap.Segment
+	count   uint64   // documents, deleted ones included
 	index   int      // in the reader
 	deleted []uint64 // a bit per deleted document; nil when none
 	err     error    // the first error reading postings: the evaluators stop on it
