@@ -1,6 +1,8 @@
 package dsl
 
 import (
+	"fmt"
+
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/aislehq/aisle/internal/engine/loop"
@@ -16,16 +18,27 @@ func loopableBool(q *boolQuery, c *Context) bool {
 		return false
 	}
 	for _, f := range q.filter {
-		if PredicateOf(f, c) == nil {
+		if PredicateOf(f, c) == nil && !postingsFilter(f) {
 			return false
 		}
 	}
 	for _, n := range q.mustNot {
-		if PredicateOf(n, c) == nil && !Loopable(n, c) {
+		if PredicateOf(n, c) == nil && !postingsFilter(n) && !Loopable(n, c) {
 			return false
 		}
 	}
 	return true
+}
+
+// postingsFilter reports whether q is a filter the loop runs without a predicate: exists
+// on a field whose terms tell (a range of all its column's ordinals), or a bleve term
+// query (exists from _field_names), matched from its postings.
+func postingsFilter(q bq.Query) bool {
+	switch q.(type) {
+	case *existsTerms, *bq.TermQuery:
+		return true
+	}
+	return false
 }
 
 // boolNode is boolQuery.scorer's plan: the must clauses' conjunction, the should
@@ -91,19 +104,58 @@ func (p *planner) filtered(n loop.Node, q *boolQuery) (loop.Node, error) {
 		}
 		f.Ranges = append(f.Ranges, loop.Range{Cols: c.cols, From: c.from, To: c.to})
 	}
+	var postings []loop.Node
 	for _, x := range others {
-		c, err := p.check(PredicateOf(x, p.c))
-		if err != nil {
+		c, n, err := p.filter(x)
+		switch {
+		case err != nil:
 			return nil, err
+		case c != nil:
+			f.Must = append(f.Must, c)
+		default:
+			postings = append(postings, n)
 		}
-		f.Must = append(f.Must, c)
 	}
 	for _, x := range q.mustNot {
 		if err := p.exclude(f, x); err != nil {
 			return nil, err
 		}
 	}
+	if len(postings) > 0 {
+		// The filters join the conjunction without scoring: float32 of the one score
+		// summed is that score, as in the required clauses of boolQuery.scorer.
+		f.Node = &loop.Conjunction{Subs: append([]loop.Node{n}, postings...), Scoring: 1}
+	}
 	return f, nil
+}
+
+// filter plans a filter clause as a check from columns, or else as a node matched from
+// postings (see postingsFilter).
+func (p *planner) filter(q bq.Query) (loop.Check, loop.Node, error) {
+	if pr := PredicateOf(q, p.c); pr != nil {
+		c, err := p.check(pr)
+		return c, nil, err
+	}
+	switch x := q.(type) {
+	case *existsTerms:
+		c, err := p.existsCheck(x)
+		return c, nil, err
+	case *bq.TermQuery:
+		lists, _, err := p.rd.Postings(x.FieldVal, []byte(x.Term))
+		return nil, &loop.Term{Lists: lists}, err
+	}
+	return nil, nil, fmt.Errorf("no loop plan for filter %T", q)
+}
+
+// existsCheck is existsTerms' match: any ordinal of the field's column.
+func (p *planner) existsCheck(q *existsTerms) (loop.Check, error) {
+	cols, err := p.view.Field(q.field, "")
+	if err != nil {
+		return nil, err
+	}
+	return func(seg int, local uint64) bool {
+		return cols[seg].AnyIn(local, 0, uint32(len(cols[seg].Terms)))
+	}, nil
 }
 
 func (p *planner) check(pr *Pred) (loop.Check, error) {
@@ -111,14 +163,21 @@ func (p *planner) check(pr *Pred) (loop.Check, error) {
 	return loop.Check(c), err
 }
 
-// exclude adds a must_not clause to f: a predicate as a check, another query as a node.
+// exclude adds a must_not clause to f: a check, or a node (a filter's from postings, or
+// a query the loop runs).
 func (p *planner) exclude(f *loop.Filtered, q bq.Query) error {
-	if pr := PredicateOf(q, p.c); pr != nil {
-		c, err := p.check(pr)
-		f.Not = append(f.Not, c)
-		return err
+	var c loop.Check
+	var n loop.Node
+	var err error
+	if PredicateOf(q, p.c) != nil || postingsFilter(q) {
+		c, n, err = p.filter(q)
+	} else {
+		n, err = p.node(q, 1)
 	}
-	n, err := p.node(q, 1)
-	f.Excl = append(f.Excl, n)
+	if c != nil {
+		f.Not = append(f.Not, c)
+	} else if n != nil {
+		f.Excl = append(f.Excl, n)
+	}
 	return err
 }

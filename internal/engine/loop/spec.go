@@ -24,7 +24,7 @@ type Node interface {
 	open(s *segment) evaluator
 }
 
-// Term matches the documents holding a term, scored by BM25.
+// Term matches the documents holding a term, scored by BM25 (0 without: a filter's).
 type Term struct {
 	// Lists are the term's postings lists, one per segment of the reader.
 	Lists []segapi.PostingsList

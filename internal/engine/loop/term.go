@@ -82,6 +82,9 @@ func (e *termEval) refill() bool {
 
 // score is BM25 of the posting at e.i, for document d; as scoring.TermSearcher scores.
 func (e *termEval) score(d uint32) float64 {
+	if e.bm25 == nil {
+		return 0 // a filter's term
+	}
 	freq, norm := float32(1), byte(1)
 	if e.text {
 		freq, norm = float32(e.freqs[e.i]), e.norms[d]
