@@ -25,7 +25,7 @@ var diffWords = strings.Fields("alpine jacket trail shoe red blue light warm rai
 // diffIndex builds an index of several segments (one refresh per batch), one of them of
 // several thousand documents, with deleted
 // and updated documents, a segment whose documents are all deleted, and documents
-// without some fields.
+// without some fields; prices of more distinct values than a byte holds.
 func diffIndex(dir string, r *rand.Rand) *store.Index {
 	st, err := store.Open(dir)
 	Expect(err).NotTo(HaveOccurred())
@@ -104,7 +104,7 @@ func diffDoc(r *rand.Rand, batch int) []byte {
 		return strings.Join(out, " ")
 	}
 	doc := map[string]any{"description": words(8), "brand": fmt.Sprint("b", r.Intn(5)),
-		"category": fmt.Sprint("c", r.Intn(3)), "price": float64(r.Intn(100)) / 2, "stock": r.Intn(5)}
+		"category": fmt.Sprint("c", r.Intn(3)), "price": float64(r.Intn(1000)) / 2, "stock": r.Intn(5)}
 	if batch != 2 { // a segment without titles
 		doc["title"] = words(3)
 	}
@@ -142,7 +142,7 @@ func diffQuery(r *rand.Rand) map[string]any {
 	filter := func() map[string]any {
 		switch r.Intn(5) {
 		case 0:
-			return map[string]any{"range": map[string]any{"price": map[string]any{"gte": r.Intn(30)}}}
+			return map[string]any{"range": map[string]any{"price": map[string]any{"gte": r.Intn(300)}}}
 		case 1:
 			return map[string]any{"term": map[string]any{"brand": fmt.Sprint("b", r.Intn(6))}}
 		case 2:
