@@ -139,13 +139,7 @@ func (sh *shard) columns(a *Agg) ([]*columns.Column, error) {
 func (sh *shard) collect(id index.IndexInternalID, score float64) error {
 	seg, local := sh.view.Locate(id, sh.hint)
 	sh.hint = seg
-	d := doc{seg: seg, local: local, id: id.Value(), score: score}
-	for _, a := range sh.roots {
-		if err := a.collect(d, 0); err != nil {
-			return err
-		}
-	}
-	return nil
+	return collectAll(sh.roots, doc{seg: seg, local: local, id: id.Value(), score: score}, 0)
 }
 
 func collectAll(subs []aggregator, d doc, owner int) error {

@@ -2,6 +2,7 @@ package columns
 
 import (
 	"bytes"
+	"math"
 	"sort"
 	"sync"
 
@@ -18,11 +19,14 @@ var FullPrecision = string([]byte{numeric.ShiftStartInt64})
 // Ordinals index Terms, which is in dictionary (byte) order.
 type Column struct {
 	Terms [][]byte
-	// single holds ord+1 per document (0: no value) while no document has two values;
+	// single holds ord+1 per document (0: no value) while no document has two values,
+	// in single8 or single16 instead when the column's terms fit (see narrow);
 	// otherwise starts/ords hold every document's ordinals (compressed sparse rows).
-	single []uint32
-	starts []uint32
-	ords   []uint32
+	single   []uint32
+	single8  []uint8
+	single16 []uint16
+	starts   []uint32
+	ords     []uint32
 	// docs[o] is how many (document, term) pairs have an ordinal below o: an estimate of
 	// how many documents a run of ordinals matches.
 	docs []uint32
@@ -36,11 +40,11 @@ type Column struct {
 // Ords returns doc's ordinals without allocating: in one when the column is
 // single-valued, otherwise a view of the column's rows, which the caller must not change.
 func (c *Column) Ords(doc uint64, one *[1]uint32) []uint32 {
-	if c.single != nil {
-		if doc >= uint64(len(c.single)) || c.single[doc] == 0 {
+	if s, single := c.singleAt(doc); single {
+		if s == 0 {
 			return nil
 		}
-		one[0] = c.single[doc] - 1
+		one[0] = s - 1
 		return one[:]
 	}
 	if doc+1 >= uint64(len(c.starts)) {
@@ -77,11 +81,8 @@ func (c *Column) Float64s() []float64 {
 
 // AnyIn reports whether doc has an ordinal in [from, to).
 func (c *Column) AnyIn(doc uint64, from, to uint32) bool {
-	if c.single != nil {
-		if doc >= uint64(len(c.single)) {
-			return false
-		}
-		o := c.single[doc] - 1 // wraps to MaxUint32 for a document without value
+	if s, single := c.singleAt(doc); single {
+		o := s - 1 // wraps to MaxUint32 for a document without value
 		return o >= from && o < to
 	}
 	if doc+1 >= uint64(len(c.starts)) {
@@ -93,6 +94,52 @@ func (c *Column) AnyIn(doc uint64, from, to uint32) bool {
 		}
 	}
 	return false
+}
+
+// singleAt is ord+1 of a document of a single-valued column (0: no value); single is
+// false when the column is multi-valued.
+func (c *Column) singleAt(doc uint64) (s uint32, single bool) {
+	switch {
+	case c.single8 != nil:
+		if doc < uint64(len(c.single8)) {
+			s = uint32(c.single8[doc])
+		}
+	case c.single16 != nil:
+		if doc < uint64(len(c.single16)) {
+			s = uint32(c.single16[doc])
+		}
+	case c.single != nil:
+		if doc < uint64(len(c.single)) {
+			s = c.single[doc]
+		}
+	default:
+		return 0, false
+	}
+	return s, true
+}
+
+// narrow keeps a single-valued column's ordinals in the smallest type that holds them:
+// a search reads its filters' and aggregations' columns at each matching document, and
+// columns of one or two bytes a document (brands, categories, stock levels, prices of a
+// segment) keep more of them in the processor's caches than four.
+func (c *Column) narrow() {
+	switch {
+	case c.single == nil:
+		return
+	case len(c.Terms) < math.MaxUint8:
+		c.single8 = make([]uint8, len(c.single))
+		for d, s := range c.single {
+			c.single8[d] = uint8(s)
+		}
+	case len(c.Terms) < math.MaxUint16:
+		c.single16 = make([]uint16, len(c.single))
+		for d, s := range c.single {
+			c.single16[d] = uint16(s)
+		}
+	default:
+		return
+	}
+	c.single = nil
 }
 
 // build reads field's terms that start with prefix, and their postings, from seg.
@@ -126,6 +173,7 @@ func build(seg segment.Segment, field string, prefix []byte) (*Column, error) {
 	if b.multi != nil {
 		b.c.toRows(b.multi)
 	}
+	b.c.narrow()
 	return b.c, nil
 }
 

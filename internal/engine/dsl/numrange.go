@@ -103,7 +103,7 @@ func resolve(v *columns.View, q columnRange, m mapping.IndexMapping) (*rangeChec
 	}
 	c := &rangeCheck{cols: cols, from: make([]uint32, len(cols)), to: make([]uint32, len(cols))}
 	for i, col := range cols {
-		c.from[i], c.to[i] = ordRange(col.Terms, lo, hi)
+		c.from[i], c.to[i] = ordRange(col, lo, hi)
 		c.any = c.any || c.from[i] < c.to[i]
 	}
 	return c, nil
@@ -160,17 +160,13 @@ func rangeSearcher(r index.IndexReader, q columnRange, m mapping.IndexMapping, b
 	return columns.NewRangeSearcher(v, c.cols, c.from, c.to, boost, o), nil
 }
 
-// ordRange is the run [from, to) of terms whose value lies in [lo, hi].
-func ordRange(terms [][]byte, lo, hi int64) (from, to uint32) {
-	val := func(i int) int64 {
-		n, err := numeric.PrefixCoded(terms[i]).Int64()
-		if err != nil {
-			return math.MinInt64
-		}
-		return n
-	}
-	f := sort.Search(len(terms), func(i int) bool { return val(i) >= lo })
-	t := sort.Search(len(terms), func(i int) bool { return val(i) > hi })
+// ordRange is the run [from, to) of a column's terms whose value lies in [lo, hi],
+// found among the column's decoded values (decoded once per column, not at each step of
+// each search).
+func ordRange(col *columns.Column, lo, hi int64) (from, to uint32) {
+	vals := col.Int64s()
+	f := sort.Search(len(vals), func(i int) bool { return vals[i] >= lo })
+	t := sort.Search(len(vals), func(i int) bool { return vals[i] > hi })
 	if t < f {
 		t = f
 	}

@@ -106,19 +106,26 @@ func (r *Reader) Locate(id uint64, hint int) (seg int, local uint64) {
 // DocFreq is the number of documents of the reader's segments with term in field,
 // deleted documents included, as Lucene's docFreq counts them.
 func (r *Reader) DocFreq(field string, term []byte) (int64, error) {
+	_, n, err := r.Postings(field, term)
+	return n, err
+}
+
+// Postings returns the term's postings list in each of the reader's segments, and its
+// DocFreq.
+func (r *Reader) Postings(field string, term []byte) ([]segment.PostingsList, int64, error) {
 	var n int64
-	var pl segment.PostingsList
-	for _, seg := range r.segs {
+	lists := make([]segment.PostingsList, len(r.segs))
+	for i, seg := range r.segs {
 		d, err := seg.Dictionary(field)
 		if err != nil {
-			return 0, err
+			return nil, 0, err
 		}
-		if pl, err = d.PostingsList(term, nil, pl); err != nil {
-			return 0, err
+		if lists[i], err = d.PostingsList(term, nil, nil); err != nil {
+			return nil, 0, err
 		}
-		n += int64(pl.Count())
+		n += int64(lists[i].Count())
 	}
-	return n, nil
+	return lists, n, nil
 }
 
 // statsIdle is how long a segment's statistics may go unused before they are dropped:

@@ -127,5 +127,8 @@ func (p *plan) searchHits(ctx context.Context, indices []*store.Index) (*bleve.S
 	if p.collapse != nil {
 		return p.collapse.search(ctx, indices, p.req.Query)
 	}
+	if res, ok, err := p.searchLoop(ctx, indices); ok || err != nil {
+		return res, err
+	}
 	return Searchable(indices).SearchInContext(ctx, p.req)
 }

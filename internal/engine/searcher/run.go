@@ -106,7 +106,9 @@ type plan struct {
 	post      *postFilter
 	collapse  *collapser
 	// memo shares the predicates' checks in the pass that finds the hits (see dsl.Memo).
-	memo *dsl.Memo
+	memo  *dsl.Memo
+	named bool         // the query names some of its clauses
+	qc    *dsl.Context // the query's parser context
 }
 
 // sorted reports whether hits follow the request's sort rather than the score alone.
@@ -126,7 +128,7 @@ func newPlan(indices []*store.Index, r *Request) (*plan, error) {
 		return nil, err
 	}
 	p := &plan{req: bleve.NewSearchRequestOptions(dsl.WithNamed(q, named), r.Size, r.From, false), query: q, aggs: parsed,
-		memo: dsl.NewMemo()}
+		memo: dsl.NewMemo(), named: len(named) > 0, qc: qc}
 	if err := p.sort(r, qc, indices[0].Name); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,123 @@
+package dsl
+
+import (
+	"github.com/blevesearch/bleve/v2/mapping"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/aislehq/aisle/internal/engine/columns"
+	"github.com/aislehq/aisle/internal/engine/loop"
+	"github.com/aislehq/aisle/internal/engine/scoring"
+)
+
+// LoopPlan plans a search's query (as Top returns it) for the engine's own search loop
+// (package loop) over one reader, scored as its scorer would score it; ok is false when
+// the query has a part the loop does not run (the search then goes through bleve).
+func LoopPlan(q bq.Query, c *Context, r index.IndexReader, m mapping.IndexMapping) (n loop.Node, ok bool, err error) {
+	if !Loopable(q, c) {
+		return nil, false, nil
+	}
+	p, err := newPlanner(r, m, c)
+	if err != nil {
+		return nil, false, err
+	}
+	n, err = p.node(q, 1)
+	return n, err == nil, err
+}
+
+// Loopable reports whether the loop runs every part of q: term queries (those of match
+// and multi_match), dis_max (multi_match's best_fields and most_fields), match_none, and
+// bool queries of these (see loopableBool).
+func Loopable(q bq.Query, c *Context) bool {
+	switch x := q.(type) {
+	case *termQuery, *bq.MatchNoneQuery:
+		return true
+	case *disMaxQuery:
+		return allLoopable(x.queries, c)
+	case *boolQuery:
+		return loopableBool(x, c)
+	}
+	return false
+}
+
+func allLoopable(qs []bq.Query, c *Context) bool {
+	for _, q := range qs {
+		if !Loopable(q, c) {
+			return false
+		}
+	}
+	return true
+}
+
+type planner struct {
+	rd   *scoring.Reader
+	view *columns.View
+	m    mapping.IndexMapping
+	c    *Context
+}
+
+func newPlanner(r index.IndexReader, m mapping.IndexMapping, c *Context) (*planner, error) {
+	rd, err := scoring.ReaderOf(r)
+	if err != nil {
+		return nil, err
+	}
+	v, _ := columns.ViewOf(r) // a scorch reader, as ReaderOf checked
+	return &planner{rd: rd, view: v, m: m, c: c}, nil
+}
+
+// node plans q under its ancestors' boost, as q's scorer would be built.
+func (p *planner) node(q bq.Query, boost float32) (loop.Node, error) {
+	switch x := q.(type) {
+	case *termQuery:
+		return p.term(x, boost)
+	case *disMaxQuery:
+		subs, err := p.nodes(x.queries, x.times(boost))
+		if err != nil || len(subs) == 1 {
+			return first(subs), err
+		}
+		return &loop.Disjunction{Subs: subs, Min: 1, DisMax: true, Tie: x.tie}, nil
+	case *boolQuery:
+		return p.boolNode(x, boost)
+	}
+	return loop.None{}, nil
+}
+
+func first(ns []loop.Node) loop.Node {
+	if len(ns) == 0 {
+		return nil
+	}
+	return ns[0]
+}
+
+func (p *planner) nodes(qs []bq.Query, boost float32) ([]loop.Node, error) {
+	out := make([]loop.Node, 0, len(qs))
+	for _, q := range qs {
+		n, err := p.node(q, boost)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// term is termQuery.scorer's plan, with the term's postings lists read once for its
+// statistics and its search: nothing when no document holds the term.
+func (p *planner) term(q *termQuery, boost float32) (loop.Node, error) {
+	lists, df, err := p.rd.Postings(q.t.Field, q.t.Term)
+	if err != nil || df == 0 {
+		return loop.None{}, err
+	}
+	fs, err := p.rd.FieldStats(q.t.Field)
+	if err != nil {
+		return nil, err
+	}
+	st := scoring.TermStats{DocFreq: df, Field: fs}
+	t := &loop.Term{Lists: lists, Text: q.t.Text, BM25: q.t.Weight(st, q.times(boost))}
+	if q.t.Text {
+		if t.Norms, err = p.rd.Norms(q.t.Field); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
