@@ -49,6 +49,7 @@ type Index struct {
 	pendingIDs map[string]int
 	visibleSeq map[string]int64 // see noteVisibleLocked
 	pendingN   int
+	taken      chan struct{} // closed when a refresh takes the pending operations
 	wal        *os.File
 	walGen     int
 	walSize    int64
@@ -126,6 +127,7 @@ func (ix *Index) Refresh() error {
 	ix.pending, ix.pendingIDs = nil, map[string]int{}
 	ix.visibleSeq = nil
 	ix.pendingN = 0
+	ix.tookPendingLocked()
 	ix.mu.Unlock()
 	batches, err := ix.batches(ops)
 	if err != nil {

@@ -34,3 +34,20 @@ func TestPendingLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestPendingAction: a writer starts background refreshes from the eager mark on and, at
+// the bound, waits for a refresh to take what is pending rather than building it.
+func TestPendingAction(t *testing.T) {
+	for _, c := range []struct {
+		pending, eager, most int
+		background, wait     bool
+	}{
+		{0, 5242, 10485, false, false}, {5241, 5242, 10485, false, false},
+		{5242, 5242, 10485, true, false}, {10484, 5242, 10485, true, false},
+		{10485, 5242, 10485, true, true}, {12000, 4606, 9212, true, true},
+	} {
+		if bg, wait := pendingAction(c.pending, c.eager, c.most); bg != c.background || wait != c.wait {
+			t.Errorf("pendingAction(%d, %d, %d) = %v, %v; want %v, %v", c.pending, c.eager, c.most, bg, wait, c.background, c.wait)
+		}
+	}
+}

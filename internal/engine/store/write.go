@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/mapper"
@@ -52,28 +51,6 @@ type Result struct {
 	Result  string // created, updated, deleted, not_found
 	Status  int
 	Err     *eserr.Error
-}
-
-// Unrefreshed writes wait as analysed bleve documents (about 4.6 KB each for a 930-byte
-// product), like the indexing buffer ES sizes at 10% of its heap. pendingLimits gives how
-// many start a background refresh and how many make writers wait for one: 20,000 and
-// 40,000 when memory allows (a background refresh of 20,000 builds two parts of 10,000,
-// see partCount, on the two cores of a small machine: with 10,000, indexing cost 8% more
-// CPU in twice as many segments to build and merge), fewer under a soft memory limit,
-// where a pending document is held for each pendingBytesPerOp of the limit (with 1 GiB,
-// 100 KiB took 40.9 CPU-s per 100k documents and 200 KiB 31.0, peak RSS 1,154 and 1,123 MB).
-const (
-	eagerRefreshOps   = 20000
-	maxPendingOps     = 40000
-	minPendingOps     = 4000
-	pendingBytesPerOp = 200 << 10
-)
-
-// pendingLimits are the eager refresh and writer backpressure thresholds under memLimit
-// (math.MaxInt64: none).
-func pendingLimits(memLimit int64) (eager, most int) {
-	most = int(min(int64(maxPendingOps), max(int64(minPendingOps), memLimit/pendingBytesPerOp)))
-	return min(eagerRefreshOps, most/2), most
 }
 
 // A checkpoint (a snapshot of every document's state, the translog cut) starts when the
@@ -162,20 +139,7 @@ func (ix *Index) followUp(w batchWrite) error {
 	if w.checkpoint {
 		go func() { _ = ix.checkpoint() }()
 	}
-	eager, most := pendingLimits(debug.SetMemoryLimit(-1))
-	switch {
-	case w.pending >= most:
-		// Backpressure, like ES's indexing buffer: when unrefreshed writes pile up faster
-		// than refreshes absorb them, the writer waits for segments to be built, bounding
-		// the memory held by pending documents.
-		return ix.Refresh()
-	case w.pending >= eager && ix.asyncRefresh.CompareAndSwap(false, true):
-		// Start building segments early, on another core, while writers keep parsing.
-		go func() {
-			defer ix.asyncRefresh.Store(false)
-			_ = ix.Refresh()
-		}()
-	}
+	ix.holdPending(w.pending)
 	return nil
 }
 
