@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -121,6 +122,12 @@ func kubeClient() client.Client {
 }
 
 func call(method, path, key, body string, headers map[string]string) int {
+	status, _ := callFor(method, path, key, body, headers)
+	return status
+}
+
+// callFor is call that also returns the answer's body, for a failure to show.
+func callFor(method, path, key, body string, headers map[string]string) (int, string) {
 	req, err := http.NewRequest(method, env.BaseURL+path, strings.NewReader(body))
 	Expect(err).NotTo(HaveOccurred())
 	req.Header.Set("Content-Type", "application/json")
@@ -132,8 +139,9 @@ func call(method, path, key, body string, headers map[string]string) int {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	Expect(err).NotTo(HaveOccurred())
-	_ = resp.Body.Close()
-	return resp.StatusCode
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(raw)
 }
 
 var _ = Describe("Public search from a web page", func() {

@@ -142,7 +142,8 @@ var _ = Describe("web/examples' search page: InstantSearch widgets on Aisle (iss
 		base := "/api/teams/" + env.Workspace + "/indexes/" + shopIndex
 		records, err := json.Marshal(map[string]any{"records": recordsOf(lanterns)})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(call(http.MethodPost, base+"/records", writeKey, string(records), nil)).To(Equal(http.StatusAccepted))
+		status, answer := callFor(http.MethodPost, base+"/records", writeKey, string(records), nil)
+		Expect(status).To(Equal(http.StatusAccepted), answer)
 		const banner = "Free batteries with every lantern this week"
 		Expect(call(http.MethodPut, base+"/rules/lantern-battery", writeKey, `{"objectID": "lantern-battery",
 			"conditions": [{"pattern": "lantern", "anchoring": "contains"}],
