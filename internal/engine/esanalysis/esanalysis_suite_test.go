@@ -68,8 +68,39 @@ var _ = Describe("Token filters", func() {
 			To(Equal([]string{"acai", "açaí", "a", "à", "la", "carte"}))
 	})
 
+	DescribeTable("folds to ASCII as ES does, ASCII words unchanged",
+		func(text string, want []string) {
+			Expect(run(text, esanalysis.Def{"type": "asciifolding"})).To(Equal(want))
+		},
+		Entry("ASCII words", "oak desk 42", []string{"oak", "desk", "42"}),
+		Entry("accented words", "açaí crème Ærø", []string{"acai", "creme", "AEro"}),
+		Entry("ASCII beside accents in a word", "naïve", []string{"naive"}),
+	)
+
 	It("takes named stop lists, inside explicit lists too", func() {
 		Expect(run("the und foo", esanalysis.Def{"type": "stop", "stopwords": []any{"_german_", "foo"}})).To(Equal([]string{"the"}))
 		Expect(run("The AND", esanalysis.Def{"type": "stop", "ignore_case": "true"})).To(BeEmpty())
 	})
 })
+
+// BenchmarkFold folds a product description's words, most of them ASCII as most
+// catalogs' are (analysis runs them at indexing and again when highlighting).
+func BenchmarkFold(b *testing.B) {
+	words := strings.Fields(strings.Repeat("walnut desk with oak legs crème finish and brass handles ", 12))
+	cfg, err := esanalysis.FilterConfig(esanalysis.Def{"type": "asciifolding"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := registry.NewCache().DefineTokenFilter("fold", cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		stream := make(analysis.TokenStream, len(words))
+		for i, w := range words {
+			stream[i] = &analysis.Token{Term: []byte(w), Position: i + 1}
+		}
+		f.Filter(stream)
+	}
+}
