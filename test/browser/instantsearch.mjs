@@ -24,7 +24,10 @@ const shown = () => {
     checked: li.querySelector("input").checked,
   }));
   return {
-    stats: texts("#stats")[0] || "",
+    // The visible text only: the widget also keeps a hidden live region for screen
+    // readers, which announces the count 1.4 s after it changes (the previous step's, at
+    // times, when read).
+    stats: texts("#stats .ais-Stats-text")[0] || "",
     banners: texts("#banner .banner"),
     hits: [...document.querySelectorAll("#hits .card")].map((c) => ({
       objectID: c.dataset.objectId,
