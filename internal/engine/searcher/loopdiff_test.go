@@ -27,13 +27,7 @@ var diffWords = strings.Fields("alpine jacket trail shoe red blue light warm rai
 // and updated documents, a segment whose documents are all deleted, and documents
 // without some fields; prices of more distinct values than a byte holds.
 func diffIndex(dir string, r *rand.Rand) *store.Index {
-	st, err := store.Open(dir)
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(st.Close)
-	m, err := mapper.Parse(json.RawMessage(diffMapping))
-	Expect(err).NotTo(HaveOccurred())
-	ix, err := st.Create("diff", store.CreateRequest{Mapping: m})
-	Expect(err).NotTo(HaveOccurred())
+	ix := newIndex(dir, "diff", diffMapping)
 	next := 0
 	for batch := 0; batch < 5; batch++ {
 		var ops []store.Op
@@ -65,6 +59,18 @@ func diffIndex(dir string, r *rand.Rand) *store.Index {
 		ops = append(ops, store.Op{Kind: store.OpDelete, ID: fmt.Sprint(r.Intn(next))})
 	}
 	write(ix, ops)
+	return ix
+}
+
+// newIndex creates an index of a mapping in a store of its own in dir.
+func newIndex(dir, name, mapping string) *store.Index {
+	st, err := store.Open(dir)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(st.Close)
+	m, err := mapper.Parse(json.RawMessage(mapping))
+	Expect(err).NotTo(HaveOccurred())
+	ix, err := st.Create(name, store.CreateRequest{Mapping: m})
+	Expect(err).NotTo(HaveOccurred())
 	return ix
 }
 
