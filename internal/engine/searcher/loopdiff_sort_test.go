@@ -13,7 +13,8 @@ import (
 
 // addSortFields gives a document of the differential index the fields random sorts
 // rank by: several values of one, few distinct values of another (ties), each missing
-// from some documents.
+// from some documents. They are mapped dynamically (long, date, boolean), as ES maps a
+// record's new fields.
 func addSortFields(r *rand.Rand, doc map[string]any) {
 	sizes := make([]any, r.Intn(4)) // none, one or several values
 	for i := range sizes {

@@ -18,8 +18,7 @@ import (
 
 const diffMapping = `{"properties":{
  "title":{"type":"text"},"description":{"type":"text"},"brand":{"type":"keyword"},
- "category":{"type":"keyword"},"price":{"type":"float"},"stock":{"type":"long"},
- "sizes":{"type":"long"},"rank":{"type":"integer"},"released":{"type":"date"},"onsale":{"type":"boolean"}}}`
+ "category":{"type":"keyword"},"price":{"type":"float"},"stock":{"type":"long"}}}`
 
 var diffWords = strings.Fields("alpine jacket trail shoe red blue light warm rain coat wool sock hiking boot")
 
