@@ -5,13 +5,10 @@ package searchbench
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net"
-	"strings"
 	"testing"
 	"time"
 
@@ -32,6 +29,7 @@ import (
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
+	"github.com/aislehq/aisle/test/benchdata"
 	"github.com/aislehq/aisle/test/envtestenv"
 	"github.com/aislehq/aisle/test/esbackend"
 )
@@ -54,11 +52,6 @@ type system struct {
 	engineURL, apiURL, alias, key, publicID string
 	searchSvc                               *search.Service
 }
-
-var colors = strings.Fields("red blue green black white grey navy olive sand rust teal plum")
-
-var words = strings.Fields("alpine jacket wool merino trail runner boot lamp oak desk chair linen cotton " +
-	"steel kettle ceramic mug carbon bike helmet glove scarf denim canvas leather wallet")
 
 // start runs the engine, a Kubernetes API server, and the API server on loopback, with
 // one index of 100,000 records of about 1 KB.
@@ -132,51 +125,23 @@ func createTenant(b *testing.B, ctx context.Context, k8s client.Client, settings
 	return key
 }
 
-// vocabulary is a synthetic 5,000-word vocabulary drawn with a Zipf distribution for
-// descriptions, as in the engine's benchmark; names take two of its 200 most common
-// words and a product noun.
-var vocabulary = func() []string {
-	r := rand.New(rand.NewPCG(7, 7))
-	out := make([]string, 5000)
-	for i := range out {
-		b := make([]byte, 3+r.IntN(7))
-		for j := range b {
-			b[j] = byte('a' + r.IntN(26))
-		}
-		out[i] = string(b)
-	}
-	return out
-}()
+// vocabulary is the catalog's (see benchdata.Catalog).
+var vocabulary = benchdata.Vocabulary
 
 // load writes the records as the catalog stores them (with their version field).
 func load(b *testing.B, ctx context.Context, c *elasticsearch.TypedClient, alias string) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	zipf := rand.NewZipf(rng, 1.1, 10, uint64(len(vocabulary)-1))
-	for start := 0; start < records; start += 1000 {
-		var body bytes.Buffer
-		for i := start; i < start+1000; i++ {
-			desc := make([]string, 0, 120)
-			for size := 0; size < 700; {
-				w := vocabulary[zipf.Uint64()]
-				desc = append(desc, w)
-				size += len(w) + 1
-			}
-			noun := words[rng.IntN(len(words))]
-			doc, _ := json.Marshal(map[string]any{
-				"objectID":    fmt.Sprintf("sku-%06d", i),
-				"name":        vocabulary[rng.IntN(200)] + " " + vocabulary[rng.IntN(200)] + " " + noun,
-				"description": strings.Join(desc, " ") + " " + noun, "brand": fmt.Sprintf("brand-%d", rng.IntN(200)),
-				"price": rng.IntN(50000) / 100, "popularity": rng.IntN(1000), "aisleVersion": 1,
-				// Facets and variants of BenchmarkFacetedSearch: three records a group.
-				"color": colors[rng.IntN(len(colors))], "category": fmt.Sprintf("cat-%d", rng.IntN(20)), "groupId": fmt.Sprintf("g-%d", i/3),
-			})
-			fmt.Fprintf(&body, "{\"index\":{\"_id\":\"sku-%06d\"}}\n%s\n", i, doc)
+	var body bytes.Buffer
+	for i, doc := range benchdata.Catalog(records) {
+		fmt.Fprintf(&body, "{\"index\":{\"_id\":\"sku-%06d\"}}\n%s\n", i, doc)
+		if (i+1)%1000 != 0 && i+1 != records {
+			continue
 		}
 		res, err := c.Bulk().Index(alias).Raw(&body).Do(ctx)
 		must(b, err)
 		if res.Errors {
 			b.Fatal("bulk load failed")
 		}
+		body = bytes.Buffer{}
 	}
 	_, err := c.Indices.Refresh().Index(alias).Do(ctx)
 	must(b, err)

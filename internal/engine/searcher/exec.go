@@ -186,6 +186,11 @@ func buildSort(specs []SortSpec, qc *dsl.Context, index string) (bsearch.SortOrd
 			return nil, nil, eserr.SearchPhase(eserr.IllegalArgument("Fielddata is disabled on [%s] in [%s]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead.", s.Field, index).With("index", index))
 		}
 		sf := &bsearch.SortField{Field: s.Field, Desc: s.Desc, Missing: bsearch.SortFieldMissingLast}
+		if s.Desc {
+			// ES's default sort mode: a field of several values sorts by its highest
+			// descending (bleve's default takes the lowest either way).
+			sf.Mode = bsearch.SortFieldMax
+		}
 		if s.MissingFirst {
 			sf.Missing = bsearch.SortFieldMissingFirst
 		}

@@ -10,7 +10,7 @@ import (
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
 
-	"github.com/aislehq/aisle/internal/engine/aggs"
+	"github.com/aislehq/aisle/internal/engine/docsort"
 	"github.com/aislehq/aisle/internal/engine/dsl"
 	"github.com/aislehq/aisle/internal/engine/loop"
 	"github.com/aislehq/aisle/internal/engine/store"
@@ -26,12 +26,14 @@ var loopRuns atomic.Int64
 // loopCase is what decides whether a search's hits can come from the engine's own search
 // loop (package loop): the request's options, its query aside.
 type loopCase struct {
-	on         bool
-	indices    int
-	size       int
-	sorted     bool // by the request's sort rather than by score
+	on      bool
+	indices int
+	size    int
+	// unsortable: the request sorts by a clause the loop does not rank by (see
+	// loopSorts).
+	unsortable bool
+	after      bool // search_after
 	collapsed  bool
-	postFilter bool
 	named      bool // the query names clauses (matched_queries)
 	// aggsApart: the aggregations are collected by searches of their own, not in the
 	// hits search.
@@ -39,17 +41,27 @@ type loopCase struct {
 }
 
 // loopable reports whether the loop answers the case as bleve would: one index, hits
-// ranked by score, and no option that needs bleve's searchers (collapse, post_filter,
-// named queries). The query itself is checked by dsl.Loopable.
+// ranked by score or by a sort of clauses the loop reads, and no option that needs
+// bleve's searchers (collapse, search_after, named queries). The query itself is checked
+// by dsl.Loopable; a post_filter is checked in the loop.
 func loopable(c loopCase) bool {
-	return c.on && c.indices == 1 && c.size > 0 && !c.sorted && !c.collapsed &&
-		!c.postFilter && !c.named && !c.aggsApart
+	return c.on && c.indices == 1 && c.size > 0 && !c.unsortable && !c.after && !c.collapsed &&
+		!c.named && !c.aggsApart
 }
 
 func (p *plan) loopCase(indices []*store.Index) loopCase {
-	return loopCase{on: loopOn, indices: len(indices), size: p.req.Size, sorted: p.sorted(),
-		collapsed: p.collapse != nil, postFilter: p.post != nil, named: p.named,
+	_, sortable := p.loopSorts()
+	return loopCase{on: loopOn, indices: len(indices), size: p.req.Size, unsortable: !sortable,
+		after: p.req.SearchAfter != nil, collapsed: p.collapse != nil, named: p.named,
 		aggsApart: p.aggs != nil && p.coll == nil}
+}
+
+// loopSorts are the sort clauses the loop ranks hits by: nil to rank them by score.
+func (p *plan) loopSorts() ([]docsort.Spec, bool) {
+	if !p.sorted() {
+		return nil, true
+	}
+	return loopSorts(p.req.Sort, p.sortTypes, p.qc.Leaf)
 }
 
 // searchLoop finds the hits with the engine's own search loop; ok is false when the
@@ -68,16 +80,8 @@ func (p *plan) searchLoop(ctx context.Context, indices []*store.Index) (res *ble
 		return nil, false, err
 	}
 	defer r.Close() //nolint:errcheck // closing the reader of a finished search
-	segs, ok := loop.SegmentsOf(r)
-	if !ok {
-		return nil, false, nil
-	}
-	node, ok, err := dsl.LoopPlan(p.query, p.qc, r, bi.Mapping())
+	res, ok, err = p.runLoop(ctx, r, bi.Mapping())
 	if err != nil || !ok {
-		return nil, false, err
-	}
-	res, err = p.collectLoop(ctx, r, bi.Mapping(), segs, node)
-	if err != nil {
 		return nil, false, err
 	}
 	res.Hits, err = loopHits(r, bi.Name(), res.Hits)
@@ -85,40 +89,24 @@ func (p *plan) searchLoop(ctx context.Context, indices []*store.Index) (res *ble
 	return res, true, err
 }
 
-// collectLoop runs the plan: counts the matches, feeds the aggregations and keeps the
-// window of best hits (from + size), as bleve's collector does.
-func (p *plan) collectLoop(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, segs *loop.Segments, node loop.Node) (*bleve.SearchResult, error) {
-	var feed *aggs.Feed
-	if p.coll != nil {
-		var err error
-		if feed, err = p.coll.Feed(ctx, r, m, bsearch.SearcherOptions{}); err != nil {
-			return nil, err
-		}
+// runLoop plans the query over r and runs it; ok is false when the loop cannot run it
+// as bleve would over r's segments.
+func (p *plan) runLoop(ctx context.Context, r index.IndexReader, m mapping.IndexMapping) (*bleve.SearchResult, bool, error) {
+	segs, ok := loop.SegmentsOf(r)
+	if !ok {
+		return nil, false, nil
 	}
-	top := loop.NewTopK(p.req.From + p.req.Size)
-	res := &bleve.SearchResult{}
-	err := segs.Run(ctx, node, func(seg int, local uint32, score float64) error {
-		id := segs.Offset(seg) + uint64(local)
-		res.Total++
-		res.MaxScore = max(res.MaxScore, score)
-		top.Add(score, id)
-		if feed != nil {
-			return feed.Collect(seg, uint64(local), id, score)
-		}
-		return nil
-	})
-	if err == nil && feed != nil {
-		err = feed.Finish()
+	node, ok, err := dsl.LoopPlan(p.query, p.qc, r, m)
+	if err != nil || !ok {
+		return nil, false, err
 	}
-	if err != nil {
-		return nil, err
+	c, ok, err := p.newLoopCollector(ctx, r, m)
+	if err != nil || !ok {
+		return nil, false, err
 	}
-	best := top.Best()
-	res.Hits = make(bsearch.DocumentMatchCollection, 0, max(len(best)-p.req.From, 0))
-	for _, h := range best[min(p.req.From, len(best)):] {
-		res.Hits = append(res.Hits, &bsearch.DocumentMatch{Score: h.Score, IndexInternalID: index.NewIndexInternalID(nil, h.Doc)})
-	}
-	return res, nil
+	defer c.close() //nolint:errcheck // closing the post_filter's searcher of a finished search
+	res, err := c.run(ctx, segs, node, p.req.From)
+	return res, err == nil, err
 }
 
 // loopHits gives the hits their ids and their index's name.

@@ -27,13 +27,7 @@ var diffWords = strings.Fields("alpine jacket trail shoe red blue light warm rai
 // and updated documents, a segment whose documents are all deleted, and documents
 // without some fields; prices of more distinct values than a byte holds.
 func diffIndex(dir string, r *rand.Rand) *store.Index {
-	st, err := store.Open(dir)
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(st.Close)
-	m, err := mapper.Parse(json.RawMessage(diffMapping))
-	Expect(err).NotTo(HaveOccurred())
-	ix, err := st.Create("diff", store.CreateRequest{Mapping: m})
-	Expect(err).NotTo(HaveOccurred())
+	ix := newIndex(dir, "diff", diffMapping)
 	next := 0
 	for batch := 0; batch < 5; batch++ {
 		var ops []store.Op
@@ -65,6 +59,18 @@ func diffIndex(dir string, r *rand.Rand) *store.Index {
 		ops = append(ops, store.Op{Kind: store.OpDelete, ID: fmt.Sprint(r.Intn(next))})
 	}
 	write(ix, ops)
+	return ix
+}
+
+// newIndex creates an index of a mapping in a store of its own in dir.
+func newIndex(dir, name, mapping string) *store.Index {
+	st, err := store.Open(dir)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(st.Close)
+	m, err := mapper.Parse(json.RawMessage(mapping))
+	Expect(err).NotTo(HaveOccurred())
+	ix, err := st.Create(name, store.CreateRequest{Mapping: m})
+	Expect(err).NotTo(HaveOccurred())
 	return ix
 }
 
@@ -111,6 +117,7 @@ func diffDoc(r *rand.Rand, batch int) []byte {
 	if r.Intn(6) == 0 {
 		delete(doc, "price")
 	}
+	addSortFields(r, doc)
 	raw, _ := json.Marshal(doc)
 	return raw
 }
@@ -172,8 +179,11 @@ func diffQuery(r *rand.Rand) map[string]any {
 	if r.Intn(4) == 0 {
 		b["boost"] = 2
 	}
-	if r.Intn(5) == 0 {
+	switch r.Intn(6) {
+	case 0:
 		return scored()
+	case 1:
+		return tiedQuery(r)
 	}
 	return map[string]any{"bool": b}
 }
@@ -182,6 +192,12 @@ func diffRequest(r *rand.Rand) map[string]any {
 	body := map[string]any{"query": diffQuery(r), "size": r.Intn(25), "from": r.Intn(8)}
 	if r.Intn(2) == 0 {
 		body["track_total_hits"] = true
+	}
+	if r.Intn(2) == 0 {
+		body["sort"] = diffSort(r)
+	}
+	if r.Intn(3) == 0 {
+		body["post_filter"] = diffPostFilter(r)
 	}
 	if r.Intn(3) > 0 {
 		body["aggs"] = map[string]any{
@@ -240,16 +256,28 @@ var _ = Describe("The engine's own search loop", func() {
 	It("answers random searches with the hits, scores, order, totals and aggregations of bleve's searchers", func() {
 		r := rand.New(rand.NewSource(GinkgoRandomSeed()))
 		ix := diffIndex(GinkgoT().TempDir(), r)
-		before := loopRuns.Load()
+		looped := map[string]int{}
 		Expect(deletedDocs(ix)).To(BeNumerically(">", 0), "deleted documents the loop must skip")
 		for i := 0; i < 400; i++ {
 			body := diffRequest(r)
+			before := loopRuns.Load()
 			withLoop, without := searchBoth(ix, body)
 			q, _ := json.Marshal(body)
 			Expect(withLoop).To(Equal(without), "request %s", q)
+			if loopRuns.Load() > before {
+				looped["all"]++
+				for _, k := range []string{"sort", "post_filter"} {
+					if body[k] != nil {
+						looped[k]++
+					}
+				}
+			}
 		}
-		// Most of the random searches must have gone through the loop for this to say
-		// anything about it.
-		Expect(loopRuns.Load() - before).To(BeNumerically(">", 150))
+		// Most of the random searches, sorted and post-filtered ones among them, must
+		// have gone through the loop for this to say anything about it.
+		GinkgoWriter.Printf("looped: %v\n", looped)
+		Expect(looped["all"]).To(BeNumerically(">", 150))
+		Expect(looped["sort"]).To(BeNumerically(">", 60))
+		Expect(looped["post_filter"]).To(BeNumerically(">", 30))
 	})
 })
