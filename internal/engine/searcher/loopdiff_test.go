@@ -17,7 +17,8 @@ import (
 )
 
 const diffMapping = `{"properties":{
- "title":{"type":"text"},"description":{"type":"text"},"brand":{"type":"keyword"},
+ "title":{"type":"text","analyzer":"english","fields":{"words":{"type":"text"}}},
+ "description":{"type":"text","fields":{"words":{"type":"text","analyzer":"english"}}},"brand":{"type":"keyword"},
  "category":{"type":"keyword"},"price":{"type":"float"},"stock":{"type":"long"}}}`
 
 var diffWords = strings.Fields("alpine jacket trail shoe red blue light warm rain coat wool sock hiking boot")
@@ -103,7 +104,7 @@ func diffDoc(r *rand.Rand, batch int) []byte {
 		}
 		return strings.Join(out, " ")
 	}
-	doc := map[string]any{"description": words(8), "brand": fmt.Sprint("b", r.Intn(5)),
+	doc := map[string]any{"description": words(8) + " " + diffCode(r), "brand": fmt.Sprint("b", r.Intn(5)),
 		"category": fmt.Sprint("c", r.Intn(3)), "price": float64(r.Intn(1000)) / 2, "stock": r.Intn(5)}
 	if batch != 2 { // a segment without titles
 		doc["title"] = words(3)
@@ -119,6 +120,9 @@ func diffDoc(r *rand.Rand, batch int) []byte {
 func diffQuery(r *rand.Rand) map[string]any {
 	text := func() string { return diffWords[r.Intn(len(diffWords))] + " " + diffWords[r.Intn(len(diffWords))] }
 	scored := func() map[string]any {
+		if r.Intn(3) == 0 {
+			return variants(r)
+		}
 		switch r.Intn(4) {
 		case 0:
 			mm := map[string]any{"query": text(), "fields": []any{fmt.Sprint("title^", 1+r.Intn(4)), "description"}}
@@ -140,6 +144,9 @@ func diffQuery(r *rand.Rand) map[string]any {
 		return map[string]any{"match": map[string]any{"title": text()}}
 	}
 	filter := func() map[string]any {
+		if r.Intn(5) == 0 {
+			return bandFilter(r)
+		}
 		switch r.Intn(5) {
 		case 0:
 			return map[string]any{"range": map[string]any{"price": map[string]any{"gte": r.Intn(300)}}}
