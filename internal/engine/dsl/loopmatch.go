@@ -11,7 +11,7 @@ import (
 // scores does, and score nothing.
 
 // loopableMore reports whether the loop runs q, of the shapes Loopable leaves to it:
-// constant_score, fuzzy queries, and the queries that are not scored (prefix, terms),
+// constant_score, fuzzy queries, and the queries that are not scored (prefix, terms, ids),
 // which score their boost as scorerOf makes them. match_all is not among them: the loop
 // does not step through every document of an index for a query.
 func loopableMore(q bq.Query, c *Context) bool {
@@ -36,7 +36,7 @@ func Matchable(q bq.Query, c *Context) bool {
 
 func matchableShape(q bq.Query, c *Context) bool {
 	switch x := q.(type) {
-	case *termQuery, *bq.TermQuery, *fuzzyQuery, *bq.PrefixQuery, *bq.MatchNoneQuery, *bq.MatchAllQuery:
+	case *termQuery, *bq.TermQuery, *fuzzyQuery, *bq.PrefixQuery, *bq.DocIDQuery, *bq.MatchNoneQuery, *bq.MatchAllQuery:
 		return true
 	case *constantQuery:
 		return Matchable(x.filter, c)
@@ -121,6 +121,9 @@ func (p *planner) match(q bq.Query) (loop.Node, error) {
 		return p.fuzzyMatch(x)
 	case *bq.PrefixQuery:
 		return p.prefixMatch(x)
+	case *bq.DocIDQuery:
+		// A document's segment finds it by its _id term, as bleve's DocNumbers does.
+		return p.termsNode("_id", x.IDs)
 	case *bq.MatchNoneQuery:
 		return loop.None{}, nil
 	case *bq.MatchAllQuery:

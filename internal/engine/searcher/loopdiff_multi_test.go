@@ -72,7 +72,7 @@ func wordFilter(r *rand.Rand) map[string]any {
 		text += " " + diffWord(r)
 	}
 	opts := map[string]any{"query": text, "operator": []string{"and", "or"}[r.Intn(2)]}
-	switch r.Intn(7) {
+	switch r.Intn(8) {
 	case 0, 1:
 		return map[string]any{"match": map[string]any{field: fuzzyOpts(r, opts)}}
 	case 2:
@@ -88,6 +88,8 @@ func wordFilter(r *rand.Rand) map[string]any {
 		return map[string]any{"multi_match": opts}
 	case 5:
 		return map[string]any{"terms": map[string]any{"brand": []any{fmt.Sprint("b", r.Intn(6)), fmt.Sprint("b", r.Intn(6))}}}
+	case 6:
+		return map[string]any{"ids": map[string]any{"values": []any{fmt.Sprint(r.Intn(4800)), fmt.Sprint(4500 + r.Intn(300)), fmt.Sprint(r.Intn(5000))}}}
 	}
 	return map[string]any{"match": map[string]any{field: opts}}
 }
