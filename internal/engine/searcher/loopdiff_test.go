@@ -222,25 +222,36 @@ func searchBoth(ix *store.Index, body map[string]any) (withLoop, without string)
 }
 
 func searchEach(ix *store.Index, body map[string]any) (withLoop, without string) {
+	raw, err := json.Marshal(body)
+	Expect(err).NotTo(HaveOccurred())
 	run := func(on bool) string {
-		loopOn = on
-		defer func() { loopOn = true }()
-		raw, err := json.Marshal(body)
+		out, err := searchWith(ix, raw, on)
 		Expect(err).NotTo(HaveOccurred())
-		decoded, err := DecodeBody(raw)
-		Expect(err).NotTo(HaveOccurred())
-		req, err := ParseBody(decoded)
-		Expect(err).NotTo(HaveOccurred())
-		resp, err := Run(context.Background(), []*store.Index{ix}, req, Options{})
-		if err != nil {
-			return "error: " + err.Error()
-		}
-		delete(resp, "took")
-		out, err := json.Marshal(resp)
-		Expect(err).NotTo(HaveOccurred())
-		return string(out)
+		return out
 	}
 	return run(true), run(false)
+}
+
+// searchWith runs a request with the loop or without it and returns its response without
+// its timing (a search's error as its text).
+func searchWith(ix *store.Index, body []byte, on bool) (string, error) {
+	loopOn = on
+	defer func() { loopOn = true }()
+	decoded, err := DecodeBody(body)
+	if err != nil {
+		return "", err
+	}
+	req, err := ParseBody(decoded)
+	if err != nil {
+		return "", err
+	}
+	resp, err := Run(context.Background(), []*store.Index{ix}, req, Options{})
+	if err != nil {
+		return "error: " + err.Error(), nil
+	}
+	delete(resp, "took")
+	out, err := json.Marshal(resp)
+	return string(out), err
 }
 
 var _ = Describe("The engine's own search loop", func() {

@@ -12,22 +12,27 @@ import (
 )
 
 // variantsOf is a catalog search's dis_max of one word's variants (internal/searchquery):
-// exact on the analysed fields, a typo and a prefix on their words subfields.
-func variantsOf(word string) string {
+// exact on the analysed fields, a typo on their words subfields, and for the last word
+// (still being typed) a prefix.
+func variantsOf(word string, last bool) string {
 	band := func(boost, filter string) string {
 		return `{"constant_score":{"boost":` + boost + `,"filter":` + filter + `}}`
 	}
 	fuzzy := func(field string) string {
 		return `{"match":{"` + field + `":{"query":"` + word + `","operator":"and","fuzziness":1,"prefix_length":1,"fuzzy_transpositions":true}}}`
 	}
-	return `{"dis_max":{"queries":[` + strings.Join([]string{
+	bands := []string{
 		band("76", `{"match":{"title":{"query":"`+word+`","operator":"and"}}}`),
 		band("73", `{"match":{"description":{"query":"`+word+`","operator":"and"}}}`),
 		band("39", fuzzy("title.words")),
 		band("36", fuzzy("description.words")),
-		band("75", `{"match_bool_prefix":{"title.words":{"query":"`+word+`","operator":"and"}}}`),
-		band("72", `{"multi_match":{"query":"`+word+`","fields":["title.words","description.words"],"type":"bool_prefix","operator":"and"}}`),
-	}, ",") + `]}}`
+	}
+	if last {
+		bands = append(bands,
+			band("75", `{"match_bool_prefix":{"title.words":{"query":"`+word+`","operator":"and"}}}`),
+			band("72", `{"multi_match":{"query":"`+word+`","fields":["title.words","description.words"],"type":"bool_prefix","operator":"and"}}`))
+	}
+	return `{"dis_max":{"queries":[` + strings.Join(bands, ",") + `]}}`
 }
 
 // hitsOf is the number of hits of a response.
@@ -59,15 +64,17 @@ var _ = Describe("The engine's own search loop on constant_score bands and multi
 		},
 		Entry("a catalog search of two words, a typo and a prefix, with a brand band",
 			`{"bool":{"filter":[{"range":{"price":{"lt":400}}}],"must":[{"bool":{
-			  "must":[`+variantsOf("jakcet")+`,`+variantsOf("trai")+`],
+			  "must":[`+variantsOf("jakcet", false)+`,`+variantsOf("trai", true)+`],
 			  "should":[{"constant_score":{"boost":36,"filter":{"term":{"brand":"b2"}}}}]}}]}}`),
 		Entry("matching strategy any: a bool whose should clauses one must match",
-			`{"bool":{"must":[{"bool":{"should":[`+variantsOf("wool")+`,`+variantsOf("bots")+`],"minimum_should_match":1}}]}}`),
+			`{"bool":{"must":[{"bool":{"should":[`+variantsOf("wool", false)+`,`+variantsOf("bots", true)+`],"minimum_should_match":1}}]}}`),
 		Entry("matching strategy last: a run of the first words, a bool of filters",
-			`{"bool":{"must":[`+variantsOf("rain")+`],"should":[`+variantsOf("coat")+`,
-			  {"constant_score":{"boost":300,"filter":{"bool":{"filter":[`+variantsOf("rain")+`,`+variantsOf("coat")+`]}}}}]}}`),
+			`{"bool":{"must":[`+variantsOf("rain", false)+`],"should":[`+variantsOf("coat", true)+`,
+			  {"constant_score":{"boost":300,"filter":{"bool":{"filter":[`+variantsOf("rain", false)+`,`+variantsOf("coat", true)+`]}}}}]}}`),
+		Entry("hidden records: ids excluded, some updated or deleted",
+			`{"bool":{"must":[`+variantsOf("sock", true)+`],"must_not":[{"ids":{"values":["1","2","3","4501","4700","4801"]}}]}}`),
 		Entry("a bury: a bool of must_not only, every other document",
-			`{"bool":{"must":[`+variantsOf("red")+`],"should":[{"constant_score":{"boost":8,"filter":{"bool":{"must_not":[{"terms":{"brand":["b1","b3"]}}]}}}}]}}`),
+			`{"bool":{"must":[`+variantsOf("red", true)+`],"should":[{"constant_score":{"boost":8,"filter":{"bool":{"must_not":[{"terms":{"brand":["b1","b3"]}}]}}}}]}}`),
 		Entry("a prefix of hundreds of terms",
 			`{"bool":{"must":[{"constant_score":{"boost":3,"filter":{"prefix":{"description.words":"x"}}}}],"should":[{"prefix":{"description":"x1"}}]}}`),
 		Entry("a word the analyser splits, its terms all required",
