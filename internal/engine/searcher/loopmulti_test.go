@@ -30,7 +30,7 @@ func variantsOf(word string, last bool) string {
 	if last {
 		bands = append(bands,
 			band("75", `{"match_bool_prefix":{"title.words":{"query":"`+word+`","operator":"and"}}}`),
-			band("72", `{"multi_match":{"query":"`+word+`","fields":["title.words","description.words"],"type":"bool_prefix","operator":"and"}}`))
+			band("72", `{"match_bool_prefix":{"description.words":{"query":"`+word+`","operator":"and"}}}`))
 	}
 	return `{"dis_max":{"queries":[` + strings.Join(bands, ",") + `]}}`
 }
@@ -75,6 +75,8 @@ var _ = Describe("The engine's own search loop on constant_score bands and multi
 			`{"bool":{"must":[`+variantsOf("sock", true)+`],"must_not":[{"ids":{"values":["1","2","3","4501","4700","4801"]}}]}}`),
 		Entry("a bury: a bool of must_not only, every other document",
 			`{"bool":{"must":[`+variantsOf("red", true)+`],"should":[{"constant_score":{"boost":8,"filter":{"bool":{"must_not":[{"terms":{"brand":["b1","b3"]}}]}}}}]}}`),
+		Entry("a prefix of several fields, of a word the analyser splits",
+			`{"constant_score":{"boost":72,"filter":{"multi_match":{"query":"wool-bo","fields":["title.words","description.words"],"type":"bool_prefix","operator":"and"}}}}`),
 		Entry("a prefix of hundreds of terms",
 			`{"bool":{"must":[{"constant_score":{"boost":3,"filter":{"prefix":{"description.words":"x"}}}}],"should":[{"prefix":{"description":"x1"}}]}}`),
 		Entry("a word the analyser splits, its terms all required",
