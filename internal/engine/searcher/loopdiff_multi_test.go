@@ -130,15 +130,17 @@ func band(r *rand.Rand) map[string]any {
 }
 
 // variants is a word's variants: constant_score bands joined by dis_max, or a scored
-// multi-term query.
+// multi-term query or word filter.
 func variants(r *rand.Rand) map[string]any {
-	switch r.Intn(5) {
+	switch r.Intn(6) {
 	case 0:
 		return map[string]any{"match": map[string]any{textFields[r.Intn(4)]: fuzzyOpts(r, map[string]any{"query": diffWord(r)})}}
 	case 1:
 		return map[string]any{"prefix": map[string]any{"title.words": map[string]any{"value": diffWord(r), "boost": 1 + r.Intn(3)}}}
 	case 2:
 		return band(r)
+	case 3:
+		return wordFilter(r) // scored: BM25 of its terms, a constant of its prefix
 	}
 	var qs []any
 	for n := 1 + r.Intn(4); n > 0; n-- {
