@@ -116,7 +116,7 @@ func (p *planner) match(q bq.Query) (loop.Node, error) {
 	case *termQuery:
 		return p.termsNode(x.t.Field, []string{string(x.t.Term)})
 	case *bq.TermQuery:
-		return p.termsNode(x.FieldVal, []string{x.Term})
+		return p.termsNode(fieldOr(x.FieldVal, p.m), []string{x.Term})
 	case *fuzzyQuery:
 		return p.fuzzyMatch(x)
 	case *bq.PrefixQuery:

@@ -33,10 +33,7 @@ func (p *planner) fuzzyMatch(q *fuzzyQuery) (loop.Node, error) {
 // prefixMatch is bleve's prefix searcher's plan: the field's terms that start with the
 // prefix, listed from the reader's dictionary as NewTermPrefixSearcher lists them.
 func (p *planner) prefixMatch(q *bq.PrefixQuery) (loop.Node, error) {
-	field := q.FieldVal
-	if field == "" {
-		field = p.m.DefaultSearchField()
-	}
+	field := fieldOr(q.FieldVal, p.m)
 	dict, err := p.r.FieldDictPrefix(field, []byte(q.Prefix))
 	if err != nil {
 		return nil, err
