@@ -12,8 +12,9 @@ import (
 
 // loopableMore reports whether the loop runs q, of the shapes Loopable leaves to it:
 // constant_score, fuzzy queries, and the queries that are not scored (prefix, terms, ids),
-// which score their boost as scorerOf makes them. match_all is not among them: the loop
-// does not step through every document of an index for a query.
+// which score their boost as scorerOf makes them. match_all itself is not among them (a
+// search of every document stays with bleve's searchers); as a filter, under
+// constant_score or in a bool of must_not only, it is.
 func loopableMore(q bq.Query, c *Context) bool {
 	switch x := q.(type) {
 	case *constantQuery:
