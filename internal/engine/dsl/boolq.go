@@ -117,7 +117,15 @@ func (q *boolQuery) matching() *bq.BooleanQuery {
 	if len(q.mustNot) > 0 {
 		b.AddMustNot(q.mustNot...)
 	}
-	if len(q.should) > 0 {
+	switch {
+	case q.minShould > 0 && len(q.must)+len(q.filter) > 0:
+		// Required beside the others: bleve's BooleanSearcher reads the should clauses'
+		// minimum from their searcher, which a disjunction of terms without scores loses
+		// (bleve makes it one term searcher, of minimum 0), and would match without them.
+		d := bleve.NewDisjunctionQuery(q.should...)
+		d.SetMin(float64(q.minShould))
+		b.AddMust(d)
+	case len(q.should) > 0:
 		b.AddShould(q.should...)
 		b.SetMinShould(float64(q.minShould))
 	}

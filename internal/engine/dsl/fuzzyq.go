@@ -84,12 +84,17 @@ func (q *fuzzyQuery) candidates(r index.IndexReader, visit func(term string, edi
 	if err != nil {
 		return err
 	}
+	return eachTerm(dict, func(e *index.DictEntry) { visit(e.Term, int(e.EditDistance)) })
+}
+
+// eachTerm visits the entries of a dictionary walk, and closes it.
+func eachTerm(dict index.FieldDict, visit func(e *index.DictEntry)) error {
 	for e, err := dict.Next(); e != nil || err != nil; e, err = dict.Next() {
 		if err != nil {
 			_ = dict.Close()
 			return err
 		}
-		visit(e.Term, int(e.EditDistance))
+		visit(e)
 	}
 	return dict.Close()
 }
@@ -159,16 +164,25 @@ func levenshtein(s string, edits int, transpositions bool) (*lev.DFA, error) {
 // Searcher implements bq.Query.
 func (q *fuzzyQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (search.Searcher, error) {
 	return searcherOf(ctx, q, r, m, o, func() (search.Searcher, error) {
-		exps, err := q.expand(r)
+		terms, err := q.terms(r)
 		if err != nil {
 			return nil, err
 		}
-		terms := make([]string, len(exps))
-		for i, e := range exps {
-			terms[i] = e.term
-		}
 		return searcher.NewMultiTermSearcher(ctx, r, terms, q.field, 1, o, false)
 	})
+}
+
+// terms are the terms the query matches in the reader (see expand).
+func (q *fuzzyQuery) terms(r index.IndexReader) ([]string, error) {
+	exps, err := q.expand(r)
+	if err != nil {
+		return nil, err
+	}
+	terms := make([]string, len(exps))
+	for i, e := range exps {
+		terms[i] = e.term
+	}
+	return terms, nil
 }
 
 func (q *fuzzyQuery) scorer(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions, boost float32) (search.Searcher, error) {
@@ -194,9 +208,35 @@ func (q *fuzzyQuery) scorer(ctx context.Context, r index.IndexReader, m mapping.
 	return disjunction(subs, 1, scoring.Sum), nil
 }
 
-// termScorers scores each expansion as the rewrite method says. Lucene truncates a
-// negative similarity (more edits than a short term has characters) to 0.
+// termScorers scores each expansion as the rewrite method says.
 func (q *fuzzyQuery) termScorers(ctx context.Context, r index.IndexReader, exps []expansion, boost float32) ([]search.Searcher, error) {
+	ws, err := q.weighted(r, exps, boost)
+	if err != nil {
+		return nil, err
+	}
+	subs := make([]search.Searcher, 0, len(ws))
+	for _, w := range ws {
+		s, err := q.termScorer(ctx, r, w.t, w.st, w.boost)
+		if err != nil {
+			closeAll(subs)
+			return nil, err
+		}
+		subs = append(subs, s)
+	}
+	return subs, nil
+}
+
+// weightedTerm is an expansion as its rewrite method scores it: its term, statistics and
+// boost.
+type weightedTerm struct {
+	t     scoring.Term
+	st    scoring.TermStats
+	boost float32
+}
+
+// weighted are the expansions found in the reader, weighted under boost. Lucene
+// truncates a negative similarity (more edits than a short term has characters) to 0.
+func (q *fuzzyQuery) weighted(r index.IndexReader, exps []expansion, boost float32) ([]weightedTerm, error) {
 	rd, err := scoring.ReaderOf(r)
 	if err != nil {
 		return nil, err
@@ -205,19 +245,13 @@ func (q *fuzzyQuery) termScorers(ctx context.Context, r index.IndexReader, exps 
 	if err != nil {
 		return nil, err
 	}
-	var subs []search.Searcher
+	var out []weightedTerm
 	for i, t := range terms {
-		if stats[i].DocFreq == 0 {
-			continue
+		if stats[i].DocFreq > 0 {
+			out = append(out, weightedTerm{t: t, st: stats[i], boost: max(exps[i].boost, 0) * boost})
 		}
-		s, err := q.termScorer(ctx, r, t, stats[i], max(exps[i].boost, 0)*boost)
-		if err != nil {
-			closeAll(subs)
-			return nil, err
-		}
-		subs = append(subs, s)
 	}
-	return subs, nil
+	return out, nil
 }
 
 // termStats are the expansions' statistics; blended, each has the highest doc freq

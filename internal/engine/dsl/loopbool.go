@@ -1,16 +1,14 @@
 package dsl
 
 import (
-	"fmt"
-
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/aislehq/aisle/internal/engine/loop"
 )
 
 // loopableBool reports whether the loop runs a bool query: its must and should clauses
-// are queries it runs, its filters predicates (checked from columns), its must_not
-// clauses either, and something drives it (a must clause, or should clauses that must
+// are queries it runs, its filters predicates (checked from columns) or filters it finds
+// (Matchable), its must_not clauses either, and something drives it (a must clause, or should clauses that must
 // match): the loop does not step through every document of an index.
 func loopableBool(q *boolQuery, c *Context) bool {
 	driven := len(q.must) > 0 || (len(q.should) > 0 && q.minShould > 0)
@@ -18,12 +16,12 @@ func loopableBool(q *boolQuery, c *Context) bool {
 		return false
 	}
 	for _, f := range q.filter {
-		if PredicateOf(f, c) == nil && !postingsFilter(f) {
+		if PredicateOf(f, c) == nil && !postingsFilter(f) && !Matchable(f, c) {
 			return false
 		}
 	}
 	for _, n := range q.mustNot {
-		if PredicateOf(n, c) == nil && !postingsFilter(n) && !Loopable(n, c) {
+		if PredicateOf(n, c) == nil && !postingsFilter(n) && !Matchable(n, c) {
 			return false
 		}
 	}
@@ -129,22 +127,19 @@ func (p *planner) filtered(n loop.Node, q *boolQuery) (loop.Node, error) {
 	return f, nil
 }
 
-// filter plans a filter clause as a check from columns, or else as a node matched from
-// postings (see postingsFilter).
+// filter plans a filter clause as a check from columns, or else as a filter's node (see
+// postingsFilter and Matchable).
 func (p *planner) filter(q bq.Query) (loop.Check, loop.Node, error) {
 	if pr := PredicateOf(q, p.c); pr != nil {
 		c, err := p.check(pr)
 		return c, nil, err
 	}
-	switch x := q.(type) {
-	case *existsTerms:
+	if x, ok := q.(*existsTerms); ok {
 		c, err := p.existsCheck(x)
 		return c, nil, err
-	case *bq.TermQuery:
-		lists, _, err := p.rd.Postings(x.FieldVal, []byte(x.Term))
-		return nil, &loop.Term{Lists: lists}, err
 	}
-	return nil, nil, fmt.Errorf("no loop plan for filter %T", q)
+	n, err := p.match(q)
+	return nil, n, err
 }
 
 // existsCheck is existsTerms' match: any ordinal of the field's column.
@@ -163,17 +158,9 @@ func (p *planner) check(pr *Pred) (loop.Check, error) {
 	return loop.Check(c), err
 }
 
-// exclude adds a must_not clause to f: a check, or a node (a filter's from postings, or
-// a query the loop runs).
+// exclude adds a must_not clause to f: a check, or a filter's node.
 func (p *planner) exclude(f *loop.Filtered, q bq.Query) error {
-	var c loop.Check
-	var n loop.Node
-	var err error
-	if PredicateOf(q, p.c) != nil || postingsFilter(q) {
-		c, n, err = p.filter(q)
-	} else {
-		n, err = p.node(q, 1)
-	}
+	c, n, err := p.filter(q)
 	if c != nil {
 		f.Not = append(f.Not, c)
 	} else if n != nil {

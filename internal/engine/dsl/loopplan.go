@@ -26,8 +26,9 @@ func LoopPlan(q bq.Query, c *Context, r index.IndexReader, m mapping.IndexMappin
 }
 
 // Loopable reports whether the loop runs every part of q: term queries (those of match
-// and multi_match), dis_max (multi_match's best_fields and most_fields), match_none, and
-// bool queries of these (see loopableBool).
+// and multi_match), dis_max (multi_match's best_fields and most_fields), match_none, bool
+// queries of these (see loopableBool), and constant_score, fuzzy, prefix and terms
+// queries (see loopableMore).
 func Loopable(q bq.Query, c *Context) bool {
 	switch x := q.(type) {
 	case *termQuery, *bq.MatchNoneQuery:
@@ -37,7 +38,7 @@ func Loopable(q bq.Query, c *Context) bool {
 	case *boolQuery:
 		return loopableBool(x, c)
 	}
-	return false
+	return loopableMore(q, c)
 }
 
 func allLoopable(qs []bq.Query, c *Context) bool {
@@ -50,6 +51,7 @@ func allLoopable(qs []bq.Query, c *Context) bool {
 }
 
 type planner struct {
+	r    index.IndexReader
 	rd   *scoring.Reader
 	view *columns.View
 	m    mapping.IndexMapping
@@ -62,7 +64,7 @@ func newPlanner(r index.IndexReader, m mapping.IndexMapping, c *Context) (*plann
 		return nil, err
 	}
 	v, _ := columns.ViewOf(r) // a scorch reader, as ReaderOf checked
-	return &planner{rd: rd, view: v, m: m, c: c}, nil
+	return &planner{r: r, rd: rd, view: v, m: m, c: c}, nil
 }
 
 // node plans q under its ancestors' boost, as q's scorer would be built.
@@ -79,7 +81,7 @@ func (p *planner) node(q bq.Query, boost float32) (loop.Node, error) {
 	case *boolQuery:
 		return p.boolNode(x, boost)
 	}
-	return loop.None{}, nil
+	return p.moreNode(q, boost)
 }
 
 func first(ns []loop.Node) loop.Node {
@@ -90,15 +92,7 @@ func first(ns []loop.Node) loop.Node {
 }
 
 func (p *planner) nodes(qs []bq.Query, boost float32) ([]loop.Node, error) {
-	out := make([]loop.Node, 0, len(qs))
-	for _, q := range qs {
-		n, err := p.node(q, boost)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, nil
+	return planEach(qs, func(q bq.Query) (loop.Node, error) { return p.node(q, boost) })
 }
 
 // term is termQuery.scorer's plan, with the term's postings lists read once for its
@@ -113,11 +107,5 @@ func (p *planner) term(q *termQuery, boost float32) (loop.Node, error) {
 		return nil, err
 	}
 	st := scoring.TermStats{DocFreq: df, Field: fs}
-	t := &loop.Term{Lists: lists, Text: q.t.Text, BM25: q.t.Weight(st, q.times(boost))}
-	if q.t.Text {
-		if t.Norms, err = p.rd.Norms(q.t.Field); err != nil {
-			return nil, err
-		}
-	}
-	return t, nil
+	return p.scoredTerm(q.t, lists, q.t.Weight(st, q.times(boost)))
 }

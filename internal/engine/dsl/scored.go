@@ -31,11 +31,15 @@ func scorerOf(ctx context.Context, q bq.Query, r index.IndexReader, m mapping.In
 	if err != nil {
 		return nil, err
 	}
-	own := float32(1)
+	return scoring.NewConstant(inner, ownBoost(q)*boost), nil
+}
+
+// ownBoost is the boost a query that is not scored gives its constant score.
+func ownBoost(q bq.Query) float32 {
 	if bb, ok := q.(bq.BoostableQuery); ok {
-		own = float32(bb.Boost())
+		return float32(bb.Boost())
 	}
-	return scoring.NewConstant(inner, own*boost), nil
+	return 1
 }
 
 // searcherOf is the Searcher of a scored query: its scorer when scores are wanted, with

@@ -17,7 +17,8 @@ import (
 )
 
 const diffMapping = `{"properties":{
- "title":{"type":"text"},"description":{"type":"text"},"brand":{"type":"keyword"},
+ "title":{"type":"text","analyzer":"english","fields":{"words":{"type":"text"}}},
+ "description":{"type":"text","fields":{"words":{"type":"text","analyzer":"english"}}},"brand":{"type":"keyword"},
  "category":{"type":"keyword"},"price":{"type":"float"},"stock":{"type":"long"}}}`
 
 var diffWords = strings.Fields("alpine jacket trail shoe red blue light warm rain coat wool sock hiking boot")
@@ -109,7 +110,7 @@ func diffDoc(r *rand.Rand, batch int) []byte {
 		}
 		return strings.Join(out, " ")
 	}
-	doc := map[string]any{"description": words(8), "brand": fmt.Sprint("b", r.Intn(5)),
+	doc := map[string]any{"description": words(8) + " " + diffCode(r), "brand": fmt.Sprint("b", r.Intn(5)),
 		"category": fmt.Sprint("c", r.Intn(3)), "price": float64(r.Intn(1000)) / 2, "stock": r.Intn(5)}
 	if batch != 2 { // a segment without titles
 		doc["title"] = words(3)
@@ -126,6 +127,9 @@ func diffDoc(r *rand.Rand, batch int) []byte {
 func diffQuery(r *rand.Rand) map[string]any {
 	text := func() string { return diffWords[r.Intn(len(diffWords))] + " " + diffWords[r.Intn(len(diffWords))] }
 	scored := func() map[string]any {
+		if r.Intn(3) == 0 {
+			return variants(r)
+		}
 		switch r.Intn(4) {
 		case 0:
 			mm := map[string]any{"query": text(), "fields": []any{fmt.Sprint("title^", 1+r.Intn(4)), "description"}}
@@ -147,6 +151,9 @@ func diffQuery(r *rand.Rand) map[string]any {
 		return map[string]any{"match": map[string]any{"title": text()}}
 	}
 	filter := func() map[string]any {
+		if r.Intn(5) == 0 {
+			return bandFilter(r)
+		}
 		switch r.Intn(5) {
 		case 0:
 			return map[string]any{"range": map[string]any{"price": map[string]any{"gte": r.Intn(300)}}}
@@ -231,25 +238,36 @@ func searchBoth(ix *store.Index, body map[string]any) (withLoop, without string)
 }
 
 func searchEach(ix *store.Index, body map[string]any) (withLoop, without string) {
+	raw, err := json.Marshal(body)
+	Expect(err).NotTo(HaveOccurred())
 	run := func(on bool) string {
-		loopOn = on
-		defer func() { loopOn = true }()
-		raw, err := json.Marshal(body)
+		out, err := searchWith(ix, raw, on)
 		Expect(err).NotTo(HaveOccurred())
-		decoded, err := DecodeBody(raw)
-		Expect(err).NotTo(HaveOccurred())
-		req, err := ParseBody(decoded)
-		Expect(err).NotTo(HaveOccurred())
-		resp, err := Run(context.Background(), []*store.Index{ix}, req, Options{})
-		if err != nil {
-			return "error: " + err.Error()
-		}
-		delete(resp, "took")
-		out, err := json.Marshal(resp)
-		Expect(err).NotTo(HaveOccurred())
-		return string(out)
+		return out
 	}
 	return run(true), run(false)
+}
+
+// searchWith runs a request with the loop or without it and returns its response without
+// its timing (a search's error as its text).
+func searchWith(ix *store.Index, body []byte, on bool) (string, error) {
+	loopOn = on
+	defer func() { loopOn = true }()
+	decoded, err := DecodeBody(body)
+	if err != nil {
+		return "", err
+	}
+	req, err := ParseBody(decoded)
+	if err != nil {
+		return "", err
+	}
+	resp, err := Run(context.Background(), []*store.Index{ix}, req, Options{})
+	if err != nil {
+		return "error: " + err.Error(), nil
+	}
+	delete(resp, "took")
+	out, err := json.Marshal(resp)
+	return string(out), err
 }
 
 var _ = Describe("The engine's own search loop", func() {
