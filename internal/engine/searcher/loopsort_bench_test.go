@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
 
@@ -84,11 +83,6 @@ func benchBody(q string, sorted, post bool) *Request {
 	panic(err)
 }
 
-func cpuNow() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkLoopSort measures the CPU per search (getrusage of the process) of catalog
 // searches with the loop on and off, alternated in rounds on 100,000 records, after a
