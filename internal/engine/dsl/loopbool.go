@@ -9,21 +9,22 @@ import (
 )
 
 // loopableBool reports whether the loop runs a bool query: its must and should clauses
-// are queries it runs, its filters predicates (checked from columns), its must_not
-// clauses either, and something drives it (a must clause, or should clauses that must
-// match): the loop does not step through every document of an index.
+// are queries it runs, its filters predicates (checked from columns) or queries it
+// matches (see matchable), its must_not clauses either, and something drives it (a must
+// clause, or should clauses that must match): the loop does not step through every
+// document of an index.
 func loopableBool(q *boolQuery, c *Context) bool {
 	driven := len(q.must) > 0 || (len(q.should) > 0 && q.minShould > 0)
 	if !driven || !allLoopable(q.must, c) || !allLoopable(q.should, c) {
 		return false
 	}
 	for _, f := range q.filter {
-		if PredicateOf(f, c) == nil && !postingsFilter(f) {
+		if PredicateOf(f, c) == nil && !postingsFilter(f) && !matchable(f, c) {
 			return false
 		}
 	}
 	for _, n := range q.mustNot {
-		if PredicateOf(n, c) == nil && !postingsFilter(n) && !Loopable(n, c) {
+		if PredicateOf(n, c) == nil && !postingsFilter(n) && !matchable(n, c) {
 			return false
 		}
 	}
@@ -130,7 +131,7 @@ func (p *planner) filtered(n loop.Node, q *boolQuery) (loop.Node, error) {
 }
 
 // filter plans a filter clause as a check from columns, or else as a node matched from
-// postings (see postingsFilter).
+// postings (see postingsFilter and matchable).
 func (p *planner) filter(q bq.Query) (loop.Check, loop.Node, error) {
 	if pr := PredicateOf(q, p.c); pr != nil {
 		c, err := p.check(pr)
@@ -143,6 +144,10 @@ func (p *planner) filter(q bq.Query) (loop.Check, loop.Node, error) {
 	case *bq.TermQuery:
 		lists, _, err := p.rd.Postings(x.FieldVal, []byte(x.Term))
 		return nil, &loop.Term{Lists: lists}, err
+	}
+	if matchable(q, p.c) {
+		n, err := p.matchOnly(q)
+		return nil, n, err
 	}
 	return nil, nil, fmt.Errorf("no loop plan for filter %T", q)
 }
@@ -164,7 +169,7 @@ func (p *planner) check(pr *Pred) (loop.Check, error) {
 }
 
 // exclude adds a must_not clause to f: a check, or a node (a filter's from postings, or
-// a query the loop runs).
+// a query the loop matches).
 func (p *planner) exclude(f *loop.Filtered, q bq.Query) error {
 	var c loop.Check
 	var n loop.Node
@@ -172,7 +177,7 @@ func (p *planner) exclude(f *loop.Filtered, q bq.Query) error {
 	if PredicateOf(q, p.c) != nil || postingsFilter(q) {
 		c, n, err = p.filter(q)
 	} else {
-		n, err = p.node(q, 1)
+		n, err = p.matchOnly(q)
 	}
 	if c != nil {
 		f.Not = append(f.Not, c)

@@ -26,11 +26,12 @@ func LoopPlan(q bq.Query, c *Context, r index.IndexReader, m mapping.IndexMappin
 }
 
 // Loopable reports whether the loop runs every part of q: term queries (those of match
-// and multi_match), dis_max (multi_match's best_fields and most_fields), match_none, and
-// bool queries of these (see loopableBool).
+// and multi_match), phrases (match_phrase, multi_match's phrase type), dis_max
+// (multi_match's best_fields and most_fields), match_none, and bool queries of these
+// (see loopableBool).
 func Loopable(q bq.Query, c *Context) bool {
 	switch x := q.(type) {
-	case *termQuery, *bq.MatchNoneQuery:
+	case *termQuery, *phraseQuery, *bq.MatchNoneQuery:
 		return true
 	case *disMaxQuery:
 		return allLoopable(x.queries, c)
@@ -70,6 +71,8 @@ func (p *planner) node(q bq.Query, boost float32) (loop.Node, error) {
 	switch x := q.(type) {
 	case *termQuery:
 		return p.term(x, boost)
+	case *phraseQuery:
+		return p.phrase(x, boost, true)
 	case *disMaxQuery:
 		subs, err := p.nodes(x.queries, x.times(boost))
 		if err != nil || len(subs) == 1 {

@@ -18,15 +18,18 @@ import (
 
 const diffMapping = `{"properties":{
  "title":{"type":"text"},"description":{"type":"text"},"brand":{"type":"keyword"},
- "category":{"type":"keyword"},"price":{"type":"float"},"stock":{"type":"long"}}}`
+ "category":{"type":"keyword"},"price":{"type":"float"},"stock":{"type":"long"},
+ "notes":{"type":"text","analyzer":"english"}}}`
 
 var diffWords = strings.Fields("alpine jacket trail shoe red blue light warm rain coat wool sock hiking boot")
 
 // diffIndex builds an index of several segments (one refresh per batch), one of them of
 // several thousand documents, with deleted
 // and updated documents, a segment whose documents are all deleted, and documents
-// without some fields; prices of more distinct values than a byte holds.
+// without some fields; prices of more distinct values than a byte holds; descriptions
+// of two values now and then, and notes with stop words.
 func diffIndex(dir string, r *rand.Rand) *store.Index {
+	diffTexts = nil
 	st, err := store.Open(dir)
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(st.Close)
@@ -103,8 +106,15 @@ func diffDoc(r *rand.Rand, batch int) []byte {
 		}
 		return strings.Join(out, " ")
 	}
-	doc := map[string]any{"description": words(8), "brand": fmt.Sprint("b", r.Intn(5)),
-		"category": fmt.Sprint("c", r.Intn(3)), "price": float64(r.Intn(1000)) / 2, "stock": r.Intn(5)}
+	desc := []string{words(8)}
+	doc := map[string]any{"description": desc[0], "brand": fmt.Sprint("b", r.Intn(5)),
+		"category": fmt.Sprint("c", r.Intn(3)), "price": float64(r.Intn(1000)) / 2, "stock": r.Intn(5),
+		"notes": diffNotes(r)}
+	if r.Intn(5) == 0 {
+		desc = append(desc, words(4))
+		doc["description"] = desc
+	}
+	diffTexts = append(diffTexts, desc...)
 	if batch != 2 { // a segment without titles
 		doc["title"] = words(3)
 	}
@@ -119,7 +129,9 @@ func diffDoc(r *rand.Rand, batch int) []byte {
 func diffQuery(r *rand.Rand) map[string]any {
 	text := func() string { return diffWords[r.Intn(len(diffWords))] + " " + diffWords[r.Intn(len(diffWords))] }
 	scored := func() map[string]any {
-		switch r.Intn(4) {
+		switch r.Intn(5) {
+		case 4:
+			return diffPhrase(r)
 		case 0:
 			mm := map[string]any{"query": text(), "fields": []any{fmt.Sprint("title^", 1+r.Intn(4)), "description"}}
 			if r.Intn(2) == 0 {
@@ -140,7 +152,11 @@ func diffQuery(r *rand.Rand) map[string]any {
 		return map[string]any{"match": map[string]any{"title": text()}}
 	}
 	filter := func() map[string]any {
-		switch r.Intn(5) {
+		switch r.Intn(7) {
+		case 5:
+			return diffPhrase(r)
+		case 6:
+			return scored()
 		case 0:
 			return map[string]any{"range": map[string]any{"price": map[string]any{"gte": r.Intn(300)}}}
 		case 1:
