@@ -27,12 +27,14 @@ func LoopPlan(q bq.Query, c *Context, r index.IndexReader, m mapping.IndexMappin
 
 // Loopable reports whether the loop runs every part of q: term queries (those of match
 // and multi_match), phrases (match_phrase, multi_match's phrase type), dis_max
-// (multi_match's best_fields and most_fields), match_none, and bool queries of these
-// (see loopableBool).
+// (multi_match's best_fields and most_fields), constant_score of what the loop matches,
+// match_none, and bool queries of these (see loopableBool).
 func Loopable(q bq.Query, c *Context) bool {
 	switch x := q.(type) {
 	case *termQuery, *phraseQuery, *bq.MatchNoneQuery:
 		return true
+	case *constantQuery:
+		return matchable(x.filter, c)
 	case *disMaxQuery:
 		return allLoopable(x.queries, c)
 	case *boolQuery:
@@ -73,6 +75,8 @@ func (p *planner) node(q bq.Query, boost float32) (loop.Node, error) {
 		return p.term(x, boost)
 	case *phraseQuery:
 		return p.phrase(x, boost, true)
+	case *constantQuery:
+		return p.constant(x, boost)
 	case *disMaxQuery:
 		subs, err := p.nodes(x.queries, x.times(boost))
 		if err != nil || len(subs) == 1 {

@@ -129,9 +129,11 @@ func diffDoc(r *rand.Rand, batch int) []byte {
 func diffQuery(r *rand.Rand) map[string]any {
 	text := func() string { return diffWords[r.Intn(len(diffWords))] + " " + diffWords[r.Intn(len(diffWords))] }
 	scored := func() map[string]any {
-		switch r.Intn(5) {
+		switch r.Intn(6) {
 		case 4:
 			return diffPhrase(r)
+		case 5:
+			return diffProximity(r)
 		case 0:
 			mm := map[string]any{"query": text(), "fields": []any{fmt.Sprint("title^", 1+r.Intn(4)), "description"}}
 			if r.Intn(2) == 0 {

@@ -76,3 +76,15 @@ func diffPhrase(r *rand.Rand) map[string]any {
 	}
 	return map[string]any{"match_phrase": map[string]any{field: opts}}
 }
+
+// diffProximity is the proximity clause of a catalog search (internal/searchquery): the
+// same words as phrases of slops 0, 2 and 8 across fields, each a constant score.
+func diffProximity(r *rand.Rand) map[string]any {
+	text := diffPhraseText(r)
+	var qs []any
+	for i, slop := range []int{0, 2, 8} {
+		mm := map[string]any{"fields": []any{"title", "description"}, "query": text, "type": "phrase", "slop": slop}
+		qs = append(qs, map[string]any{"constant_score": map[string]any{"boost": 27 - 9*i, "filter": map[string]any{"multi_match": mm}}})
+	}
+	return map[string]any{"dis_max": map[string]any{"queries": qs}}
+}

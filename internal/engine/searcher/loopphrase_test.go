@@ -110,5 +110,10 @@ var _ = Describe("Phrases in the engine's own search loop", Ordered, func() {
 			`{"bool":{"must":[{"match":{"t":"red"}}],"filter":[{"match_phrase":{"t":{"query":"red shoe","slop":1}}}]}}`, "1", "13"),
 		Entry("in must_not", `{"bool":{"must":[{"match":{"t":"red"}}],"must_not":[{"match_phrase_prefix":{"t":"red r"}}]}}`,
 			"1", "9", "13"),
+		Entry("a catalog search's proximity clauses: constant scores of phrases in a dis_max",
+			`{"bool":{"must":[{"match":{"t":"red"}}],"should":[{"dis_max":{"queries":[
+				{"constant_score":{"boost":27,"filter":{"multi_match":{"fields":["t","d"],"query":"red shoe","type":"phrase"}}}},
+				{"constant_score":{"boost":18,"filter":{"multi_match":{"fields":["t","d"],"query":"red shoe","slop":2,"type":"phrase"}}}}]}}]}}`,
+			"1", "2", "3", "4", "9", "13"),
 	)
 })
