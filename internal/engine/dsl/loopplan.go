@@ -57,6 +57,8 @@ type planner struct {
 	view *columns.View
 	m    mapping.IndexMapping
 	c    *Context
+	// phrases are the terms of the phrases planned, by field and terms (see phraseTerms).
+	phrases map[string]*plannedTerms
 }
 
 func newPlanner(r index.IndexReader, m mapping.IndexMapping, c *Context) (*planner, error) {

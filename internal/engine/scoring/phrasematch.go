@@ -30,7 +30,7 @@ func NewPhraseMatcher(positions []PhrasePosition, slop int, freqs bool) *PhraseM
 
 // Freq is the phrase's frequency in a document, 0 when it does not match: fill appends
 // to buf the document's positions of phrase position i's terms, ascending, and returns
-// it. A position of none (a field indexed without positions) matches nothing, as
+// it (or a slice of its own: the matcher only reads it). A position of none (a field indexed without positions) matches nothing, as
 // Lucene refuses such a field rather than match it.
 func (m *PhraseMatcher) Freq(fill func(i int, buf []int) []int) float32 {
 	for i, pp := range m.pps {
