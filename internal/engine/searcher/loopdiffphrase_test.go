@@ -27,9 +27,21 @@ func diffNotes(r *rand.Rand) string {
 	return strings.Join(out, " ")
 }
 
+// diffLastPhrase is the phrase diffPhraseText gave last: a query's phrases on the same
+// words of a field, at other slops and in other clauses, share the loop's reading of
+// their positions.
+var diffLastPhrase string
+
 // diffPhraseText is two or three words: a run of an indexed description, or words drawn
-// at random (a word repeated, now and then, or a stop word).
+// at random (a word repeated, now and then, or a stop word), or the last phrase again.
 func diffPhraseText(r *rand.Rand) string {
+	if diffLastPhrase == "" || r.Intn(3) > 0 {
+		diffLastPhrase = newPhraseText(r)
+	}
+	return diffLastPhrase
+}
+
+func newPhraseText(r *rand.Rand) string {
 	n := 2 + r.Intn(2)
 	if words := strings.Fields(diffTexts[r.Intn(len(diffTexts))]); r.Intn(2) == 0 && len(words) >= n {
 		at := r.Intn(len(words) - n + 1)
