@@ -37,7 +37,7 @@ func Matchable(q bq.Query, c *Context) bool {
 
 func matchableShape(q bq.Query, c *Context) bool {
 	switch x := q.(type) {
-	case *termQuery, *bq.TermQuery, *fuzzyQuery, *bq.PrefixQuery, *bq.DocIDQuery, *bq.MatchNoneQuery, *bq.MatchAllQuery:
+	case *termQuery, *bq.TermQuery, *fuzzyQuery, *bq.PrefixQuery, *bq.DocIDQuery, *bq.MatchNoneQuery, *bq.MatchAllQuery, *phraseQuery:
 		return true
 	case *constantQuery:
 		return Matchable(x.filter, c)
@@ -120,6 +120,8 @@ func (p *planner) match(q bq.Query) (loop.Node, error) {
 		return p.termsNode(fieldOr(x.FieldVal, p.m), []string{x.Term})
 	case *fuzzyQuery:
 		return p.fuzzyMatch(x)
+	case *phraseQuery:
+		return p.phrase(x, 1, false) // without its statistics: its score is never read
 	case *bq.PrefixQuery:
 		return p.prefixMatch(x)
 	case *bq.DocIDQuery:

@@ -27,11 +27,11 @@ func LoopPlan(q bq.Query, c *Context, r index.IndexReader, m mapping.IndexMappin
 
 // Loopable reports whether the loop runs every part of q: term queries (those of match
 // and multi_match), dis_max (multi_match's best_fields and most_fields), match_none, bool
-// queries of these (see loopableBool), and constant_score, fuzzy, prefix and terms
-// queries (see loopableMore).
+// queries of these (see loopableBool), phrases (match_phrase, multi_match's phrase
+// type), and constant_score, fuzzy, prefix and terms queries (see loopableMore).
 func Loopable(q bq.Query, c *Context) bool {
 	switch x := q.(type) {
-	case *termQuery, *bq.MatchNoneQuery:
+	case *termQuery, *phraseQuery, *bq.MatchNoneQuery:
 		return true
 	case *disMaxQuery:
 		return allLoopable(x.queries, c)
@@ -56,6 +56,8 @@ type planner struct {
 	view *columns.View
 	m    mapping.IndexMapping
 	c    *Context
+	// phrases are the terms of the phrases planned, by field and terms (see phraseTerms).
+	phrases map[string]*plannedTerms
 }
 
 func newPlanner(r index.IndexReader, m mapping.IndexMapping, c *Context) (*planner, error) {
@@ -72,6 +74,8 @@ func (p *planner) node(q bq.Query, boost float32) (loop.Node, error) {
 	switch x := q.(type) {
 	case *termQuery:
 		return p.term(x, boost)
+	case *phraseQuery:
+		return p.phrase(x, boost, true)
 	case *disMaxQuery:
 		subs, err := p.nodes(x.queries, x.times(boost))
 		if err != nil || len(subs) == 1 {

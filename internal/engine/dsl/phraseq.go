@@ -61,10 +61,6 @@ func (q *phraseQuery) scorer(ctx context.Context, r index.IndexReader, _ mapping
 // weight is the phrase's BM25: the idfs of its terms that occur, summed (nil when none
 // occurs).
 func (q *phraseQuery) weight(rd *scoring.Reader, boost float32) (*scoring.BM25, error) {
-	fs, err := rd.FieldStats(q.field)
-	if err != nil {
-		return nil, err
-	}
 	var dfs []int64
 	for _, p := range q.positions {
 		for _, t := range p.Terms {
@@ -72,15 +68,29 @@ func (q *phraseQuery) weight(rd *scoring.Reader, boost float32) (*scoring.BM25, 
 			if err != nil {
 				return nil, err
 			}
-			if df > 0 {
-				dfs = append(dfs, df)
-			}
+			dfs = append(dfs, df)
 		}
 	}
-	if len(dfs) == 0 {
+	return q.weightOf(rd, dfs, boost)
+}
+
+// weightOf is the phrase's BM25 from its terms' document frequencies, in the order of
+// its positions and their terms.
+func (q *phraseQuery) weightOf(rd *scoring.Reader, dfs []int64, boost float32) (*scoring.BM25, error) {
+	var held []int64
+	for _, df := range dfs {
+		if df > 0 {
+			held = append(held, df)
+		}
+	}
+	if len(held) == 0 {
 		return nil, nil
 	}
-	return scoring.NewBM25(boost, scoring.PhraseIdf(dfs, fs.DocCount), fs.AvgLength(false)), nil
+	fs, err := rd.FieldStats(q.field)
+	if err != nil {
+		return nil, err
+	}
+	return scoring.NewBM25(boost, scoring.PhraseIdf(held, fs.DocCount), fs.AvgLength(false)), nil
 }
 
 // phraseScorer turns the phrase searcher's frequencies into BM25 scores.

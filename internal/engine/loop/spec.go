@@ -1,5 +1,5 @@
 // Package loop is the engine's own search loop for the query shapes a catalog search
-// sends (bool of match, multi_match and term queries with range filters): per segment,
+// sends (bool of match, multi_match, phrase and term queries with range filters): per segment,
 // on segment-local document numbers, it reads the terms' postings from the segment a
 // block at a time (internal/engine/zap's Blocks), scores them with the scorers package
 // scoring builds (the same float32 arithmetic, in the same order, as its searchers),

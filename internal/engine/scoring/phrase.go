@@ -28,12 +28,11 @@ type phraseMatcher interface {
 // terms within slop moves (SloppyPhraseMatcher). Each match's Score is the phrase's
 // frequency in the document, Lucene's PhraseScorer's: the number of exact occurrences,
 // or the sum of 1 / (1 + length) over the sloppy matches; without freqs, the first
-// match's share only, which is enough to know that the document matches.
+// match's share only, which is enough to know that the document matches. It reads the
+// positions of the documents all positions' postings hold; PhraseMatcher matches them.
 type PhraseSearcher struct {
 	postings []*positionPostings
-	pps      []*phrasePos
-	matcher  phraseMatcher
-	freqs    bool
+	match    *PhraseMatcher
 	doc      uint64
 	started  bool
 }
@@ -41,20 +40,14 @@ type PhraseSearcher struct {
 // NewPhraseSearcher opens the postings of every term of the phrase's positions (at
 // least two) in field.
 func NewPhraseSearcher(ctx context.Context, r index.IndexReader, field string, positions []PhrasePosition, slop int, freqs bool) (*PhraseSearcher, error) {
-	s := &PhraseSearcher{freqs: freqs}
-	for i, p := range positions {
+	s := &PhraseSearcher{match: NewPhraseMatcher(positions, slop, freqs)}
+	for _, p := range positions {
 		pp, err := openPositionPostings(ctx, r, field, p.Terms)
 		if err != nil {
 			_ = s.Close()
 			return nil, err
 		}
 		s.postings = append(s.postings, pp)
-		s.pps = append(s.pps, &phrasePos{offset: p.Offset, ord: i, terms: p.Terms, rptGroup: -1})
-	}
-	if slop == 0 {
-		s.matcher = newExactMatcher(s.pps)
-	} else {
-		s.matcher = newSloppyMatcher(s.pps, slop)
 	}
 	return s, nil
 }
@@ -117,25 +110,7 @@ func (s *PhraseSearcher) align(target uint64) (bool, error) {
 
 // freq is the phrase's frequency in the current document, 0 when it does not match.
 func (s *PhraseSearcher) freq() float32 {
-	for i, p := range s.postings {
-		s.pps[i].positions = p.positions(s.pps[i].positions[:0])
-	}
-	return s.matchFreq()
-}
-
-// matchFreq is the frequency of the matches in the positions the phrase positions hold:
-// PhraseScorer's sum of the matches' weights, or the first one's.
-func (s *PhraseSearcher) matchFreq() float32 {
-	m := s.matcher
-	m.reset()
-	if !m.nextMatch() {
-		return 0
-	}
-	freq := m.weight()
-	for s.freqs && m.nextMatch() {
-		freq += m.weight()
-	}
-	return freq
+	return s.match.Freq(func(i int, buf []int) []int { return s.postings[i].positions(buf) })
 }
 
 // Close implements search.Searcher.

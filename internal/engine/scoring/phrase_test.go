@@ -10,32 +10,7 @@ import (
 // "_" a gap) in doc (words at positions 0, 1, ...) within slop: what PhraseSearcher
 // computes once it has a document's positions.
 func phraseFreq(query, doc string, slop int) float32 {
-	at := map[string][]int{}
-	for i, w := range strings.Fields(doc) {
-		at[w] = append(at[w], i)
-	}
-	var pps []*phrasePos
-	for offset, word := range strings.Fields(query) {
-		if word == "_" {
-			continue
-		}
-		pp := &phrasePos{offset: offset, ord: len(pps), terms: strings.Split(word, "|"), rptGroup: -1}
-		for _, t := range pp.terms {
-			pp.positions = append(pp.positions, at[t]...)
-		}
-		slices.Sort(pp.positions)
-		if len(pp.positions) == 0 {
-			return 0 // the document does not hold every position's terms
-		}
-		pps = append(pps, pp)
-	}
-	s := &PhraseSearcher{pps: pps, freqs: true}
-	if slop == 0 {
-		s.matcher = newExactMatcher(pps)
-	} else {
-		s.matcher = newSloppyMatcher(pps, slop)
-	}
-	return s.matchFreq()
+	return newMatcherOf(query, slop, true).Freq(positionsIn(query, doc))
 }
 
 // The frequencies below follow Lucene's SloppyPhraseMatcher step by step (each phrase
@@ -98,5 +73,76 @@ func TestPhraseQueueOrder(t *testing.T) {
 	}
 	if want := []int{4, 2, 3, 1, 0}; !slices.Equal(got, want) {
 		t.Errorf("popped %v, want %v", got, want)
+	}
+}
+
+// The search loop keeps one matcher per segment and runs it on document after document:
+// each document's frequency must be what a fresh matcher finds, whatever came before
+// (repeat groups, the sloppy queue, a document whose positions ran out early).
+func TestPhraseMatcherAcrossDocuments(t *testing.T) {
+	docs := []string{"a b a c", "c a", "b a b a b", "a a b", "x y", "a c b a", "b", "a b c a b"}
+	for _, query := range []string{"a b", "b a", "a b a", "a _ b", "a|c b"} {
+		for _, slop := range []int{0, 1, 2, 8} {
+			for _, freqs := range []bool{true, false} {
+				m := newMatcherOf(query, slop, freqs)
+				for _, doc := range docs {
+					want := newMatcherOf(query, slop, freqs).Freq(positionsIn(query, doc))
+					if got := m.Freq(positionsIn(query, doc)); got != want {
+						t.Errorf("%q~%d in %q after other documents: frequency %v, want %v", query, slop, doc, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// A position of a term without positions (a field indexed without them) matches
+// nothing, exactly or sloppily, whatever the document before held.
+func TestPhraseWithoutPositions(t *testing.T) {
+	for _, slop := range []int{0, 3} {
+		m := newMatcherOf("a b", slop, true)
+		if m.Freq(positionsIn("a b", "a b")) == 0 {
+			t.Fatalf("slop %d: the phrase must match its own words", slop)
+		}
+		none := func(i int, buf []int) []int {
+			if i == 0 {
+				return append(buf, 0)
+			}
+			return buf
+		}
+		if got := m.Freq(none); got != 0 {
+			t.Errorf("slop %d: a position without positions gave frequency %v, want 0", slop, got)
+		}
+	}
+}
+
+func newMatcherOf(query string, slop int, freqs bool) *PhraseMatcher {
+	var positions []PhrasePosition
+	for offset, word := range strings.Fields(query) {
+		if word != "_" {
+			positions = append(positions, PhrasePosition{Offset: offset, Terms: strings.Split(word, "|")})
+		}
+	}
+	return NewPhraseMatcher(positions, slop, freqs)
+}
+
+// positionsIn fills a matcher of query with the positions of its terms in doc.
+func positionsIn(query, doc string) func(i int, buf []int) []int {
+	at := map[string][]int{}
+	for i, w := range strings.Fields(doc) {
+		at[w] = append(at[w], i)
+	}
+	var terms [][]string
+	for _, word := range strings.Fields(query) {
+		if word != "_" {
+			terms = append(terms, strings.Split(word, "|"))
+		}
+	}
+	return func(i int, buf []int) []int {
+		for _, t := range terms[i] {
+			buf = append(buf, at[t]...)
+		}
+		slices.Sort(buf)
+		return buf
 	}
 }

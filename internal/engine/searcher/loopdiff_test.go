@@ -19,15 +19,18 @@ import (
 const diffMapping = `{"properties":{
  "title":{"type":"text","analyzer":"english","fields":{"words":{"type":"text"}}},
  "description":{"type":"text","fields":{"words":{"type":"text","analyzer":"english"}}},"brand":{"type":"keyword"},
- "category":{"type":"keyword"},"price":{"type":"float"},"stock":{"type":"long"}}}`
+ "category":{"type":"keyword"},"price":{"type":"float"},"stock":{"type":"long"},
+ "notes":{"type":"text","analyzer":"english"}}}`
 
 var diffWords = strings.Fields("alpine jacket trail shoe red blue light warm rain coat wool sock hiking boot")
 
 // diffIndex builds an index of several segments (one refresh per batch), one of them of
 // several thousand documents, with deleted
 // and updated documents, a segment whose documents are all deleted, and documents
-// without some fields; prices of more distinct values than a byte holds.
+// without some fields; prices of more distinct values than a byte holds; descriptions
+// of two values now and then, and notes with stop words.
 func diffIndex(dir string, r *rand.Rand) *store.Index {
+	diffTexts = nil
 	ix := newIndex(dir, "diff", diffMapping)
 	next := 0
 	for batch := 0; batch < 5; batch++ {
@@ -110,8 +113,15 @@ func diffDoc(r *rand.Rand, batch int) []byte {
 		}
 		return strings.Join(out, " ")
 	}
-	doc := map[string]any{"description": words(8) + " " + diffCode(r), "brand": fmt.Sprint("b", r.Intn(5)),
-		"category": fmt.Sprint("c", r.Intn(3)), "price": float64(r.Intn(1000)) / 2, "stock": r.Intn(5)}
+	desc := []string{words(8) + " " + diffCode(r)}
+	doc := map[string]any{"description": desc[0], "brand": fmt.Sprint("b", r.Intn(5)),
+		"category": fmt.Sprint("c", r.Intn(3)), "price": float64(r.Intn(1000)) / 2, "stock": r.Intn(5),
+		"notes": diffNotes(r)}
+	if r.Intn(5) == 0 {
+		desc = append(desc, words(4))
+		doc["description"] = desc
+	}
+	diffTexts = append(diffTexts, desc...)
 	if batch != 2 { // a segment without titles
 		doc["title"] = words(3)
 	}
@@ -130,7 +140,11 @@ func diffQuery(r *rand.Rand) map[string]any {
 		if r.Intn(3) == 0 {
 			return variants(r)
 		}
-		switch r.Intn(4) {
+		switch r.Intn(6) {
+		case 4:
+			return diffPhrase(r)
+		case 5:
+			return diffProximity(r)
 		case 0:
 			mm := map[string]any{"query": text(), "fields": []any{fmt.Sprint("title^", 1+r.Intn(4)), "description"}}
 			if r.Intn(2) == 0 {
@@ -154,7 +168,11 @@ func diffQuery(r *rand.Rand) map[string]any {
 		if r.Intn(5) == 0 {
 			return bandFilter(r)
 		}
-		switch r.Intn(5) {
+		switch r.Intn(7) {
+		case 5:
+			return diffPhrase(r)
+		case 6:
+			return scored()
 		case 0:
 			return map[string]any{"range": map[string]any{"price": map[string]any{"gte": r.Intn(300)}}}
 		case 1:

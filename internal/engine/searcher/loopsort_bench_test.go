@@ -83,7 +83,6 @@ func benchBody(q string, sorted, post bool) *Request {
 	panic(err)
 }
 
-
 // BenchmarkLoopSort measures the CPU per search (getrusage of the process) of catalog
 // searches with the loop on and off, alternated in rounds on 100,000 records, after a
 // round that warms both paths:
