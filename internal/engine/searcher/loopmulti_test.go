@@ -14,7 +14,10 @@ import (
 // variantsOf is a catalog search's dis_max of one word's variants (internal/searchquery):
 // exact on the analysed fields, a typo on their words subfields, and for the last word
 // (still being typed) a prefix.
-func variantsOf(word string, last bool) string {
+func variantsOf(word string, last bool) string { return bandsOf(word, last, "title") }
+
+// bandsOf is variantsOf over the title field named title (and description).
+func bandsOf(word string, last bool, title string) string {
 	band := func(boost, filter string) string {
 		return `{"constant_score":{"boost":` + boost + `,"filter":` + filter + `}}`
 	}
@@ -22,14 +25,14 @@ func variantsOf(word string, last bool) string {
 		return `{"match":{"` + field + `":{"query":"` + word + `","operator":"and","fuzziness":1,"prefix_length":1,"fuzzy_transpositions":true}}}`
 	}
 	bands := []string{
-		band("76", `{"match":{"title":{"query":"`+word+`","operator":"and"}}}`),
+		band("76", `{"match":{"`+title+`":{"query":"`+word+`","operator":"and"}}}`),
 		band("73", `{"match":{"description":{"query":"`+word+`","operator":"and"}}}`),
-		band("39", fuzzy("title.words")),
+		band("39", fuzzy(title+".words")),
 		band("36", fuzzy("description.words")),
 	}
 	if last {
 		bands = append(bands,
-			band("75", `{"match_bool_prefix":{"title.words":{"query":"`+word+`","operator":"and"}}}`),
+			band("75", `{"match_bool_prefix":{"`+title+`.words":{"query":"`+word+`","operator":"and"}}}`),
 			band("72", `{"match_bool_prefix":{"description.words":{"query":"`+word+`","operator":"and"}}}`))
 	}
 	return `{"dis_max":{"queries":[` + strings.Join(bands, ",") + `]}}`
