@@ -1,8 +1,10 @@
 package es
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
@@ -46,5 +48,52 @@ func TestMsearchItems(t *testing.T) {
 	}
 	if _, _, err := MsearchItems(1, answer(500, `{"error":{"type":"x"},"status":500}`), nil); !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("a 500: %v, want ErrUnavailable", err)
+	}
+}
+
+// Only a response's own error member fails it: a record may hold fields named error and
+// status; answers are given as they came, and an answer that is not JSON, or whose
+// responses are not objects, is ErrUnavailable.
+func TestMsearchItemsReadsTopLevelMembersOnly(t *testing.T) {
+	hit := `{"hits":{"hits":[{"_source":{"error":{"type":"x"},"status":500,"name":"oak"}}]},"error":null, "status":200}`
+	answers, errs, err := MsearchItems(2, answer(200, "{\"responses\" : [\n "+hit+" ,\n"+hit+"]}"), nil)
+	if err != nil || errs[0] != nil || errs[1] != nil {
+		t.Fatalf("errors %v, %v", err, errs)
+	}
+	if string(answers[0]) != hit || string(answers[1]) != hit {
+		t.Fatalf("answers %q", answers)
+	}
+	for _, bad := range []string{`{"responses":[`, `{"responses":[1]}`, `{"responses":{}}`, `[]`, `{"responses":[{"status":"x"}]}`} {
+		if _, _, err := MsearchItems(1, answer(200, bad), nil); !errors.Is(err, ErrUnavailable) {
+			t.Errorf("%s: %v, want ErrUnavailable", bad, err)
+		}
+	}
+}
+
+// FuzzMsearchItems: whatever the backend answers, reading it never panics, and each
+// answer given is a JSON value.
+func FuzzMsearchItems(f *testing.F) {
+	f.Add(`{"took":1,"responses":[{"hits":{"hits":[]},"status":200},{"error":{"type":"x"},"status":400}]}`)
+	f.Add(`{"responses":[{"status":200,"error":null}]}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		answers, _, err := MsearchItems(1, answer(200, body), nil)
+		if err == nil && !json.Valid(answers[0]) {
+			t.Fatalf("answer %q of %q is not JSON", answers[0], body)
+		}
+	})
+}
+
+// BenchmarkMsearchItems reads the answer to a search with promoted records: a page of
+// 20 hits of about 1 KB with their highlights, and the promoted record's.
+func BenchmarkMsearchItems(b *testing.B) {
+	hit := `{"_index":"i","_id":"sku-1","_score":null,"_source":{"objectID":"sku-1","name":"oak desk","description":"` +
+		strings.Repeat("walnut desk with oak legs ", 28) + `"},"highlight":{"description":["` + strings.Repeat("<em>oak</em> desk ", 40) + `"]},"sort":[1,2,"sku-1"]}`
+	page := `{"took":3,"hits":{"total":{"value":1200,"relation":"eq"},"hits":[` + strings.Repeat(hit+",", 19) + hit + `]},"aggregations":{"f0":{"buckets":[]}},"status":200}`
+	body := `{"took":3,"responses":[{"took":1,"hits":{"hits":[` + hit + `]},"status":200},` + page + `]}`
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if _, _, err := MsearchItems(2, answer(200, body), nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
