@@ -1,8 +1,9 @@
 // Package docsort holds Elasticsearch sort clauses: parsing them, and ordering documents
 // by them from per-segment columns (internal/engine/columns), for the searches that
-// rank documents themselves instead of through bleve's collector: collapse, which keeps
-// the best document of each group, and the top_hits aggregation, which keeps the best
-// documents of each bucket.
+// rank documents themselves instead of through bleve's collector: the engine's search
+// loop (internal/engine/loop), whose hits follow a sort's clauses after the score;
+// collapse, which keeps the best document of each group; and the top_hits aggregation,
+// which keeps the best documents of each bucket.
 package docsort
 
 import (

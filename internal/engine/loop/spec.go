@@ -1,11 +1,14 @@
 // Package loop is the engine's own search loop for the query shapes a catalog search
-// sends (bool of match, multi_match, phrase and term queries with range filters): per segment,
+// sends: bools of match, multi_match, term, terms, ids, fuzzy, prefix and phrase queries,
+// constant_score bands of them, dis_max, and range, term and exists filters. Per segment,
 // on segment-local document numbers, it reads the terms' postings from the segment a
-// block at a time (internal/engine/zap's Blocks), scores them with the scorers package
-// scoring builds (the same float32 arithmetic, in the same order, as its searchers),
-// checks range filters against columns, and hands every match to the caller, which
-// counts, aggregates and keeps the best. Bleve's searchers do the same through a
-// DocumentMatch, a global document number and an interface call per posting and clause.
+// block at a time (internal/engine/zap's Blocks), ORs a multi-term query's many terms
+// into a bit set, reads positions only for a phrase's candidates, scores with the scorers
+// package scoring builds (the same float32 arithmetic, in the same order, as its
+// searchers), checks filters against columns, and hands every match to the caller, which
+// counts, aggregates, applies a post_filter and keeps the best by score or by a sort
+// (KeyedTopK). Bleve's searchers do the same through a DocumentMatch, a global document
+// number and an interface call per posting and clause.
 //
 // A Node is a query's plan for one reader, built by package dsl from its queries; dsl
 // builds one only for the shapes this package runs, and the search falls back to bleve
