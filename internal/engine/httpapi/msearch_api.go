@@ -47,7 +47,8 @@ func (a *API) msearch(defIndex string) func(q *req) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		if err := checkMsearchBodies(items, q.param("rest_total_hits_as_int") == "true"); err != nil {
+		parsed, err := parseMsearchBodies(items, q.param("rest_total_hits_as_int") == "true")
+		if err != nil {
 			return 0, nil, err
 		}
 		responses := make([]any, len(items))
@@ -57,7 +58,7 @@ func (a *API) msearch(defIndex string) func(q *req) (int, any, error) {
 		for i, it := range items {
 			subs[i] = &req{w: q.w, r: q.r, params: it.params, body: it.body}
 			g.Go(func() error {
-				responses[i] = a.msearchOne(subs[i], it.expr)
+				responses[i] = a.msearchOne(subs[i], it.expr, parsed[i])
 				return nil
 			})
 		}
@@ -69,8 +70,8 @@ func (a *API) msearch(defIndex string) func(q *req) (int, any, error) {
 	}
 }
 
-func (a *API) msearchOne(sub *req, expr string) any {
-	_, body, err := a.search(expr)(sub)
+func (a *API) msearchOne(sub *req, expr string, sr *searcher.Request) any {
+	_, body, err := a.runParsed(sub, expr, sr)
 	if err != nil {
 		e := eserr.As(err)
 		return map[string]any{"error": e.BodyWithRootsJSON(), "status": e.Status}
@@ -78,6 +79,14 @@ func (a *API) msearchOne(sub *req, expr string) any {
 	resp := body.(map[string]any)
 	resp["status"] = 200
 	return resp
+}
+
+// runParsed runs one search of a multi-search, its body already read.
+func (a *API) runParsed(sub *req, expr string, sr *searcher.Request) (int, any, error) {
+	if err := checkSearchParams(sub); err != nil {
+		return 0, nil, err
+	}
+	return a.runSearch(sub, expr, sr)
 }
 
 func maxConcurrentSearches(q *req) (int, error) {
@@ -171,21 +180,20 @@ func headerValue(v any) string {
 	return ""
 }
 
-// checkMsearchBodies reads every body as ES does before searching: one it cannot read,
-// or that asks for inexact totals with rest_total_hits_as_int, fails the request.
-func checkMsearchBodies(items []msearchItem, totalsAsInt bool) error {
-	for _, it := range items {
-		body, err := searcher.DecodeBody(it.body)
+// parseMsearchBodies reads every body as ES does before searching: one it cannot read,
+// or that asks for inexact totals with rest_total_hits_as_int, fails the request. The
+// searches run the requests read here: a body is decoded once.
+func parseMsearchBodies(items []msearchItem, totalsAsInt bool) ([]*searcher.Request, error) {
+	parsed := make([]*searcher.Request, len(items))
+	for i, it := range items {
+		sr, err := parseSearchBody(it.body)
 		if err != nil {
-			return err
-		}
-		sr, err := searcher.ParseBody(body)
-		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := sr.CheckOptions(searcher.Options{RestTotalHitsAsInt: totalsAsInt}); err != nil {
-			return err
+			return nil, err
 		}
+		parsed[i] = sr
 	}
-	return nil
+	return parsed, nil
 }

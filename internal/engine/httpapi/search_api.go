@@ -24,40 +24,59 @@ var dbqParams = with(resolveParams, "refresh", "conflicts", "wait_for_completion
 
 func (a *API) search(expr string) func(q *req) (int, any, error) {
 	return func(q *req) (int, any, error) {
-		if q.param("scroll") != "" {
-			if err := searcher.ScrollConflict(q.body); err != nil {
-				return 0, nil, err
-			}
-			return 0, nil, eserr.IllegalArgument("scroll is not supported by this engine; use search_after")
+		if err := checkSearchParams(q); err != nil {
+			return 0, nil, err
 		}
-		if st := q.param("search_type"); st != "" && st != "query_then_fetch" && st != "dfs_query_then_fetch" {
-			return 0, nil, eserr.IllegalArgument("No search type for [%s]", st)
-		}
-		body, err := searcher.DecodeBody(q.body)
+		sr, err := parseSearchBody(q.body)
 		if err != nil {
 			return 0, nil, err
 		}
-		sr, err := searcher.ParseBody(body)
-		if err != nil {
-			return 0, nil, err
-		}
-		if err := sr.ApplyParams(q.param); err != nil {
-			return 0, nil, err
-		}
-		indices, err := a.pinned(q, expr, true)
-		if err != nil {
-			return 0, nil, err
-		}
-		if err := a.applyAliasFilters(expr, indices, sr); err != nil {
-			return 0, nil, err
-		}
-		o := searcher.Options{TypedKeys: q.param("typed_keys") == "true", RestTotalHitsAsInt: q.param("rest_total_hits_as_int") == "true"}
-		resp, err := searcher.Run(q.r.Context(), indices, sr, o)
-		if err != nil {
-			return 0, nil, err
-		}
-		return 200, resp, nil
+		return a.runSearch(q, expr, sr)
 	}
+}
+
+// checkSearchParams refuses the parameters a search cannot run with, before its body is
+// read.
+func checkSearchParams(q *req) error {
+	if q.param("scroll") != "" {
+		if err := searcher.ScrollConflict(q.body); err != nil {
+			return err
+		}
+		return eserr.IllegalArgument("scroll is not supported by this engine; use search_after")
+	}
+	if st := q.param("search_type"); st != "" && st != "query_then_fetch" && st != "dfs_query_then_fetch" {
+		return eserr.IllegalArgument("No search type for [%s]", st)
+	}
+	return nil
+}
+
+// parseSearchBody reads a search's body into its request.
+func parseSearchBody(raw []byte) (*searcher.Request, error) {
+	body, err := searcher.DecodeBody(raw)
+	if err != nil {
+		return nil, err
+	}
+	return searcher.ParseBody(body)
+}
+
+// runSearch runs sr, the search of q's body, over the indices expr names.
+func (a *API) runSearch(q *req, expr string, sr *searcher.Request) (int, any, error) {
+	if err := sr.ApplyParams(q.param); err != nil {
+		return 0, nil, err
+	}
+	indices, err := a.pinned(q, expr, true)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := a.applyAliasFilters(expr, indices, sr); err != nil {
+		return 0, nil, err
+	}
+	o := searcher.Options{TypedKeys: q.param("typed_keys") == "true", RestTotalHitsAsInt: q.param("rest_total_hits_as_int") == "true"}
+	resp, err := searcher.Run(q.r.Context(), indices, sr, o)
+	if err != nil {
+		return 0, nil, err
+	}
+	return 200, resp, nil
 }
 
 // applyAliasFilters adds the filters of filtered aliases the search went through.
