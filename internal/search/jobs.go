@@ -42,7 +42,7 @@ type job struct {
 // newJob plans a search of the index behind alias with build, as the rules' outcome
 // changes it.
 func newJob(alias string, out merch.Outcome, build func(drop int, m *searchquery.Merch) (searchquery.Plan, error)) (*job, error) {
-	j := &job{alias: alias, merch: out, build: build}
+	j := &job{alias: alias, merch: withCover(out), build: build}
 	if err := j.replan(0); err != nil {
 		return nil, err
 	}

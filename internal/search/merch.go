@@ -61,6 +61,28 @@ func (s *Service) runAll(ctx context.Context, jobs []*job) {
 	s.runJobs(ctx, rounds...)
 }
 
+// withCover has a search with promoted records planned for the window of organic hits
+// its first round fetches (pinnedJob), instead of for its page and again for that window.
+func withCover(out merch.Outcome) merch.Outcome {
+	if len(out.Pins) == 0 || out.Merch == nil {
+		return out
+	}
+	m := *out.Merch
+	m.Cover = covering(out.Pins)
+	out.Merch = &m
+	return out
+}
+
+// covering is the window of organic hits that holds a page's whichever of pins the
+// search's filters let through (merch.Covering).
+func covering(pins []merch.Pin) func(offset, limit int) searchquery.Window {
+	placed := merch.Place(pins, func(string) bool { return true })
+	return func(offset, limit int) searchquery.Window {
+		from, size := merch.Covering(placed, offset, limit)
+		return searchquery.Window{From: from, Size: size}
+	}
+}
+
 // within cuts the organic hits of lay out of hits, those of the window fetched; false
 // when fetched does not hold lay's window.
 func within(hits []searchquery.Hit, fetched searchquery.Window, lay merch.PageLayout) ([]searchquery.Hit, bool) {

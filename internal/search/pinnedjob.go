@@ -28,12 +28,15 @@ func newPinnedJob(j *job) *pinnedJob {
 	return p
 }
 
-// start plans the first round of j's current plan.
+// start plans the first round of j's current plan, whose body searches the window
+// covering the page (withCover).
 func (p *pinnedJob) start() {
-	from, size := merch.Covering(merch.Place(p.j.merch.Pins, func(string) bool { return true }), p.j.plan.Offset, p.j.plan.Limit)
 	p.pinned = &pinnedFetch{alias: p.j.alias, plan: p.j.plan}
 	p.placed = nil
-	p.fetchOrganic(searchquery.Window{From: from, Size: size})
+	p.fetched = covering(p.j.merch.Pins)(p.j.plan.Offset, p.j.plan.Limit)
+	organic := p.j.plan
+	organic.Retry = false
+	p.organic = &job{alias: p.j.alias, plan: organic, bodies: [][]byte{organic.Body}}
 }
 
 // fetchOrganic plans the organic search of the window w.

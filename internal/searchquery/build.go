@@ -91,7 +91,7 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 		plan.explain.popularity = popular
 		plan.explain.rulesShift = band.shift
 	}
-	pinned, err := in.Merch.arrange(body)
+	pinned, err := in.Merch.arrange(body, plan.Offset, plan.Limit)
 	if err != nil {
 		return Plan{}, err
 	}

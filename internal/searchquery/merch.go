@@ -35,6 +35,10 @@ type Merch struct {
 	// Window, when set, is the organic hits' from and size: the pinned records take the
 	// page's other places.
 	Window *Window
+	// Cover, when set and Window is not, gives the window of organic hits a page at
+	// offset and limit needs (merch.Covering): a search with promoted records is planned
+	// once, for the window its first round fetches.
+	Cover func(offset, limit int) Window
 }
 
 // Weighted is a boost or bury's query, built by RuleFilter, and its weight.
@@ -194,7 +198,7 @@ func matchAllRanked(ranked []any) any {
 // pinned search: the promoted records that pass every filter of the search, whatever
 // the text matches (it only ranks and highlights them), with the same fields and
 // highlights. Nil without promoted records.
-func (m *Merch) arrange(body map[string]any) ([]byte, error) {
+func (m *Merch) arrange(body map[string]any, offset, limit int) ([]byte, error) {
 	if m == nil {
 		return nil, nil
 	}
@@ -216,8 +220,8 @@ func (m *Merch) arrange(body map[string]any) ([]byte, error) {
 	exclude := map[string]any{"bool": map[string]any{"must_not": []any{objectIDsQuery(m.Promoted)}}}
 	addPostFilter(body, exclude)
 	excludeFromGroups(body, exclude)
-	if m.Window != nil {
-		body["from"], body["size"] = m.Window.From, m.Window.Size
+	if w := m.window(offset, limit); w != nil {
+		body["from"], body["size"] = w.From, w.Size
 	}
 	pinned := map[string]any{"bool": map[string]any{"filter": filter}}
 	if len(m.Hide) > 0 {
@@ -228,6 +232,16 @@ func (m *Merch) arrange(body map[string]any) ([]byte, error) {
 		out["highlight"] = highlightWords(h, query["must"])
 	}
 	return json.Marshal(out)
+}
+
+// window is the organic hits' window of a page at offset and limit: nil when the page's
+// own.
+func (m *Merch) window(offset, limit int) *Window {
+	if m.Window == nil && m.Cover != nil {
+		w := m.Cover(offset, limit)
+		return &w
+	}
+	return m.Window
 }
 
 // highlightWords is the highlight h with the text clauses words as its highlight_query:

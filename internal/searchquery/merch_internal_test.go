@@ -125,9 +125,21 @@ var _ = Describe("What the rules change in a search's body", func() {
 		Expect(pinned["size"]).To(BeNumerically("==", 2))
 	})
 
+	It("plans a page with promoted records for the window of organic hits that covers it, unless told the window", func() {
+		var asked [2]int
+		cover := func(offset, limit int) Window { asked = [2]int{offset, limit}; return Window{From: offset, Size: limit + 1} }
+		_, body := merchBody("shoe", KeyedRules(merchSettings), &Merch{Promoted: []string{"p"}, Cover: cover})
+		Expect(asked).To(Equal([2]int{0, 20}), "the page's offset and limit")
+		Expect(body["from"]).To(BeNumerically("==", 0))
+		Expect(body["size"]).To(BeNumerically("==", 21))
+		_, body = merchBody("shoe", KeyedRules(merchSettings), &Merch{Promoted: []string{"p"}, Cover: cover, Window: &Window{From: 5, Size: 9}})
+		Expect(body["from"]).To(BeNumerically("==", 5))
+		Expect(body["size"]).To(BeNumerically("==", 9))
+	})
+
 	It("ANDs the promoted records' exclusion with a post_filter the body has already", func() {
 		body := map[string]any{"query": map[string]any{"bool": map[string]any{"must": []any{}}}, "post_filter": brandIs("x")}
-		_, err := (&Merch{Promoted: []string{"p"}}).arrange(body)
+		_, err := (&Merch{Promoted: []string{"p"}}).arrange(body, 0, 20)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(jsonOf(body["post_filter"])).To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"terms": {"objectID": ["p"]}}]}}]}}`))
 	})
@@ -135,7 +147,7 @@ var _ = Describe("What the rules change in a search's body", func() {
 	It("passes the promoted records through the shopper's facetFilters (the post_filter), and counts their groups once", func() {
 		body := map[string]any{"query": map[string]any{"bool": map[string]any{"must": []any{}}}, "post_filter": brandIs("x"),
 			"aggs": map[string]any{groupsAgg: map[string]any{"filter": brandIs("x")}}}
-		pinned, err := (&Merch{Promoted: []string{"p"}}).arrange(body)
+		pinned, err := (&Merch{Promoted: []string{"p"}}).arrange(body, 0, 20)
 		Expect(err).NotTo(HaveOccurred())
 		var p map[string]any
 		Expect(json.Unmarshal(pinned, &p)).To(Succeed())
