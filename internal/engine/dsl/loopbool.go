@@ -144,13 +144,8 @@ func (p *planner) filter(q bq.Query) (loop.Check, loop.Node, error) {
 
 // existsCheck is existsTerms' match: any ordinal of the field's column.
 func (p *planner) existsCheck(q *existsTerms) (loop.Check, error) {
-	cols, err := p.view.Field(q.field, "")
-	if err != nil {
-		return nil, err
-	}
-	return func(seg int, local uint64) bool {
-		return cols[seg].AnyIn(local, 0, uint32(len(cols[seg].Terms)))
-	}, nil
+	c, err := bindExists(p.view, q.field)
+	return loop.Check(c), err
 }
 
 func (p *planner) check(pr *Pred) (loop.Check, error) {

@@ -89,11 +89,14 @@ func allShared(shared []*memoCheck) Check {
 	}
 }
 
-// leaf is p's key and binder when p is a leaf: a term, a range, or terms of one field.
+// leaf is p's key and binder when p is a leaf: a term, a range, an exists, or terms of
+// one field.
 func (p *Pred) leaf(v *columns.View, m mapping.IndexMapping) (string, func() (Check, error)) {
 	switch p.kind {
 	case predTerm:
 		return "term\x00" + p.field + "\x00" + p.term, func() (Check, error) { return bindTerm(v, p.field, p.term) }
+	case predExists:
+		return "exists\x00" + p.field, func() (Check, error) { return bindExists(v, p.field) }
 	case predRange:
 		field, lo, hi, err := p.rng.bounds(m)
 		key := fmt.Sprintf("range\x00%s\x00%d\x00%d", field, lo, hi)

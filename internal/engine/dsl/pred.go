@@ -11,8 +11,9 @@ import (
 )
 
 // Pred is a query that can be checked on a single document from columns: term queries
-// on keyword and boolean fields, ranges on numbers and dates, match_all and match_none,
-// and bool, conjunctions and disjunctions of those. A filter aggregation checks each
+// on keyword and boolean fields, ranges on numbers and dates, exists on fields whose
+// terms say which documents have them, match_all and match_none, and bool, conjunctions
+// and disjunctions of those. A filter aggregation checks each
 // document it collects this way, an array lookup, rather than stepping a searcher.
 type Pred struct {
 	kind    predKind
@@ -31,6 +32,7 @@ const (
 	predNot                 // no sub matches
 	predTerm
 	predRange
+	predExists // field has a value
 )
 
 // Check tells whether a document (a segment of a view and a number in it) matches.
@@ -66,6 +68,8 @@ func PredicateOf(q bq.Query, c *Context) *Pred {
 		return &Pred{kind: predTerm, field: x.FieldVal, term: term}
 	case columnRange:
 		return &Pred{kind: predRange, rng: x}
+	case *existsTerms:
+		return &Pred{kind: predExists, field: x.field}
 	case *boolQuery:
 		return boolPred(x, c)
 	case *bq.ConjunctionQuery:
@@ -179,6 +183,17 @@ func combine(kind predKind, atLeast int, subs []Check) Check {
 		}
 		return false
 	}
+}
+
+// bindExists checks that a document has any term of field: any ordinal in its column.
+func bindExists(v *columns.View, field string) (Check, error) {
+	cols, err := v.Field(field, "")
+	if err != nil {
+		return nil, err
+	}
+	return func(seg int, local uint64) bool {
+		return cols[seg].AnyIn(local, 0, uint32(len(cols[seg].Terms)))
+	}, nil
 }
 
 // bindTerm checks for one term of field: its ordinal in each segment's column.

@@ -4,9 +4,11 @@ import (
 	"testing"
 
 	"github.com/aislehq/aisle/internal/engine/dsl"
+	"github.com/aislehq/aisle/internal/engine/mapper"
 )
 
-// Filters made only of terms on keyword and boolean fields, ranges and bool clauses are
+// Filters made only of terms on keyword and boolean fields, ranges, exists on fields whose
+// terms say which documents have them and bool clauses are
 // checked from columns; anything else is left to its searcher.
 func TestPredicateOf(t *testing.T) {
 	cases := []struct {
@@ -23,6 +25,10 @@ func TestPredicateOf(t *testing.T) {
 		{`{"bool":{"filter":[{"range":{"price":{"lt":5}}}],"should":[{"term":{"brand":"a"}},{"term":{"ok":false}}],"minimum_should_match":1}}`, true},
 		{`{"term":{"title":"red"}}`, false},
 		{`{"match":{"title":"red"}}`, false},
+		{`{"exists":{"field":"sku"}}`, true},
+		{`{"bool":{"must_not":[{"exists":{"field":"sku"}}]}}`, true},
+		// exists on text, or on a field whose mapping is not known, reads _field_names.
+		{`{"exists":{"field":"title"}}`, false},
 		{`{"exists":{"field":"brand"}}`, false},
 		{`{"bool":{"must_not":[{"match":{"title":"red"}}]}}`, false},
 		// Beside a filter, should clauses only score: they do not decide a match.
@@ -30,6 +36,14 @@ func TestPredicateOf(t *testing.T) {
 		{`{"bool":{"should":[{"term":{"brand":"a"}},{"match":{"title":"red"}}]}}`, false},
 	}
 	c := fuzzContext()
+	leaf := c.Leaf
+	sku := &mapper.Leaf{Path: "sku", Type: "keyword", Mapped: "keyword", Indexed: true}
+	c.Leaf = func(p string) *mapper.Leaf {
+		if p == "sku" {
+			return sku
+		}
+		return leaf(p)
+	}
 	for _, tc := range cases {
 		q, err := dsl.Parse([]byte(tc.query), c)
 		if err != nil {
