@@ -127,7 +127,10 @@ var _ = Describe("What the rules change in a search's body", func() {
 
 	It("plans a page with promoted records for the window of organic hits that covers it, unless told the window", func() {
 		var asked [2]int
-		cover := func(offset, limit int) Window { asked = [2]int{offset, limit}; return Window{From: offset, Size: limit + 1} }
+		cover := func(offset, limit int) Window {
+			asked = [2]int{offset, limit}
+			return Window{From: offset, Size: limit + 1}
+		}
 		_, body := merchBody("shoe", KeyedRules(merchSettings), &Merch{Promoted: []string{"p"}, Cover: cover})
 		Expect(asked).To(Equal([2]int{0, 20}), "the page's offset and limit")
 		Expect(body["from"]).To(BeNumerically("==", 0))

@@ -48,7 +48,11 @@ var _ = Describe("Filter aggregations on exists", Ordered, func() {
 				out, err := searchWith(ix, []byte(body), on)
 				Expect(err).NotTo(HaveOccurred())
 				var resp struct {
-					Aggregations struct{ F struct{ DocCount int `json:"doc_count"` } `json:"f"` } `json:"aggregations"`
+					Aggregations struct {
+						F struct {
+							DocCount int `json:"doc_count"`
+						} `json:"f"`
+					} `json:"aggregations"`
 				}
 				Expect(json.Unmarshal([]byte(out), &resp)).To(Succeed(), out)
 				Expect(resp.Aggregations.F.DocCount).To(Equal(want), "loop %v: %s", on, out)
