@@ -68,19 +68,13 @@ func withCover(out merch.Outcome) merch.Outcome {
 		return out
 	}
 	m := *out.Merch
-	m.Cover = covering(out.Pins)
-	out.Merch = &m
-	return out
-}
-
-// covering is the window of organic hits that holds a page's whichever of pins the
-// search's filters let through (merch.Covering).
-func covering(pins []merch.Pin) func(offset, limit int) searchquery.Window {
-	placed := merch.Place(pins, func(string) bool { return true })
-	return func(offset, limit int) searchquery.Window {
+	placed := merch.Place(out.Pins, func(string) bool { return true })
+	m.Cover = func(offset, limit int) searchquery.Window {
 		from, size := merch.Covering(placed, offset, limit)
 		return searchquery.Window{From: from, Size: size}
 	}
+	out.Merch = &m
+	return out
 }
 
 // within cuts the organic hits of lay out of hits, those of the window fetched; false
@@ -93,8 +87,7 @@ func within(hits []searchquery.Hit, fetched searchquery.Window, lay merch.PageLa
 	return hits[lo:min(lo+lay.Size, len(hits))], true
 }
 
-// windowJob plans the organic search of the window w, as a job of its own: grouping
-// rounds included, without retries.
+// windowJob plans the organic search of the window w, as a job of its own.
 func windowJob(alias string, out merch.Outcome, w searchquery.Window, build func(*searchquery.Merch) (searchquery.Plan, error)) (*job, error) {
 	m := *out.Merch
 	m.Window = &w
@@ -102,8 +95,14 @@ func windowJob(alias string, out merch.Outcome, w searchquery.Window, build func
 	if err != nil {
 		return nil, err
 	}
+	return organicJob(alias, plan), nil
+}
+
+// organicJob is plan's organic search as a job of its own: grouping rounds included,
+// without retries.
+func organicJob(alias string, plan searchquery.Plan) *job {
 	plan.Retry = false
-	return &job{alias: alias, plan: plan, bodies: [][]byte{plan.Body}}, nil
+	return &job{alias: alias, plan: plan, bodies: [][]byte{plan.Body}}
 }
 
 // pinnedFetch is a plan's pinned search (the promoted records by objectID) as a job of

@@ -28,15 +28,12 @@ func newPinnedJob(j *job) *pinnedJob {
 	return p
 }
 
-// start plans the first round of j's current plan, whose body searches the window
-// covering the page (withCover).
+// start plans the first round of j's current plan, whose body searches the window of
+// organic hits covering the page (withCover).
 func (p *pinnedJob) start() {
 	p.pinned = &pinnedFetch{alias: p.j.alias, plan: p.j.plan}
 	p.placed = nil
-	p.fetched = covering(p.j.merch.Pins)(p.j.plan.Offset, p.j.plan.Limit)
-	organic := p.j.plan
-	organic.Retry = false
-	p.organic = &job{alias: p.j.alias, plan: organic, bodies: [][]byte{organic.Body}}
+	p.fetched, p.organic = p.j.plan.Organic, organicJob(p.j.alias, p.j.plan)
 }
 
 // fetchOrganic plans the organic search of the window w.

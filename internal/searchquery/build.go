@@ -17,7 +17,10 @@ type Plan struct {
 	// IgnoredWords are the query words this plan does not use.
 	IgnoredWords []string
 	// Pinned is the body of the search for the records the rules promote (nil: none).
-	Pinned    []byte
+	Pinned []byte
+	// Organic is the window of organic hits Body asks for: the page's, or with promoted
+	// records the one their places leave (Merch.Window, Merch.Cover).
+	Organic   Window
 	highlight *highlightPlan
 	explain   *explainPlan
 	// facets lay out the facets' aggregations; distinct groups the hits (nil: not).
@@ -91,16 +94,13 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 		plan.explain.popularity = popular
 		plan.explain.rulesShift = band.shift
 	}
-	pinned, err := in.Merch.arrange(body, plan.Offset, plan.Limit)
-	if err != nil {
+	var err error
+	if plan.Pinned, plan.Organic, err = in.Merch.arrange(body, plan.Offset, plan.Limit); err != nil {
 		return Plan{}, err
 	}
-	plan.Pinned = pinned
-	raw, err := json.Marshal(body)
-	if err != nil {
+	if plan.Body, err = json.Marshal(body); err != nil {
 		return Plan{}, err
 	}
-	plan.Body = raw
 	return plan, nil
 }
 

@@ -197,17 +197,19 @@ func matchAllRanked(ranked []any) any {
 // records, the promoted ones out of the hits, the window), and returns the body of the
 // pinned search: the promoted records that pass every filter of the search, whatever
 // the text matches (it only ranks and highlights them), with the same fields and
-// highlights. Nil without promoted records.
-func (m *Merch) arrange(body map[string]any, offset, limit int) ([]byte, error) {
+// highlights, and the window of organic hits the body asks for. Nil without promoted
+// records.
+func (m *Merch) arrange(body map[string]any, offset, limit int) ([]byte, Window, error) {
+	page := Window{From: offset, Size: limit}
 	if m == nil {
-		return nil, nil
+		return nil, page, nil
 	}
 	query := body["query"].(map[string]any)["bool"].(map[string]any)
 	if len(m.Hide) > 0 {
 		query["must_not"] = []any{idsQuery(m.Hide)}
 	}
 	if len(m.Promoted) == 0 {
-		return nil, nil
+		return nil, page, nil
 	}
 	// The shopper's facetFilters are the body's post_filter (disjunctive facets): the
 	// promoted records pass them too.
@@ -220,9 +222,8 @@ func (m *Merch) arrange(body map[string]any, offset, limit int) ([]byte, error) 
 	exclude := map[string]any{"bool": map[string]any{"must_not": []any{objectIDsQuery(m.Promoted)}}}
 	addPostFilter(body, exclude)
 	excludeFromGroups(body, exclude)
-	if w := m.window(offset, limit); w != nil {
-		body["from"], body["size"] = w.From, w.Size
-	}
+	organic := m.window(page)
+	body["from"], body["size"] = organic.From, organic.Size
 	pinned := map[string]any{"bool": map[string]any{"filter": filter}}
 	if len(m.Hide) > 0 {
 		pinned["bool"].(map[string]any)["must_not"] = query["must_not"]
@@ -231,17 +232,20 @@ func (m *Merch) arrange(body map[string]any, offset, limit int) ([]byte, error) 
 	if h, ok := body["highlight"].(map[string]any); ok {
 		out["highlight"] = highlightWords(h, query["must"])
 	}
-	return json.Marshal(out)
+	raw, err := json.Marshal(out)
+	return raw, organic, err
 }
 
-// window is the organic hits' window of a page at offset and limit: nil when the page's
-// own.
-func (m *Merch) window(offset, limit int) *Window {
-	if m.Window == nil && m.Cover != nil {
-		w := m.Cover(offset, limit)
-		return &w
+// window is the organic hits' window of page: the one set, the one Cover gives, or the
+// page's own.
+func (m *Merch) window(page Window) Window {
+	switch {
+	case m.Window != nil:
+		return *m.Window
+	case m.Cover != nil:
+		return m.Cover(page.From, page.Size)
 	}
-	return m.Window
+	return page
 }
 
 // highlightWords is the highlight h with the text clauses words as its highlight_query:

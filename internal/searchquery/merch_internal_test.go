@@ -142,7 +142,7 @@ var _ = Describe("What the rules change in a search's body", func() {
 
 	It("ANDs the promoted records' exclusion with a post_filter the body has already", func() {
 		body := map[string]any{"query": map[string]any{"bool": map[string]any{"must": []any{}}}, "post_filter": brandIs("x")}
-		_, err := (&Merch{Promoted: []string{"p"}}).arrange(body, 0, 20)
+		_, _, err := (&Merch{Promoted: []string{"p"}}).arrange(body, 0, 20)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(jsonOf(body["post_filter"])).To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"terms": {"objectID": ["p"]}}]}}]}}`))
 	})
@@ -150,7 +150,7 @@ var _ = Describe("What the rules change in a search's body", func() {
 	It("passes the promoted records through the shopper's facetFilters (the post_filter), and counts their groups once", func() {
 		body := map[string]any{"query": map[string]any{"bool": map[string]any{"must": []any{}}}, "post_filter": brandIs("x"),
 			"aggs": map[string]any{groupsAgg: map[string]any{"filter": brandIs("x")}}}
-		pinned, err := (&Merch{Promoted: []string{"p"}}).arrange(body, 0, 20)
+		pinned, _, err := (&Merch{Promoted: []string{"p"}}).arrange(body, 0, 20)
 		Expect(err).NotTo(HaveOccurred())
 		var p map[string]any
 		Expect(json.Unmarshal(pinned, &p)).To(Succeed())
