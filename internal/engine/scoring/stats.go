@@ -9,18 +9,15 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
+	"github.com/aislehq/aisle/internal/engine/fieldstats"
 	"github.com/aislehq/aisle/internal/engine/segcache"
 )
 
 // FieldStats are Lucene's CollectionStatistics of one field over one reader (an index, ES's
-// shard). As in Lucene they count the documents a segment holds whether or not they were
-// deleted since: an update or delete leaves its old document in the statistics until a
-// merge drops it.
-type FieldStats struct {
-	DocCount         int64 // documents with a term in the field
-	SumTotalTermFreq int64 // occurrences of terms
-	SumDocFreq       int64 // (document, term) pairs
-}
+// shard): its segments' fieldstats.Totals summed. As in Lucene they count the documents a
+// segment holds whether or not they were deleted since: an update or delete leaves its
+// old document in the statistics until a merge drops it.
+type FieldStats fieldstats.Totals
 
 // AvgLength is BM25Similarity.avgFieldLength. A field indexed without frequencies
 // (keyword, boolean) has Lucene's sumTotalTermFreq equal to its sumDocFreq.
@@ -152,18 +149,25 @@ func statsOf(seg segment.Segment, field string, now time.Time) (*segmentStats, e
 	})
 }
 
-// computeStats reads every posting of the field in one segment: Lucene keeps these sums
-// in its term dictionary and the norms in a column, bleve keeps a document's field
-// length beside each of its postings.
+// computeStats gives a segment's statistics and norms of a field: stored in the segment
+// by the engine's format (internal/engine/zap), or summed from every posting of the
+// field for segments written before it stored them and of other formats.
 func computeStats(seg segment.Segment, field string) (FieldStats, []byte, error) {
 	d, err := seg.Dictionary(field)
 	if err != nil {
 		return FieldStats{}, nil, err
 	}
-	acc := &statsAcc{norms: make([]byte, seg.Count())}
+	if stored, ok := d.(storedStats); ok {
+		t, norms, found, err := stored.StoredFieldStats()
+		if found || err != nil {
+			return FieldStats(t), norms, err
+		}
+	}
+	acc := &fieldstats.Acc{}
+	acc.Reset(int(seg.Count()))
 	if fast, ok := d.(freqNormVisitor); ok {
-		err := fast.VisitFreqNorms(acc.add)
-		return acc.st, acc.norms, err
+		err := fast.VisitFreqNorms(acc.Add)
+		return FieldStats(acc.Totals), acc.Norms, err
 	}
 	var pl segment.PostingsList
 	var it segment.PostingsIterator
@@ -176,11 +180,17 @@ func computeStats(seg segment.Segment, field string) (FieldStats, []byte, error)
 			return FieldStats{}, nil, err
 		}
 		it = pl.Iterator(true, true, false, it)
-		if err := acc.addAll(it); err != nil {
+		if err := addAll(acc, it); err != nil {
 			return FieldStats{}, nil, err
 		}
 	}
-	return acc.st, acc.norms, nil
+	return FieldStats(acc.Totals), acc.Norms, nil
+}
+
+// storedStats is the engine's segment format's field statistics and norms, summed when
+// the segment was written.
+type storedStats interface {
+	StoredFieldStats() (t fieldstats.Totals, norms []byte, found bool, err error)
 }
 
 // freqNormVisitor is the engine's segment format's one-pass read of a field's postings
@@ -189,28 +199,13 @@ type freqNormVisitor interface {
 	VisitFreqNorms(visit func(doc, freq, normBits uint64)) error
 }
 
-// statsAcc sums a field's postings into its statistics and norms.
-type statsAcc struct {
-	st    FieldStats
-	norms []byte
-}
-
-func (a *statsAcc) add(doc, freq, length uint64) {
-	if a.norms[doc] == 0 {
-		a.st.DocCount++
-		a.norms[doc] = LengthByte(max(int(length), 1))
-	}
-	a.st.SumTotalTermFreq += int64(freq)
-	a.st.SumDocFreq++
-}
-
 // addAll reads postings through the segment API (segments of other formats).
-func (a *statsAcc) addAll(it segment.PostingsIterator) error {
+func addAll(acc *fieldstats.Acc, it segment.PostingsIterator) error {
 	for p, err := it.Next(); p != nil || err != nil; p, err = it.Next() {
 		if err != nil {
 			return err
 		}
-		a.add(p.Number(), p.Frequency(), uint64(postingLength(p)))
+		acc.Add(p.Number(), p.Frequency(), uint64(postingLength(p)))
 	}
 	return nil
 }

@@ -130,14 +130,15 @@ func resizedDocTerms(docTerms [][]byte, n int) [][]byte {
 	return docTerms
 }
 
-// writeTerms writes field fid's postings lists in term order and adds the terms to the
-// dictionary builder, and to docTerms (each document's terms) when the field has doc
-// values.
+// writeTerms writes field fid's postings lists in term order, counts them in the field's
+// statistics and adds the terms to the dictionary builder, and to docTerms (each
+// document's terms) when the field has doc values.
 func (io *invertedIndexOpaque) writeTerms(fid int, docValues bool, docTerms [][]byte,
 	tfEncoder, locEncoder *chunkedIntCoder, w *FileWriter) error {
 	numDocs := uint64(len(io.results))
 	for _, pid := range io.inv.sortedTerms(fid) {
 		term, postings := io.inv.term(pid), io.inv.postingsOf(pid)
+		io.addStats(postings)
 		if docValues {
 			for i := range postings {
 				doc := postings[i].doc
@@ -161,6 +162,19 @@ func (io *invertedIndexOpaque) writeTerms(fid int, docValues bool, docTerms [][]
 		}
 	}
 	return nil
+}
+
+// addStats counts a term's postings in its field's statistics and norms, as a reader
+// of the written postings would see them: a posting without frequency has no norm.
+func (io *invertedIndexOpaque) addStats(postings []inverted) {
+	for i := range postings {
+		p := &postings[i]
+		norm := uint64(p.norm)
+		if p.freq == 0 {
+			norm = 0
+		}
+		io.stats.Add(uint64(p.doc), uint64(p.freq), norm)
+	}
 }
 
 // oneHit reports whether a postings list can be written as a 1-hit value in the term

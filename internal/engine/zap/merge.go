@@ -12,7 +12,8 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 //
-// Modified by the Aisle authors: locations hold positions only (see FORK.md).
+// Modified by the Aisle authors: locations hold positions only, and a merge sums each
+// field's statistics and norms as it writes the field's postings (see FORK.md).
 
 package zap
 
@@ -30,6 +31,8 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 	seg "github.com/blevesearch/scorch_segment_api/v2"
 	"github.com/golang/snappy"
+
+	"github.com/aislehq/aisle/internal/engine/fieldstats"
 )
 
 var DefaultFileMergerBufferSize = 1024 * 1024
@@ -296,7 +299,7 @@ func computeNewDocCount(segments []*SegmentBase, drops []*roaring.Bitmap) (uint6
 
 func mergeTermFreqNormLocsByCopying(term []byte, postItr *PostingsIterator,
 	newDocNums []uint64, newRoaring *roaring.Bitmap,
-	tfEncoder *chunkedIntCoder, locEncoder *chunkedIntCoder) (
+	tfEncoder *chunkedIntCoder, locEncoder *chunkedIntCoder, stats *fieldstats.Acc) (
 	lastDocNum uint64, lastFreq uint64, lastNorm uint64, err error) {
 	nextDocNum, nextFreq, nextNorm, nextFreqNormBytes, nextLocBytes, err :=
 		postItr.nextBytes()
@@ -307,6 +310,7 @@ func mergeTermFreqNormLocsByCopying(term []byte, postItr *PostingsIterator,
 		}
 
 		newRoaring.Add(uint32(hitNewDocNum))
+		stats.Add(hitNewDocNum, nextFreq, nextNorm)
 
 		err = tfEncoder.AddBytes(hitNewDocNum, nextFreqNormBytes)
 		if err != nil {
@@ -333,7 +337,7 @@ func mergeTermFreqNormLocsByCopying(term []byte, postItr *PostingsIterator,
 
 func mergeTermFreqNormLocs(term []byte, postItr *PostingsIterator,
 	newDocNums []uint64, newRoaring *roaring.Bitmap,
-	tfEncoder *chunkedIntCoder, locEncoder *chunkedIntCoder) (
+	tfEncoder *chunkedIntCoder, locEncoder *chunkedIntCoder, stats *fieldstats.Acc) (
 	lastDocNum uint64, lastFreq uint64, lastNorm uint64, err error) {
 	next, err := postItr.Next()
 	for next != nil && err == nil {
@@ -351,6 +355,7 @@ func mergeTermFreqNormLocs(term []byte, postItr *PostingsIterator,
 		} else {
 			return 0, 0, 0, fmt.Errorf("unexpected posting type %T", next)
 		}
+		stats.Add(hitNewDocNum, nextFreq, nextNorm)
 
 		locs := next.Locations()
 

@@ -11,6 +11,9 @@
 // WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 // See the License for the specific language governing permissions and
 // limitations under the License.
+//
+// Modified by the Aisle authors: a section for each field's statistics and norms (see
+// FORK.md).
 
 package zap
 
@@ -60,6 +63,7 @@ const (
 	SectionFaissVectorIndex
 	SectionSynonymIndex
 	SectionGeoShapeV2Index
+	SectionFieldStats // the fork's (see section_field_stats.go)
 
 	// Add new sections above this line.
 	// NumSections automatically reflects the total number of sections

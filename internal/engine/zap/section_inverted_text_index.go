@@ -14,7 +14,8 @@
 //
 // Modified by the Aisle authors: locations hold positions only, and a new segment's
 // documents are inverted and written by the engine's own inverter (invert.go,
-// invertdocs.go), which writes terms of one document as 1-hit values (see FORK.md).
+// invertdocs.go), which writes terms of one document as 1-hit values; both it and merges
+// sum each field's statistics and norms as they write its postings (see FORK.md).
 
 package zap
 
@@ -28,6 +29,8 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 	seg "github.com/blevesearch/scorch_segment_api/v2"
 	"github.com/blevesearch/vellum"
+
+	"github.com/aislehq/aisle/internal/engine/fieldstats"
 )
 
 func init() {
@@ -87,13 +90,14 @@ func (i *invertedTextIndexSection) AddrForField(opaque map[int]resetable, fieldI
 func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.Bitmap,
 	fieldsInv []string, fieldsMap map[string]uint16, fieldsOptions map[string]index.FieldIndexingOptions,
 	fieldsSame bool, newDocNumsIn [][]uint64, newSegDocCount uint64, chunkMode uint32, w *FileWriter,
-	closeCh chan struct{}) (map[int]int, error) {
+	closeCh chan struct{}) (fieldAddrs, statsAddrs map[int]int, err error) {
 	var bufMaxVarintLen64 []byte = make([]byte, binary.MaxVarintLen64)
 
 	var postings *PostingsList
 	var postItr *PostingsIterator
 
-	fieldAddrs := make(map[int]int)
+	fieldAddrs, statsAddrs = make(map[int]int), make(map[int]int)
+	var stats fieldstats.Acc
 	dictOffsets := make([]uint64, len(fieldsInv))
 	fieldDvLocsStart := make([]uint64, len(fieldsInv))
 	fieldDvLocsEnd := make([]uint64, len(fieldsInv))
@@ -121,7 +125,7 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 	var vellumBuf bytes.Buffer
 	newVellum, err := vellum.New(&vellumBuf, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	newRoaring := roaring.NewBitmap()
@@ -141,7 +145,7 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 		for segmentI, segment := range segments {
 			// check for the closure in meantime
 			if isClosed(closeCh) {
-				return nil, seg.ErrClosed
+				return nil, nil, seg.ErrClosed
 			}
 			// early exit if the field's index option is false
 			if !fieldsOptions[fieldName].IsIndexed() {
@@ -150,12 +154,12 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 
 			dict, err2 := segment.dictionary(fieldName)
 			if err2 != nil {
-				return nil, err2
+				return nil, nil, err2
 			}
 			if dict != nil && dict.fst != nil {
 				itr, err2 := dict.fst.Iterator(nil, nil)
 				if err2 != nil && err2 != vellum.ErrIteratorDone {
-					return nil, err2
+					return nil, nil, err2
 				}
 				if itr != nil {
 					newDocNums = append(newDocNums, newDocNumsIn[segmentI])
@@ -174,6 +178,7 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 		var prevTerm []byte
 
 		newRoaring.Clear()
+		stats.Reset(int(newSegDocCount))
 
 		var lastDocNum, lastFreq, lastNorm uint64
 
@@ -227,14 +232,14 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 			if !bytes.Equal(prevTerm, term) {
 				// check for the closure in meantime
 				if isClosed(closeCh) {
-					return nil, seg.ErrClosed
+					return nil, nil, seg.ErrClosed
 				}
 
 				// if the term changed, write out the info collected
 				// for the previous term
 				err = finishTerm(prevTerm)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			if !bytes.Equal(prevTerm, term) || prevTerm == nil {
@@ -244,14 +249,14 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 				for i, idx := range lowItrIdxs {
 					pl, err := dicts[idx].postingsListFromOffset(lowItrVals[i], drops[idx], nil)
 					if err != nil {
-						return nil, err
+						return nil, nil, err
 					}
 					newCard += pl.Count()
 				}
 				// compute correct chunk size with this
 				chunkSize, err := getChunkSize(chunkMode, newCard, newSegDocCount)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				// update encoders chunk
 				tfEncoder.SetChunkSize(chunkSize, newSegDocCount-1)
@@ -261,7 +266,7 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 			postings, err = dicts[itrI].postingsListFromOffset(
 				postingsOffset, drops[itrI], postings)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 
 			postItr = postings.iterator(true, true, true, postItr)
@@ -273,14 +278,14 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 				// can optimize by copying freq/norm/loc bytes directly
 				lastDocNum, lastFreq, lastNorm, err = mergeTermFreqNormLocsByCopying(
 					term, postItr, newDocNums[itrI], newRoaring,
-					tfEncoder, locEncoder)
+					tfEncoder, locEncoder, &stats)
 			} else {
 				lastDocNum, lastFreq, lastNorm, err = mergeTermFreqNormLocs(
 					term, postItr, newDocNums[itrI], newRoaring,
-					tfEncoder, locEncoder)
+					tfEncoder, locEncoder, &stats)
 			}
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 
 			prevTerm = prevTerm[:0] // copy to prevTerm in case Next() reuses term mem
@@ -289,24 +294,24 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 			err = enumerator.Next()
 		}
 		if err != vellum.ErrIteratorDone {
-			return nil, err
+			return nil, nil, err
 		}
 		// close the enumerator to free the underlying iterators
 		err = enumerator.Close()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 
 		err = finishTerm(prevTerm)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 
 		dictOffset := uint64(w.Count())
 
 		err = newVellum.Close()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		vellumData := w.process(vellumBuf.Bytes())
 
@@ -314,13 +319,13 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 		n := binary.PutUvarint(bufMaxVarintLen64, uint64(len(vellumData)))
 		_, err = w.Write(bufMaxVarintLen64[:n])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 
 		// write this vellum to disk
 		_, err = w.Write(vellumData)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 
 		dictOffsets[fieldID] = dictOffset
@@ -331,7 +336,7 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 		// NOTE: doc values continue to use legacy chunk mode
 		chunkSize, err := getChunkSize(LegacyChunkMode, 0, 0)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if fieldsOptions[fieldName].SkipDVChunking() {
 			chunkSize = 1
@@ -344,7 +349,7 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 		for segmentI, segment := range segmentsInFocus {
 			// check for the closure in meantime
 			if isClosed(closeCh) {
-				return nil, seg.ErrClosed
+				return nil, nil, seg.ErrClosed
 			}
 			// early exit if docvalues are not wanted for this field
 			if !fieldsOptions[fieldName].IncludeDocValues() {
@@ -366,7 +371,7 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 					return nil
 				})
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 		}
@@ -374,13 +379,13 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 		if fdvReadersAvailable {
 			err = fdvEncoder.Close()
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 
 			// persist the doc value details for this field
 			_, err = fdvEncoder.Write()
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 
 			// get the field doc value offset (end)
@@ -395,44 +400,47 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 		n = binary.PutUvarint(bufMaxVarintLen64, fieldDvLocsStart[fieldID])
 		_, err = w.Write(bufMaxVarintLen64[:n])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 
 		n = binary.PutUvarint(bufMaxVarintLen64, fieldDvLocsEnd[fieldID])
 		_, err = w.Write(bufMaxVarintLen64[:n])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 
 		n = binary.PutUvarint(bufMaxVarintLen64, dictOffsets[fieldID])
 		_, err = w.Write(bufMaxVarintLen64[:n])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 
 		fieldAddrs[fieldID] = fieldStart
+		if statsAddrs[fieldID], err = writeFieldStats(&stats, w); err != nil {
+			return nil, nil, err
+		}
 
 		// reset vellum buffer and vellum builder
 		vellumBuf.Reset()
 		err = newVellum.Reset(&vellumBuf)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return fieldAddrs, nil
+	return fieldAddrs, statsAddrs, nil
 }
 
 func (i *invertedTextIndexSection) Merge(opaque map[int]resetable, segments []*SegmentBase,
 	drops []*roaring.Bitmap, fieldsInv []string, newDocNumsIn [][]uint64,
 	w *FileWriter, closeCh chan struct{}) error {
 	io := i.getInvertedIndexOpaque(opaque)
-	fieldAddrs, err := mergeAndPersistInvertedSection(segments, drops, fieldsInv,
+	fieldAddrs, statsAddrs, err := mergeAndPersistInvertedSection(segments, drops, fieldsInv,
 		io.FieldsMap, io.FieldsOptions, io.fieldsSame, newDocNumsIn, io.numDocs, io.chunkMode, w, closeCh)
 	if err != nil {
 		return err
 	}
 
-	io.fieldAddrs = fieldAddrs
+	io.fieldAddrs, io.statsAddrs = fieldAddrs, statsAddrs
 	return nil
 }
 
@@ -496,6 +504,7 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 		if docValues {
 			docTermMap = resizedDocTerms(docTermMap, len(io.results))
 		}
+		io.stats.Reset(len(io.results))
 		err = io.writeTerms(fieldID, docValues, docTermMap, tfEncoder, locEncoder, w)
 		if err != nil {
 			return err
@@ -602,6 +611,9 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 		}
 
 		io.fieldAddrs[fieldID] = fieldStart
+		if io.statsAddrs[fieldID], err = writeFieldStats(&io.stats, w); err != nil {
+			return err
+		}
 	}
 
 	return nil
@@ -617,6 +629,7 @@ func (i *invertedTextIndexSection) getInvertedIndexOpaque(opaque map[int]resetab
 func (i *invertedTextIndexSection) InitOpaque(args map[string]interface{}) resetable {
 	rv := &invertedIndexOpaque{
 		fieldAddrs: map[int]int{},
+		statsAddrs: map[int]int{},
 	}
 	for k, v := range args {
 		rv.Set(k, v)
@@ -674,6 +687,11 @@ type invertedIndexOpaque struct {
 
 	fieldAddrs map[int]int
 
+	// each field's statistics and norms, summed as its postings are written, and where
+	// they were written (see section_field_stats.go)
+	stats      fieldstats.Acc
+	statsAddrs map[int]int
+
 	fieldsSame bool
 	numDocs    uint64
 }
@@ -703,6 +721,7 @@ func (io *invertedIndexOpaque) Reset() (err error) {
 	io.numDocs = 0
 
 	clear(io.fieldAddrs)
+	clear(io.statsAddrs)
 
 	return err
 }

@@ -11,6 +11,9 @@
 // WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 // See the License for the specific language governing permissions and
 // limitations under the License.
+//
+// Modified by the Aisle authors: the reader skips section types it does not know (see
+// FORK.md).
 
 package zap
 
@@ -434,6 +437,9 @@ func (sb *SegmentBase) loadField(fieldID uint16, pos uint64) ([]uint64, error) {
 		pos += 2
 		fieldSectionAddr := binary.BigEndian.Uint64(sb.mem[pos : pos+8])
 		pos += 8
+		if fieldSectionType >= NumSections { // a later release's section (see FORK.md)
+			continue
+		}
 		fieldSectionMap[fieldSectionType] = fieldSectionAddr
 	}
 
