@@ -2,12 +2,16 @@ package engine_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	index "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/aislehq/aisle/internal/engine/mapper/mappertest"
 	"github.com/aislehq/aisle/internal/engine/zap"
@@ -66,4 +70,41 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkSegmentMerge merges ten segments of the shared benchmark's products (2,000
+// each by default, AISLE_BENCH_SEGMENT_DOCS, one in a hundred deleted) into one on disk,
+// as scorch's tiered merges do ten at a time, and reports the CPU it takes (cpu_ms):
+// merges were over a quarter of indexing in the one-million profile of issue 25.
+// Compare two code versions as BenchmarkSegmentBuild says.
+func BenchmarkSegmentMerge(b *testing.B) {
+	n := envInt("AISLE_BENCH_SEGMENT_DOCS", 2000)
+	docs := builtProducts(b, 10*n)
+	plugin := &zap.ZapPlugin{}
+	dir := b.TempDir()
+	segs := make([]segment.Segment, 10)
+	drops := make([]*roaring.Bitmap, 10)
+	for i := range segs {
+		part := docs[i*n : (i+1)*n]
+		for _, d := range part {
+			mappertest.Analyze(d)
+		}
+		s, _, err := plugin.New(part)
+		if err != nil {
+			b.Fatal(err)
+		}
+		segs[i] = s
+		drops[i] = roaring.New()
+		for doc := uint32(i); doc < uint32(n); doc += 100 {
+			drops[i].Add(doc)
+		}
+	}
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := plugin.Merge(segs, drops, filepath.Join(dir, fmt.Sprintf("m%d.zap", i)), nil, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu_ms/op")
 }

@@ -34,6 +34,19 @@ func (a *Acc) Reset(numDocs int) {
 	clear(a.Norms)
 }
 
+// Sum counts one posting in the totals only, its document's norm set apart (SetNorm).
+func (a *Acc) Sum(freq uint64) {
+	a.SumTotalTermFreq += int64(freq)
+	a.SumDocFreq++
+}
+
+// SetNorm gives document doc, which has a term in the field, its norm: a merge copies
+// the norms of the documents it keeps rather than reading them from every posting.
+func (a *Acc) SetNorm(doc uint64, norm byte) {
+	a.Norms[doc] = norm
+	a.DocCount++
+}
+
 // Add counts one posting: document doc holds a term freq times in a field of length
 // tokens. Frequency 0 is a field indexed without frequencies.
 func (a *Acc) Add(doc, freq, length uint64) {

@@ -31,8 +31,6 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 	seg "github.com/blevesearch/scorch_segment_api/v2"
 	"github.com/golang/snappy"
-
-	"github.com/aislehq/aisle/internal/engine/fieldstats"
 )
 
 var DefaultFileMergerBufferSize = 1024 * 1024
@@ -299,7 +297,7 @@ func computeNewDocCount(segments []*SegmentBase, drops []*roaring.Bitmap) (uint6
 
 func mergeTermFreqNormLocsByCopying(term []byte, postItr *PostingsIterator,
 	newDocNums []uint64, newRoaring *roaring.Bitmap,
-	tfEncoder *chunkedIntCoder, locEncoder *chunkedIntCoder, stats *fieldstats.Acc) (
+	tfEncoder *chunkedIntCoder, locEncoder *chunkedIntCoder, stats *mergeStats) (
 	lastDocNum uint64, lastFreq uint64, lastNorm uint64, err error) {
 	nextDocNum, nextFreq, nextNorm, nextFreqNormBytes, nextLocBytes, err :=
 		postItr.nextBytes()
@@ -310,7 +308,7 @@ func mergeTermFreqNormLocsByCopying(term []byte, postItr *PostingsIterator,
 		}
 
 		newRoaring.Add(uint32(hitNewDocNum))
-		stats.Add(hitNewDocNum, nextFreq, nextNorm)
+		stats.add(hitNewDocNum, nextFreq, nextNorm)
 
 		err = tfEncoder.AddBytes(hitNewDocNum, nextFreqNormBytes)
 		if err != nil {
@@ -337,7 +335,7 @@ func mergeTermFreqNormLocsByCopying(term []byte, postItr *PostingsIterator,
 
 func mergeTermFreqNormLocs(term []byte, postItr *PostingsIterator,
 	newDocNums []uint64, newRoaring *roaring.Bitmap,
-	tfEncoder *chunkedIntCoder, locEncoder *chunkedIntCoder, stats *fieldstats.Acc) (
+	tfEncoder *chunkedIntCoder, locEncoder *chunkedIntCoder, stats *mergeStats) (
 	lastDocNum uint64, lastFreq uint64, lastNorm uint64, err error) {
 	next, err := postItr.Next()
 	for next != nil && err == nil {
@@ -355,7 +353,7 @@ func mergeTermFreqNormLocs(term []byte, postItr *PostingsIterator,
 		} else {
 			return 0, 0, 0, fmt.Errorf("unexpected posting type %T", next)
 		}
-		stats.Add(hitNewDocNum, nextFreq, nextNorm)
+		stats.add(hitNewDocNum, nextFreq, nextNorm)
 
 		locs := next.Locations()
 

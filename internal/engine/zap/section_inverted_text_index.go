@@ -97,7 +97,7 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 	var postItr *PostingsIterator
 
 	fieldAddrs, statsAddrs = make(map[int]int), make(map[int]int)
-	var stats fieldstats.Acc
+	var stats mergeStats
 	dictOffsets := make([]uint64, len(fieldsInv))
 	fieldDvLocsStart := make([]uint64, len(fieldsInv))
 	fieldDvLocsEnd := make([]uint64, len(fieldsInv))
@@ -178,7 +178,9 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 		var prevTerm []byte
 
 		newRoaring.Clear()
-		stats.Reset(int(newSegDocCount))
+		if err := stats.start(segmentsInFocus, fieldName, newDocNums, newSegDocCount); err != nil {
+			return nil, nil, err
+		}
 
 		var lastDocNum, lastFreq, lastNorm uint64
 
@@ -416,7 +418,7 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 		}
 
 		fieldAddrs[fieldID] = fieldStart
-		if statsAddrs[fieldID], err = writeFieldStats(&stats, w); err != nil {
+		if statsAddrs[fieldID], err = writeFieldStats(&stats.Acc, w); err != nil {
 			return nil, nil, err
 		}
 
