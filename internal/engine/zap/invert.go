@@ -55,6 +55,16 @@ func (v *inverter) reset(numFields int) {
 	v.fields = emptied(v.fields[:cap(v.fields)], numFields)[:numFields]
 }
 
+// reserve makes room for the postings and positions of a segment, so that they are
+// allocated once: grown by appending, from empty whenever the inverter had been dropped
+// with its pool since the last build, their copies and the fresh memory each copy
+// touched took 40% of building a segment of 20,000 products (BenchmarkSegmentBuild), and
+// more the larger the segment.
+func (v *inverter) reserve(posts, occ int) {
+	v.posts = slices.Grow(v.posts, posts)
+	v.occ = slices.Grow(v.occ, occ)
+}
+
 // emptied is s with at least n empty hashes, keeping their memory for reuse.
 func emptied(s []termHash, n int) []termHash {
 	for len(s) < n {

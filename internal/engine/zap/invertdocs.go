@@ -73,11 +73,28 @@ func (io *invertedIndexOpaque) fail(err error) {
 func (io *invertedIndexOpaque) initInverter() {
 	n := len(io.FieldsInv)
 	io.inv.reset(n)
+	io.inv.reserve(tokenCounts(io.results))
 	io.reusableFieldLens = growZeroed(io.reusableFieldLens, n)
 	if io.extraDocValues == nil {
 		io.extraDocValues = map[int]map[uint16][][]byte{}
 	}
 	io.init = true
+}
+
+// tokenCounts bounds a new segment's postings and positions by its documents' analysed
+// field lengths: a field of n tokens makes at most n postings, and n positions if it
+// keeps them.
+func tokenCounts(docs []index.Document) (tokens, positioned int) {
+	for _, d := range docs {
+		d.VisitFields(func(f index.Field) {
+			n := f.AnalyzedLength()
+			tokens += n
+			if f.Options().IncludeTermVectors() {
+				positioned += n
+			}
+		})
+	}
+	return tokens, positioned
 }
 
 // growZeroed is s with n zero values.
