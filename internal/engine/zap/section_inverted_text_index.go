@@ -129,6 +129,9 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 	}
 
 	newRoaring := roaring.NewBitmap()
+	// a term's documents in the merged segment, added to newRoaring at once: an Add per
+	// posting looked up its container every time
+	var newDocs []uint32
 	newDocNums := make([][]uint64, 0, len(segments))
 	drops := make([]*roaring.Bitmap, 0, len(segments))
 	dicts := make([]*Dictionary, 0, len(segments))
@@ -198,6 +201,8 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 		}
 
 		finishTerm := func(term []byte) error {
+			newRoaring.AddMany(newDocs)
+			newDocs = newDocs[:0]
 			tfEncoder.Close()
 			locEncoder.Close()
 
@@ -279,11 +284,11 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 			if copyFlag {
 				// can optimize by copying freq/norm/loc bytes directly
 				lastDocNum, lastFreq, lastNorm, err = mergeTermFreqNormLocsByCopying(
-					term, postItr, newDocNums[itrI], newRoaring,
+					term, postItr, newDocMap(newDocNums[itrI], drops[itrI] == nil), &newDocs,
 					tfEncoder, locEncoder, &stats)
 			} else {
 				lastDocNum, lastFreq, lastNorm, err = mergeTermFreqNormLocs(
-					term, postItr, newDocNums[itrI], newRoaring,
+					term, postItr, newDocNums[itrI], &newDocs,
 					tfEncoder, locEncoder, &stats)
 			}
 			if err != nil {
