@@ -11,6 +11,9 @@
 // WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 // See the License for the specific language governing permissions and
 // limitations under the License.
+//
+// Modified by the Aisle authors: writing without file callbacks keeps the encoded
+// bytes as they are (see FORK.md).
 
 package zap
 
@@ -142,8 +145,10 @@ func (c *chunkedIntCoder) Write(w io.Writer) (int, error) {
 	buf := c.buf
 
 	// process each chunk's data individually and recalculate the chunk
-	// lengths based on the processed data
-	if fw, ok := w.(*FileWriter); ok && fw != nil {
+	// lengths based on the processed data; without a file callback processing changes
+	// nothing, and replacing final by a fresh copy made every term of a segment copy
+	// its postings once more and grow final again from empty (see FORK.md)
+	if fw, ok := w.(*FileWriter); ok && fw != nil && fw.processor != nil {
 		var pos int
 		processedBuf := make([]byte, 0)
 		for i := 0; i < len(c.chunkLens); i++ {
