@@ -75,8 +75,8 @@ func cpuTime() time.Duration {
 // BenchmarkSegmentMerge merges ten segments of the shared benchmark's products (2,000
 // each by default, AISLE_BENCH_SEGMENT_DOCS; one in a hundred deleted in half of them)
 // into one on disk, as scorch's tiered merges do ten at a time, and reports the CPU it
-// takes (cpu_ms): merges were over a quarter of indexing in the one-million profile of
-// issue 25.
+// takes (cpu_ms) and the merged segment's size: merges were over a quarter of indexing
+// in the one-million profile of issue 25.
 // Compare two code versions as BenchmarkSegmentBuild says.
 func BenchmarkSegmentMerge(b *testing.B) {
 	n := envInt("AISLE_BENCH_SEGMENT_DOCS", 2000)
@@ -104,10 +104,14 @@ func BenchmarkSegmentMerge(b *testing.B) {
 	}
 	b.ResetTimer()
 	cpu := cpuTime()
+	var size uint64
 	for i := 0; i < b.N; i++ {
-		if _, _, err := plugin.Merge(segs, drops, filepath.Join(dir, fmt.Sprintf("m%d.zap", i)), nil, nil); err != nil {
+		_, n, err := plugin.Merge(segs, drops, filepath.Join(dir, fmt.Sprintf("m%d.zap", i)), nil, nil)
+		if err != nil {
 			b.Fatal(err)
 		}
+		size = n
 	}
 	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu_ms/op")
+	b.ReportMetric(float64(size), "segment_bytes")
 }

@@ -15,7 +15,8 @@
 // Modified by the Aisle authors: locations hold positions only, and a new segment's
 // documents are inverted and written by the engine's own inverter (invert.go,
 // invertdocs.go), which writes terms of one document as 1-hit values; both it and merges
-// sum each field's statistics and norms as they write its postings (see FORK.md).
+// sum each field's statistics and norms as they write its postings; term dictionaries
+// are built with a smaller FST registry (see FORK.md).
 
 package zap
 
@@ -123,7 +124,7 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 	locEncoder := newChunkedIntCoder(1024, newSegDocCount-1)
 
 	var vellumBuf bytes.Buffer
-	newVellum, err := vellum.New(&vellumBuf, nil)
+	newVellum, err := vellum.New(&vellumBuf, dictionaryBuilderOpts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -437,6 +438,13 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 	return fieldAddrs, statsAddrs, nil
 }
 
+// dictionaryBuilderOpts build the term dictionaries' FSTs with a registry of 1,000
+// buckets of two nodes instead of vellum's 10,000: the registry finds suffixes already
+// written, and the larger table, cleared for every field and missing the CPU's caches at
+// every lookup, cost a fifth of a merge's CPU for 0.6% smaller segments (merging 100,000
+// products: 1,882 against 1,498 CPU-ms, 61.7 against 62.1 MB, BenchmarkSegmentMerge).
+var dictionaryBuilderOpts = &vellum.BuilderOpts{Encoder: 1, RegistryTableSize: 1000, RegistryMRUSize: 2}
+
 func (i *invertedTextIndexSection) Merge(opaque map[int]resetable, segments []*SegmentBase,
 	drops []*roaring.Bitmap, fieldsInv []string, newDocNumsIn [][]uint64,
 	w *FileWriter, closeCh chan struct{}) error {
@@ -499,7 +507,7 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 	var docTermMap [][]byte
 
 	if io.builder == nil {
-		io.builder, err = vellum.New(&io.builderBuf, nil)
+		io.builder, err = vellum.New(&io.builderBuf, dictionaryBuilderOpts)
 		if err != nil {
 			return err
 		}
