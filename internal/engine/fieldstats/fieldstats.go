@@ -54,6 +54,5 @@ func (a *Acc) Add(doc, freq, length uint64) {
 		a.DocCount++
 		a.Norms[doc] = LengthByte(int(max(length, 1)))
 	}
-	a.SumTotalTermFreq += int64(freq)
-	a.SumDocFreq++
+	a.Sum(freq)
 }

@@ -361,12 +361,12 @@ func (m docMap) of(doc uint64) uint64 {
 }
 
 func mergeTermFreqNormLocs(term []byte, postItr *PostingsIterator,
-	newDocNums []uint64, newDocs *[]uint32,
+	newDocNums docMap, newDocs *[]uint32,
 	tfEncoder *chunkedIntCoder, locEncoder *chunkedIntCoder, stats *mergeStats) (
 	lastDocNum uint64, lastFreq uint64, lastNorm uint64, err error) {
 	next, err := postItr.Next()
 	for next != nil && err == nil {
-		hitNewDocNum := newDocNums[next.Number()]
+		hitNewDocNum := newDocNums.of(next.Number())
 		if hitNewDocNum == docDropped {
 			return 0, 0, 0, fmt.Errorf("see hit with dropped docNum")
 		}

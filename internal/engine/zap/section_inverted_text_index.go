@@ -282,15 +282,14 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 			// can only safely copy data if all segments have an empty writer id (i.e. no
 			// callbacks); locations hold no field number here (see positions.go), so the
 			// segments' fields need not be the same
+			docs := newDocMap(newDocNums[itrI], drops[itrI] == nil)
 			if copyFlag {
 				// can optimize by copying freq/norm/loc bytes directly
 				lastDocNum, lastFreq, lastNorm, err = mergeTermFreqNormLocsByCopying(
-					term, postItr, newDocMap(newDocNums[itrI], drops[itrI] == nil), &newDocs,
-					tfEncoder, locEncoder, &stats)
+					term, postItr, docs, &newDocs, tfEncoder, locEncoder, &stats)
 			} else {
 				lastDocNum, lastFreq, lastNorm, err = mergeTermFreqNormLocs(
-					term, postItr, newDocNums[itrI], &newDocs,
-					tfEncoder, locEncoder, &stats)
+					term, postItr, docs, &newDocs, tfEncoder, locEncoder, &stats)
 			}
 			if err != nil {
 				return nil, nil, err
