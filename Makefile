@@ -112,6 +112,10 @@ bench: k8s-binaries browser-deps ## Run the benchmarks (figures go to docs/bench
 bench-million: ## The engine's side of the shared benchmark against Lucene at one million documents, GOMEMLIMIT=2GiB (several minutes; not part of make bench).
 	AISLE_BENCH_MILLION=1 go test -run='^$$' -bench=BenchmarkCatalogMillion -benchtime=1x -timeout=90m ./internal/engine/
 
+.PHONY: bench-relevance
+bench-relevance: k8s-binaries ## NDCG@10 on the judged catalogs of ../shared/relevance, Aisle through its API beside multi_match on plain indices (a few minutes; not part of make bench).
+	AISLE_BENCH=1 KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -count=1 -timeout=60m ./test/relevance/ -v -args -ginkgo.v
+
 .PHONY: lint
 lint: golangci-lint vet ## Run go vet and golangci-lint.
 	$(GOLANGCI_LINT) run ./...

@@ -35,7 +35,7 @@ var _ = Describe("PUT /config", Ordered, func() {
 		Expect(body).To(MatchJSON(`{
 			"searchableFields": [{"path": "name", "weight": 5}, {"path": "description", "weight": 1}],
 			"filterableFields": ["brand"], "facetFields": ["brand"], "sortableFields": ["price"],
-			"ranking": ["sort", "words", "typo", "proximity", "attribute", "exact", "custom"],
+			"ranking": ["sort", "words", "typo", "exact", "custom"],
 			"customRanking": [{"field": "popularity", "order": "desc"}],
 			"synonyms": [{"terms": ["sneaker", "shoe"]}],
 			"typoTolerance": {"enabled": true, "minWordSizeFor1Typo": 4, "minWordSizeFor2Typos": 8, "onNumbers": false, "disableOnFields": [], "disableOnWords": []},
@@ -55,7 +55,7 @@ var _ = Describe("PUT /config", Ordered, func() {
 		Expect(code).To(Equal(http.StatusOK), body)
 		Expect(body).To(MatchJSON(`{
 			"searchableFields": [{"path": "title", "weight": 1}], "filterableFields": [], "facetFields": [],
-			"sortableFields": [], "ranking": ["sort", "words", "typo", "proximity", "attribute", "exact", "custom"],
+			"sortableFields": [], "ranking": ["sort", "words", "typo", "exact", "custom"],
 			"customRanking": [], "synonyms": [],
 			"typoTolerance": {"enabled": true, "minWordSizeFor1Typo": 4, "minWordSizeFor2Typos": 8, "onNumbers": false, "disableOnFields": [], "disableOnWords": []},
 			"stopWords": {"enabled": true, "words": [], "replace": false},

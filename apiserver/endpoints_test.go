@@ -16,7 +16,7 @@ var _ = Describe("GET /config", func() {
 		Expect(rec.Body.String()).To(MatchJSON(`{
 			"searchableFields": [{"path": "name", "weight": 3}],
 			"filterableFields": [], "facetFields": ["brand"], "sortableFields": [],
-			"ranking": ["sort", "words", "typo", "proximity", "attribute", "exact", "custom"],
+			"ranking": ["sort", "words", "typo", "exact", "custom"],
 			"customRanking": [], "synonyms": [],
 			"typoTolerance": {"enabled": true, "minWordSizeFor1Typo": 4, "minWordSizeFor2Typos": 8, "onNumbers": false, "disableOnFields": [], "disableOnWords": []},
 			"stopWords": {"enabled": true, "words": [], "replace": false},

@@ -71,6 +71,8 @@ func searchIn(ci catalogIndex, body string) rankedResult {
 
 // criteriaSettings: three field weights, custom ranking by popularity.
 var criteriaSettings = searchv1alpha1.IndexSettings{
+	// Every criterion, proximity and attribute included, so that each has its pair.
+	Ranking:          []searchv1alpha1.RankingCriterion{"sort", "words", "typo", "proximity", "attribute", "exact", "custom"},
 	SearchableFields: []searchv1alpha1.SearchableField{{Path: "name", Weight: 3}, {Path: "description", Weight: 1}},
 	FacetFields:      []searchv1alpha1.FieldPath{"brand"},
 	SortableFields:   []searchv1alpha1.FieldPath{"price"},

@@ -247,7 +247,7 @@ var _ = Describe("Merchandising rules through the API (issue 22)", func() {
 		})
 
 		It("replaces the query, or removes words from it", func() {
-			Expect(ruledSearch(ci, `{"q": "cheap walnut desk"}`).Total).To(BeZero(), "no record holds cheap")
+			Expect(ruledSearch(ci, `{"q": "cheap walnut desk", "matchingStrategy": "all"}`).Total).To(BeZero(), "no record holds cheap")
 			putRules(ci,
 				`{"objectID": "a-notebook", "conditions": [{"pattern": "notebook", "anchoring": "is"}], "consequence": {"query": {"replace": "walnut desk"}}}`,
 				`{"objectID": "b-cheap", "conditions": [{"pattern": "cheap", "anchoring": "contains"}], "consequence": {"query": {"remove": ["cheap"]}}}`)

@@ -131,7 +131,7 @@ var _ = Describe("POST /search", func() {
 		Entry("a sort on a field that is not configured", `{"sort": [{"field": "brand"}]}`, `\"brand\" is not a sortable field`),
 		Entry("more than 100 hits", `{"limit": 101}`, "limit: must be between 1 and 100"),
 		Entry("an unknown request field", `{"query": "x"}`, `unknown field`),
-		Entry("an unknown matching strategy", `{"q": "x", "matchingStrategy": "most"}`, "matchingStrategy: must be all, last or any"),
+		Entry("an unknown matching strategy", `{"q": "x", "matchingStrategy": "most"}`, "matchingStrategy: must be frequency, all, last or any"),
 		Entry("a snippet of 0 words", `{"snippets": [{"field": "name", "words": 0}]}`, "snippets[0].words: must be between 1 and 100"),
 		Entry("a snippet of 101 words", `{"snippets": [{"field": "name", "words": 101}]}`, "snippets[0].words: must be between 1 and 100"),
 		Entry("a snippet of a field that is not searchable", `{"snippets": [{"field": "brand"}]}`, `snippets[0].field: \"brand\" is not a searchable field`),

@@ -255,8 +255,8 @@ type IndexSettings struct {
 	SortableFields []FieldPath `json:"sortableFields,omitempty"`
 
 	// Ranking is the order of the ranking criteria: each decides only among hits tied on
-	// every one before it. Empty means sort, words, typo, proximity, attribute, exact,
-	// custom; a criterion left out is not applied.
+	// every one before it. Empty means sort, words, typo, exact, custom; a criterion left
+	// out is not applied. Without custom ranking after the score, BM25 breaks the ties.
 	// +optional
 	// +listType=set
 	// +kubebuilder:validation:MaxItems=7

@@ -28,7 +28,7 @@ func TestEveryLanguageButGenericHasStopWords(t *testing.T) {
 
 func TestDefaults(t *testing.T) {
 	s := searchv1alpha1.IndexSettings{}
-	if got := relevance.Ranking(s); len(got) != 7 || got[0] != "sort" || got[6] != "custom" {
+	if got := relevance.Ranking(s); len(got) != 5 || got[0] != "sort" || got[4] != "custom" {
 		t.Errorf("default ranking %v", got)
 	}
 	typos := relevance.TypoTolerance(s)

@@ -35,6 +35,7 @@ type Service struct {
 	schemas map[string]cachedSchema
 	group   singleflight.Group
 	stats   statsCache
+	words   wordStatsCache
 	rules   *merch.Service
 	signals *signals.Reader
 }
@@ -47,7 +48,8 @@ type cachedSchema struct {
 // New returns a service on client.
 func New(client *elasticsearch.TypedClient, opts ...Option) *Service {
 	s := &Service{es: client, ttl: DefaultSchemaTTL, schemas: map[string]cachedSchema{},
-		stats: statsCache{ttl: DefaultStatsTTL, entries: map[statsKey]cachedStats{}}}
+		stats: statsCache{ttl: DefaultStatsTTL, entries: map[statsKey]cachedStats{}},
+		words: wordStatsCache{ttl: DefaultWordStatsTTL, entries: map[wordKey]cachedFreq{}}}
 	o := options{clock: time.Now}
 	for _, opt := range opts {
 		opt(&o)
@@ -96,8 +98,12 @@ func (s *Service) prepare(ctx context.Context, alias string, rules searchquery.R
 	if err != nil {
 		return nil, err
 	}
+	words, err := s.wordStats(ctx, alias, searchquery.WordClauses(req, rules, schema))
+	if err != nil {
+		return nil, err
+	}
 	j, err := newJob(alias, out, func(drop int, m *searchquery.Merch) (searchquery.Plan, error) {
-		return searchquery.BuildWith(req, rules, schema, searchquery.Inputs{Stats: stats, Drop: drop, Merch: m, Signals: l.signals})
+		return searchquery.BuildWith(req, rules, schema, searchquery.Inputs{Stats: stats, Drop: drop, Merch: m, Signals: l.signals, Words: words})
 	})
 	if j != nil {
 		j.learned = l

@@ -103,6 +103,14 @@ func (r radix) base(c searchv1alpha1.RankingCriterion) int64 {
 	return 0
 }
 
+// total is the number of scores the bands make: every integer part is below it.
+func (r radix) total() int64 {
+	if len(r.bands) == 0 {
+		return 1
+	}
+	return r.bands[0].base * r.bands[0].size
+}
+
 // has reports a band for c.
 func (r radix) has(c searchv1alpha1.RankingCriterion) bool { return r.base(c) > 0 }
 

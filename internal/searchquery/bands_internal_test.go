@@ -5,14 +5,16 @@ import (
 	. "github.com/onsi/gomega"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/relevance"
 )
 
 type sizes = map[searchv1alpha1.RankingCriterion]int64
 
+// everyCriterion is a ranking with every text criterion, so that each has its band.
+var everyCriterion = []searchv1alpha1.RankingCriterion{critSort, critWords, critTypo, critProximity, critAttribute, critExact, critCustom}
+
 var _ = Describe("The score's radix", func() {
 	It("gives each criterion a base: the product of the sizes after it, in ranking order", func() {
-		r := newRadix(relevance.DefaultRanking, sizes{critWords: 3, critTypo: 5, critProximity: 3, critAttribute: 3, critExact: 3}, nil)
+		r := newRadix(everyCriterion, sizes{critWords: 3, critTypo: 5, critProximity: 3, critAttribute: 3, critExact: 3}, nil)
 		Expect(r.bands).To(Equal([]band{
 			{critWords, 3, 135}, {critTypo, 5, 27}, {critProximity, 3, 9}, {critAttribute, 3, 3}, {critExact, 3, 1},
 		}))
@@ -30,7 +32,7 @@ var _ = Describe("The score's radix", func() {
 	})
 
 	It("decodes a score into the levels it was built from", func() {
-		r := newRadix(relevance.DefaultRanking, sizes{critWords: 3, critTypo: 5, critProximity: 3, critAttribute: 3, critExact: 3}, nil)
+		r := newRadix(everyCriterion, sizes{critWords: 3, critTypo: 5, critProximity: 3, critAttribute: 3, critExact: 3}, nil)
 		score := float64(r.boost(levels{words: 2, typo: 3, attribute: 1, exact: 2}) + 1*r.base(critProximity))
 		Expect(r.decode(score)).To(Equal(map[searchv1alpha1.RankingCriterion]int64{
 			critWords: 2, critTypo: 3, critProximity: 1, critAttribute: 1, critExact: 2}))
@@ -54,7 +56,8 @@ var _ = Describe("The score's radix", func() {
 })
 
 var _ = Describe("The bands of a query", func() {
-	s := searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name", Weight: 3}, {Path: "brand", Weight: 2}, {Path: "description"}}}
+	s := searchv1alpha1.IndexSettings{Ranking: everyCriterion,
+		SearchableFields: []searchv1alpha1.SearchableField{{Path: "name", Weight: 3}, {Path: "brand", Weight: 2}, {Path: "description"}}}
 	plan := func(q, strategy string) textPlan {
 		return newTextPlan(Request{Q: q, MatchingStrategy: strategy}, KeyedRules(s), nil, 0, nil)
 	}
@@ -63,10 +66,10 @@ var _ = Describe("The bands of a query", func() {
 		func(q, strategy string, want sizes) {
 			Expect(plan(q, strategy).sizes()).To(Equal(want))
 		},
-		Entry("one word, all", "shoe", "", sizes{critTypo: 3, critAttribute: 3, critExact: 2}),
+		Entry("one word, all", "shoe", StrategyAll, sizes{critTypo: 3, critAttribute: 3, critExact: 2}),
 		// Proximity: 0 to 3 a pair (side by side, within slop 2, within slop 8).
 		Entry("two words, any", "red shoe", StrategyAny, sizes{critWords: 3, critTypo: 5, critProximity: 4, critAttribute: 5, critExact: 3}),
-		Entry("short words have no typo band", "red tee", "", sizes{critProximity: 4, critAttribute: 5, critExact: 3}),
+		Entry("short words have no typo band", "red tee", StrategyAll, sizes{critProximity: 4, critAttribute: 5, critExact: 3}),
 		Entry("last", "walnut desk lamp", StrategyLast, sizes{critWords: 4, critTypo: 7, critProximity: 7, critAttribute: 7, critExact: 4}),
 	)
 })

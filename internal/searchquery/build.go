@@ -41,6 +41,9 @@ type Inputs struct {
 	// Signals is the index's signals index, when it exists: customRanking's
 	// _popularity is looked up in it (popularity.go). Empty: no popularity.
 	Signals string
+	// Words are the frequencies of the query's words (WordClauses), which the
+	// frequency matching strategy weighs.
+	Words WordStats
 }
 
 // Build validates req against the rules and the index's schema and returns the plan of
@@ -70,7 +73,8 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	if popular {
 		quantized = append(quantized, critCustom)
 	}
-	tp, band := newTextPlan(req, r, s, in.Drop, quantized).withMerch(r, in.Merch, quantized)
+	tp, band := newWeighedPlan(req, r, s, in.Drop, quantized, in.Words, len(order.after) == 0).withMerch(r, in.Merch, quantized)
+	tp.named = req.Explain && (tp.strategy == StrategyFrequency || tp.strategy == StrategyAny)
 	ranked := append(order.bandClauses(tp.radix, in.Stats), band.clauses(tp.radix)...)
 	if popular {
 		ranked = append(ranked, popularityClauses(tp.radix, in.Signals)...)

@@ -145,20 +145,21 @@ var _ = Describe("Building a search", func() {
 		one := searchquery.KeyedRules(searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}})
 		// One word, one field: typo (3 levels, base 2) and exact (2 levels, base 1) bands;
 		// the exact variant is typo 2 and exact 1 (5), the one-typo variant typo 1 (2).
-		m := build(`{"q": "shoe "}`, one)
-		Expect(toJSON(m["query"])).To(MatchJSON(`{"bool": {"must": [{"bool": {"must": [{"dis_max": {"queries": [
+		m := build(`{"q": "shoe ", "matchingStrategy": "all"}`, one)
+		Expect(toJSON(textQuery(m)["must"])).To(MatchJSON(`[{"dis_max": {"queries": [
 			{"constant_score": {"filter": {"match": {"name": {"query": "shoe", "operator": "and"}}}, "boost": 5}},
 			{"constant_score": {"filter": {"match": {"name.words": {"query": "shoe", "operator": "and", "fuzziness": 1,
 				"prefix_length": 1, "fuzzy_transpositions": true}}}, "boost": 2}}
-		]}}]}}]}}`))
+		]}}]`))
+		Expect(tailBoost(textQuery(m), "match", "name")).To(BeNumerically("<", 0.45/2/20), "BM25 stays below the fraction it may take")
 	})
 
 	It("matches every text field at once when none is configured, leaving typos out when typo tolerance is off", func() {
-		m := build(`{"q": "red", "typoTolerance": false}`, searchquery.KeyedRules(searchv1alpha1.IndexSettings{}))
-		Expect(toJSON(m["query"])).To(MatchJSON(`{"bool": {"must": [{"bool": {"must": [{"dis_max": {"queries": [
+		m := build(`{"q": "red", "typoTolerance": false, "matchingStrategy": "all"}`, searchquery.KeyedRules(searchv1alpha1.IndexSettings{}))
+		Expect(toJSON(textQuery(m)["must"])).To(MatchJSON(`[{"dis_max": {"queries": [
 			{"constant_score": {"filter": {"multi_match": {"query": "red", "lenient": true, "operator": "and"}}, "boost": 1}},
 			{"constant_score": {"filter": {"multi_match": {"query": "red", "lenient": true, "type": "bool_prefix", "operator": "and"}}, "boost": 0}}
-		]}}]}}]}}`))
+		]}}]`))
 	})
 
 	DescribeTable("turns filters into exact-value queries on the right field",
@@ -267,3 +268,22 @@ var _ = Describe("A public search policy's forced filters", func() {
 		Expect(toJSON(filtersOf(m))).To(MatchJSON(`[{"match_none": {}}, {"terms": {"inStock": [true]}}]`))
 	})
 })
+
+// tailBoost is the boost of the query's BM25 tie-breaker, a should clause of kind on
+// field ("" for multi_match).
+func tailBoost(text map[string]any, kind, field string) float64 {
+	for _, c := range text["should"].([]any) {
+		q, ok := c.(map[string]any)[kind].(map[string]any)
+		if !ok {
+			continue
+		}
+		if field != "" {
+			q, _ = q[field].(map[string]any)
+		}
+		if b, ok := q["boost"].(float64); ok {
+			return b
+		}
+	}
+	Fail("no BM25 tie-breaker in " + toJSON(text))
+	return 0
+}

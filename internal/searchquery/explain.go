@@ -3,6 +3,8 @@ package searchquery
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
+	"strconv"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
@@ -13,6 +15,9 @@ type Ranking struct {
 	// Words is the number of query words matched (with matchingStrategy last, the
 	// length of the run of first query words matched).
 	Words int `json:"words"`
+	// MissingWords are the query words the hit does not match (matching strategies
+	// frequency and any), in query order.
+	MissingWords []string `json:"missingWords,omitempty"`
 	// Typos is the number of typos in the matched words: a transposition or a letter
 	// wrong, missing or extra counts one, a first letter two.
 	Typos int `json:"typos"`
@@ -56,15 +61,46 @@ type explainPlan struct {
 	rulesShift int64
 	// popularity: the custom band is the popularity level (popularity.go).
 	popularity bool
+	// units are the words of each named unit; nil when the units are not named.
+	units map[string][]string
 }
 
 func newExplainPlan(tp textPlan, o hitOrder) *explainPlan {
-	return &explainPlan{radix: tp.radix, words: len(tp.words.kept), allMatch: tp.strategy == StrategyAll,
+	e := &explainPlan{radix: tp.radix, words: len(tp.words.kept), allMatch: tp.strategy == StrategyAll,
 		keys: append(append(append([]sortKey{}, o.before...), sortKey{}), o.after...), scoreAt: len(o.before)}
+	if tp.named {
+		e.units = tp.unitWords()
+	}
+	return e
+}
+
+// matchedWords sets a hit's words and missing words from the units it matched.
+func (e *explainPlan) matchedWords(r *Ranking, matched []string) {
+	if e.units == nil {
+		return
+	}
+	r.Words = 0
+	names := make([]string, 0, len(e.units))
+	for n := range e.units {
+		names = append(names, n)
+	}
+	slices.SortFunc(names, func(a, b string) int { return unitIndex(a) - unitIndex(b) })
+	for _, n := range names {
+		if slices.Contains(matched, n) {
+			r.Words += len(e.units[n])
+			continue
+		}
+		r.MissingWords = append(r.MissingWords, e.units[n]...)
+	}
+}
+
+func unitIndex(name string) int {
+	i, _ := strconv.Atoi(name[1:])
+	return i
 }
 
 // ranking decodes a hit's sort values.
-func (e *explainPlan) ranking(sortValues []json.RawMessage) *Ranking {
+func (e *explainPlan) ranking(sortValues []json.RawMessage, matched []string) *Ranking {
 	r := &Ranking{Custom: map[string]any{}}
 	var score float64
 	if e.scoreAt < len(sortValues) {
@@ -75,6 +111,7 @@ func (e *explainPlan) ranking(sortValues []json.RawMessage) *Ranking {
 	if !e.radix.has(critWords) && e.allMatch {
 		r.Words = e.words
 	}
+	e.matchedWords(r, matched)
 	if e.radix.has(critTypo) {
 		r.Typos = max(0, 2*r.Words-int(lv[critTypo]))
 	}
@@ -127,4 +164,55 @@ func valueOf(raw json.RawMessage) any {
 		}
 	}
 	return v
+}
+
+// unitName is the query name of unit i's clause: a hit's matched_queries say which
+// units it matched.
+func unitName(i int) string { return "w" + strconv.Itoa(i) }
+
+// nameUnits names the clauses of the units the query matches, in order.
+func (p textPlan) nameUnits(clauses []any) []any {
+	out := make([]any, len(clauses))
+	at := 0
+	for i, u := range p.units {
+		if p.ignoredUnit(u) {
+			continue
+		}
+		out[at] = named(clauses[at], unitName(i))
+		at++
+	}
+	return out
+}
+
+// named sets the _name of a query of one kind.
+func named(q any, name string) any {
+	m, ok := q.(map[string]any)
+	if !ok || len(m) != 1 {
+		return q
+	}
+	for kind, body := range m {
+		inner, ok := body.(map[string]any)
+		if !ok {
+			return q
+		}
+		c := make(map[string]any, len(inner)+1)
+		for k, v := range inner {
+			c[k] = v
+		}
+		c["_name"] = name
+		return map[string]any{kind: c}
+	}
+	return q
+}
+
+// unitWords are the query words of each unit, by unit name, for the units the query
+// matches.
+func (p textPlan) unitWords() map[string][]string {
+	out := map[string][]string{}
+	for i, u := range p.units {
+		if !p.ignoredUnit(u) {
+			out[unitName(i)] = wordsOf(p.words.kept[u.first : u.last+1])
+		}
+	}
+	return out
 }

@@ -177,12 +177,15 @@ func ShapeFacetSearch(plan FacetSearchPlan, raw []byte) (FacetSearchResponse, er
 
 // MatchesNothing reports a facet search answer whose search matched no record.
 func MatchesNothing(raw []byte) bool {
-	var res struct {
-		Hits struct {
-			Total struct {
-				Value int64 `json:"value"`
-			} `json:"total"`
-		} `json:"hits"`
-	}
+	var res totalOnly
 	return json.Unmarshal(raw, &res) == nil && res.Hits.Total.Value == 0
+}
+
+// totalOnly is an answer's hit count.
+type totalOnly struct {
+	Hits struct {
+		Total struct {
+			Value int64 `json:"value"`
+		} `json:"total"`
+	} `json:"hits"`
 }

@@ -21,6 +21,8 @@ type field struct {
 	// noWords: the index has no words subfield for it yet (built by an earlier release,
 	// until its rebuild): the variants of words match the field itself.
 	noWords bool
+	// weight is the field's weight in searchableFields (at least 1).
+	weight int32
 }
 
 // words is the field holding the field's words unstemmed.
@@ -52,7 +54,7 @@ func searchFields(r Rules, s Schema, t typoRules) ([]field, int) {
 	for _, f := range sf {
 		i := slices.Index(weights, max(f.Weight, 1))
 		out = append(out, field{path: string(f.Path), rank: ranks - 1 - min(i, ranks-1), typos: !t.fields[string(f.Path)],
-			noWords: s.noWords(string(f.Path))})
+			noWords: s.noWords(string(f.Path)), weight: max(f.Weight, 1)})
 	}
 	return out, ranks
 }

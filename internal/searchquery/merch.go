@@ -100,6 +100,9 @@ func (p textPlan) withMerch(r Rules, m *Merch, quantized []searchv1alpha1.Rankin
 	ranking := relevance.Ranking(r.Settings)
 	sizes := p.sizes()
 	room := int64(scoreLimit)
+	if p.tail != nil {
+		room = tailLimit
+	}
 	for _, c := range ranking {
 		if sizes[c] > 1 {
 			room /= sizes[c]
@@ -114,6 +117,9 @@ func (p textPlan) withMerch(r Rules, m *Merch, quantized []searchv1alpha1.Rankin
 	}
 	sizes[critRules] = band.size
 	p.radix = newRadix(withRulesBand(ranking), sizes, quantized)
+	if p.tail != nil && p.radix.total() > tailLimit {
+		p.tail = nil
+	}
 	return p, band
 }
 

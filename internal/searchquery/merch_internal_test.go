@@ -11,6 +11,7 @@ import (
 )
 
 var merchSettings = searchv1alpha1.IndexSettings{
+	Ranking:          everyCriterion,
 	SearchableFields: []searchv1alpha1.SearchableField{{Path: "name", Weight: 2}, {Path: "description", Weight: 1}},
 	FilterableFields: []searchv1alpha1.FieldPath{"brand"},
 	CustomRanking:    []searchv1alpha1.RankingRule{{Field: "popularity", Order: "desc"}},
@@ -43,13 +44,14 @@ var _ = Describe("The rules' band of the score", func() {
 		func(ranking []searchv1alpha1.RankingCriterion, want []searchv1alpha1.RankingCriterion) {
 			Expect(withRulesBand(ranking)).To(Equal(want))
 		},
-		Entry("the default ranking", relevance.DefaultRanking, []searchv1alpha1.RankingCriterion{critSort, critWords, critTypo, critRules, critProximity, critAttribute, critExact, critCustom}),
+		Entry("the default ranking", relevance.DefaultRanking, []searchv1alpha1.RankingCriterion{critSort, critWords, critTypo, critRules, critExact, critCustom}),
+		Entry("every criterion", everyCriterion, []searchv1alpha1.RankingCriterion{critSort, critWords, critTypo, critRules, critProximity, critAttribute, critExact, critCustom}),
 		Entry("no typo", []searchv1alpha1.RankingCriterion{critWords, critExact}, []searchv1alpha1.RankingCriterion{critWords, critRules, critExact}),
 		Entry("neither", []searchv1alpha1.RankingCriterion{critCustom, critExact}, []searchv1alpha1.RankingCriterion{critRules, critCustom, critExact}),
 	)
 
 	It("scores a boost's matches and a bury's non-matches by their weights at the band's base", func() {
-		tp, band := newTextPlan(Request{Q: "red shoe"}, KeyedRules(merchSettings), merchSchema, 0, nil).
+		tp, band := newTextPlan(Request{Q: "red shoe", MatchingStrategy: StrategyAll}, KeyedRules(merchSettings), merchSchema, 0, nil).
 			withMerch(KeyedRules(merchSettings), &Merch{Boost: []Weighted{{brandIs("a"), 3}}, Bury: []Weighted{{brandIs("b"), 2}}}, nil)
 		base := tp.radix.base(critRules)
 		Expect(base).To(Equal(tp.radix.base(critProximity) * tp.radix.bands[2].size))
@@ -85,14 +87,14 @@ var _ = Describe("The rules' band of the score", func() {
 	It("shows in explain the weight a hit got: boosts matched less buries matched", func() {
 		plan, _ := merchBody("", KeyedRules(merchSettings), &Merch{Boost: []Weighted{{brandIs("a"), 3}}, Bury: []Weighted{{brandIs("b"), 2}}})
 		for score, want := range map[float64]int{5: 3, 2: 0, 0: -2, 3: 1} {
-			Expect(*plan.explain.ranking([]json.RawMessage{json.RawMessage(jsonOf(score))}).Rules).To(Equal(want), "score %v", score)
+			Expect(*plan.explain.ranking([]json.RawMessage{json.RawMessage(jsonOf(score))}, nil).Rules).To(Equal(want), "score %v", score)
 		}
 	})
 
 	It("adds no band, and no rules to explain, without boosts or buries", func() {
 		plan, _ := merchBody("shoe", KeyedRules(merchSettings), &Merch{Hide: []string{"h"}})
 		Expect(plan.explain.radix.has(critRules)).To(BeFalse())
-		Expect(plan.explain.ranking(nil).Rules).To(BeNil())
+		Expect(plan.explain.ranking(nil, nil).Rules).To(BeNil())
 	})
 })
 

@@ -11,8 +11,9 @@ import (
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
-// rankedSettings: one field per weight, so that every band exists.
+// rankedSettings: one field per weight and every criterion, so that every band exists.
 var rankedSettings = searchv1alpha1.IndexSettings{
+	Ranking:          []searchv1alpha1.RankingCriterion{"sort", "words", "typo", "proximity", "attribute", "exact", "custom"},
 	SearchableFields: []searchv1alpha1.SearchableField{{Path: "name", Weight: 2}, {Path: "description", Weight: 1}},
 	SortableFields:   []searchv1alpha1.FieldPath{"price"},
 	CustomRanking:    []searchv1alpha1.RankingRule{{Field: "popularity", Order: "desc"}},
@@ -70,7 +71,7 @@ var _ = Describe("The ranking's query", func() {
 		s := withRanking(rankedSettings, "sort", "words", "typo", "custom", "proximity", "attribute", "exact")
 		req := decode(`{"q": "red shoe"}`)
 		Expect(searchquery.StatsFields(req, searchquery.KeyedRules(s), schema)).To(Equal([]string{"popularity"}))
-		plan, m := planOf(`{"q": "red shoe", "explain": true}`, s, searchquery.Inputs{Stats: searchquery.FieldStats{"popularity": {Min: 0, Max: 100}}})
+		plan, m := planOf(`{"q": "red shoe", "explain": true, "matchingStrategy": "all"}`, s, searchquery.Inputs{Stats: searchquery.FieldStats{"popularity": {Min: 0, Max: 100}}})
 		should := toJSON(textQuery(m)["should"])
 		Expect(should).To(ContainSubstring(`{"range":{"popularity":{"gte":50}}}`))
 		Expect(strings.Count(should, `"popularity"`)).To(BeNumerically(">", 2))
@@ -135,7 +136,7 @@ var _ = Describe("The ranking's query", func() {
 
 var _ = Describe("The answer of a ranked search", func() {
 	It("explains each hit's rank from its score, with the custom values", func() {
-		plan, _ := planOf(`{"q": "red shoe", "explain": true}`, rankedSettings, searchquery.Inputs{})
+		plan, _ := planOf(`{"q": "red shoe", "explain": true, "matchingStrategy": "all"}`, rankedSettings, searchquery.Inputs{})
 		// Bands of two words, two ranks, all: typo 5 (base 36), proximity 4 (9),
 		// attribute 3 (3), exact 3 (1). Typo 3 (one typo), proximity 3 (side by side),
 		// attribute 1, exact 1.
@@ -191,7 +192,7 @@ var _ = DescribeTable("A ranked request is refused when it breaks a rule",
 		_, err := searchquery.Build(decode(body), r, schema)
 		Expect(err).To(MatchError(ContainSubstring(message)))
 	},
-	Entry("an unknown matching strategy", `{"matchingStrategy": "most"}`, false, "matchingStrategy: must be all, last or any"),
+	Entry("an unknown matching strategy", `{"matchingStrategy": "most"}`, false, "matchingStrategy: must be frequency, all, last or any"),
 	Entry("a snippet of 0 words", `{"snippets": [{"field": "name", "words": 0}]}`, false, "snippets[0].words: must be between 1 and 100"),
 	Entry("a snippet of 101 words", `{"snippets": [{"field": "name", "words": 101}]}`, false, "snippets[0].words: must be between 1 and 100"),
 	Entry("a snippet of a field that is not searchable", `{"snippets": [{"field": "brand"}]}`, false, `snippets[0].field: "brand" is not a searchable field`),

@@ -77,7 +77,7 @@ type Request struct {
 	TypoTolerance *bool `json:"typoTolerance"`
 	// Highlight adds the matched fields with the matched words in <em> (default true).
 	Highlight *bool `json:"highlight"`
-	// MatchingStrategy is all (default), last or any.
+	// MatchingStrategy is frequency (default), all, last or any.
 	MatchingStrategy string `json:"matchingStrategy"`
 	// Explain adds each hit's ranking: the level of each criterion.
 	Explain bool `json:"explain"`

@@ -24,7 +24,9 @@ type esHit struct {
 	Highlight map[string][]string          `json:"highlight"`
 	Sort      []json.RawMessage            `json:"sort"`
 	Fields    map[string][]json.RawMessage `json:"fields"`
-	InnerHits map[string]struct {
+	// MatchedQueries are the names of the clauses the hit matched (explain).
+	MatchedQueries []string `json:"matched_queries"`
+	InnerHits      map[string]struct {
 		Hits struct {
 			Hits []esHit `json:"hits"`
 		} `json:"hits"`
@@ -65,7 +67,7 @@ func (p Plan) hitShaper() func(esHit) (Hit, error) {
 	return func(h esHit) (Hit, error) {
 		hit, err := shapeHit(h, p.highlight)
 		if err == nil && p.explain != nil {
-			hit.Ranking = p.explain.ranking(h.Sort)
+			hit.Ranking = p.explain.ranking(h.Sort, h.MatchedQueries)
 		}
 		return hit, err
 	}

@@ -17,6 +17,10 @@ const (
 	StrategyLast = "last"
 	// StrategyAny: records matching any word, ranked by how many they match.
 	StrategyAny = "any"
+	// StrategyFrequency (the default): records matching any word, ranked by how telling
+	// the words they match are (wordstats.go): every word first, then the records
+	// missing the words most records hold; a word no record holds is ignored.
+	StrategyFrequency = "frequency"
 )
 
 // textPlan is what the text query of a request is built from.
@@ -28,21 +32,47 @@ type textPlan struct {
 	typos    typoRules
 	strategy string
 	radix    radix
+	// weights are each kept word's level in the words criterion (frequency), 0 for a
+	// word the query ignores; relaxed marks the units matched by their relaxed clause.
+	weights []int
+	relaxed []bool
+	// named: each unit's clause carries its name (explain's missing words).
+	named bool
+	// neg are the language's negation words (negation.go).
+	neg relevance.Negations
+	// tail breaks the ties of the last criterion by BM25 (tiebreak.go); nil: none.
+	tail *tieBreak
 }
 
 // newTextPlan reads the query's words and sizes the bands of the ranking.
 func newTextPlan(req Request, r Rules, s Schema, drop int, quantized []searchv1alpha1.RankingCriterion) textPlan {
+	return newWeighedPlan(req, r, s, drop, quantized, WordStats{}, false)
+}
+
+// newWeighedPlan is newTextPlan with the index's word frequencies, and with tail when
+// nothing ranks after the score.
+func newWeighedPlan(req Request, r Rules, s Schema, drop int, quantized []searchv1alpha1.RankingCriterion, stats WordStats, tail bool) textPlan {
 	stops := relevance.StopsOf(r.Settings)
-	p := textPlan{words: parseWords(req.Q, stops, drop), typos: typoRulesOf(r.Settings, req.TypoTolerance), strategy: strategyOf(req)}
+	neg := relevance.NegationsOf(r.Settings)
+	p := textPlan{words: parseWords(req.Q, stops, neg, drop), neg: neg, typos: typoRulesOf(r.Settings, req.TypoTolerance), strategy: strategyOf(req)}
 	p.units = units(p.words.kept, synonymRules(r.Settings.Synonyms, stops))
 	p.fields, p.ranks = searchFields(r, s, p.typos)
+	if p.strategy == StrategyFrequency {
+		p.weigh(stats)
+	}
+	if tail {
+		p.tail = p.tieBreak(stats)
+	}
 	p.radix = newRadix(relevance.Ranking(r.Settings), p.sizes(), quantized)
+	if p.tail != nil && p.radix.total() > tailLimit {
+		p.tail = nil
+	}
 	return p
 }
 
 func strategyOf(req Request) string {
 	if req.MatchingStrategy == "" {
-		return StrategyAll
+		return StrategyFrequency
 	}
 	return req.MatchingStrategy
 }
@@ -51,8 +81,12 @@ func strategyOf(req Request) string {
 func (p textPlan) sizes() map[searchv1alpha1.RankingCriterion]int64 {
 	n := int64(len(p.words.kept))
 	sizes := map[searchv1alpha1.RankingCriterion]int64{critExact: n + 1}
-	if p.strategy != StrategyAll {
-		sizes[critWords] = n + 1
+	switch p.strategy {
+	case StrategyAll:
+	case StrategyFrequency:
+		sizes[critWords] = int64(p.wordsOf(0, len(p.words.kept))+negationLevels*len(p.words.negated)) + 1
+	default:
+		sizes[critWords] = n + int64(negationLevels*len(p.words.negated)) + 1
 	}
 	if p.anyTypos() {
 		sizes[critTypo] = 2*n + 1
@@ -92,32 +126,50 @@ func (p textPlan) query(ranked []any) any {
 	if len(p.words.kept) == 0 {
 		return matchAllRanked(ranked)
 	}
-	clauses := make([]any, len(p.units))
+	var clauses []any
 	for i, u := range p.units {
-		clauses[i] = p.unitClause(u, p.wordsLevel(i))
+		if p.ignoredUnit(u) {
+			continue
+		}
+		if p.relaxed != nil && p.relaxed[i] {
+			clauses = append(clauses, p.relaxedClause(u))
+			continue
+		}
+		clauses = append(clauses, p.unitClause(u, p.wordsLevel(i)))
+	}
+	if p.named {
+		clauses = p.nameUnits(clauses)
+	}
+	if len(clauses) == 0 {
+		return matchNone
 	}
 	var must, should []any
 	switch p.strategy {
-	case StrategyAny:
+	case StrategyAny, StrategyFrequency:
 		must = []any{map[string]any{"bool": map[string]any{"should": clauses, "minimum_should_match": 1}}}
 	case StrategyLast:
 		must, should = clauses[:1], append(clauses[1:], p.longestRun(clauses)...)
 	default:
 		must = clauses
 	}
-	should = append(append(should, p.proximity()...), ranked...)
+	should = append(append(append(should, p.proximity()...), p.negationClauses()...), ranked...)
+	if p.tail != nil {
+		should = append(should, p.tail.clause())
+	}
 	return boolQ(map[string][]any{"must": must, "should": should})
 }
 
-// wordsLevel is the words level unit i's variants carry: its size with any (each word
-// matched counts), the first unit's with last (the run clauses count the others), none
-// with all (every word matches).
-func (p textPlan) wordsLevel(i int) func(k int) int {
+// wordsLevel is the words level of k words of unit i from its word from on: k with
+// any (each word matched counts), the first unit's with last (the run clauses count the
+// others), their weights with frequency, none with all (every word matches).
+func (p textPlan) wordsLevel(i int) func(from, k int) int {
 	switch {
+	case p.strategy == StrategyFrequency:
+		return p.wordsOf
 	case p.strategy == StrategyAny, p.strategy == StrategyLast && i == 0:
-		return func(k int) int { return k }
+		return func(_, k int) int { return k }
 	}
-	return func(int) int { return 0 }
+	return func(int, int) int { return 0 }
 }
 
 // longestRun: with last, a clause per run of the first units (2 and more) whose boost is
@@ -133,19 +185,19 @@ func (p textPlan) longestRun(clauses []any) []any {
 
 // unitClause is the best variant of a unit: its words (each with its own variants) or
 // one of its synonyms' alternatives.
-func (p textPlan) unitClause(u unit, wordsLevel func(int) int) any {
+func (p textPlan) unitClause(u unit, wordsLevel func(from, k int) int) any {
 	var variants []any
 	if u.size() == 1 {
-		variants = p.wordVariants(p.words.kept[u.first], wordsLevel(1))
+		variants = p.wordVariants(p.words.kept[u.first], wordsLevel(u.first, 1))
 	} else {
 		words := make([]any, 0, u.size())
-		for _, w := range p.words.kept[u.first : u.last+1] {
-			words = append(words, disMax(p.wordVariants(w, wordsLevel(1))))
+		for i, w := range p.words.kept[u.first : u.last+1] {
+			words = append(words, disMax(p.wordVariants(w, wordsLevel(u.first+i, 1))))
 		}
 		variants = []any{boolQ(map[string][]any{"must": words})}
 	}
 	for _, a := range u.alts {
-		variants = append(variants, p.altVariants(a, u.size(), wordsLevel(u.size()))...)
+		variants = append(variants, p.altVariants(a, u.size(), wordsLevel(u.first, u.size()))...)
 	}
 	return disMax(variants)
 }

@@ -151,9 +151,9 @@ func isDate(s string) bool {
 // snippets (searchable text fields, returned to browsers, 1 to 100 words).
 func checkRanking(req *Request, r Rules, s Schema, p *problems) {
 	switch req.MatchingStrategy {
-	case "", StrategyAll, StrategyLast, StrategyAny:
+	case "", StrategyFrequency, StrategyAll, StrategyLast, StrategyAny:
 	default:
-		p.add("matchingStrategy", "must be all, last or any")
+		p.add("matchingStrategy", "must be frequency, all, last or any")
 	}
 	if req.Explain && r.Public {
 		p.add("explain", "is only available with a key")

@@ -72,8 +72,13 @@ func (p textPlan) wordVariants(w qword, wordsLevel int) []any {
 			two := p.radix.boost(levels{wordsLevel, 0, g.rank, 0})
 			out = append(out, constant(textMatch(g.paths, w.text, fuzzy(2, 1)), two), constant(textMatch(g.paths, w.text, fuzzy(1, 0)), two))
 		}
-		if w.prefix {
+		switch {
+		case w.prefix:
 			out = append(out, constant(textMatch(g.paths, w.text, prefixOf), p.radix.boost(levels{wordsLevel, 2, g.rank, 0})))
+		case p.strategy == StrategyFrequency && typos >= 1:
+			// A word the shopper finished may still be the start of the word a record
+			// holds (stain, stainless): ranked as one typo, below whole words.
+			out = append(out, constant(textMatch(g.paths, w.text, prefixOf), p.radix.boost(levels{wordsLevel, 1, g.rank, 0})))
 		}
 	}
 	return out

@@ -35,11 +35,14 @@ type queryWords struct {
 	// ignored are the words beyond MaxWords and those dropped from the end by a
 	// matchingStrategy all retry, in query order.
 	ignored []string
+	// negated are the words the query says the product lacks (negation.go), with the
+	// words that said so: neither is a word to match.
+	negated []negation
 }
 
 // parseWords splits q into words, drops stop words (unless the query holds nothing
 // else), keeps MaxWords of them and drops drop more from the end.
-func parseWords(q string, stops relevance.Stops, drop int) queryWords {
+func parseWords(q string, stops relevance.Stops, neg relevance.Negations, drop int) queryWords {
 	tokens := splitWords(q)
 	qw := queryWords{tokens: tokens}
 	var all []qword
@@ -47,8 +50,10 @@ func parseWords(q string, stops relevance.Stops, drop int) queryWords {
 		f := relevance.Fold(t)
 		all = append(all, qword{text: t, fold: f, analyzerStop: stops.Analyzer[f], at: i})
 	}
-	for _, w := range all {
-		if !stops.Dropped[w.fold] {
+	var negated map[int]bool
+	qw.negated, negated = negations(all, stops, neg)
+	for i, w := range all {
+		if !stops.Dropped[w.fold] && !negated[i] {
 			qw.kept = append(qw.kept, w)
 		}
 	}

@@ -27,7 +27,7 @@ var _ = Describe("Query words", func() {
 
 	DescribeTable("drop stop words, keep ten, and know the word still being typed",
 		func(q string, drop int, kept, ignored []string, prefix bool) {
-			qw := parseWords(q, english, drop)
+			qw := parseWords(q, english, relevance.Negations{}, drop)
 			Expect(keptOf(qw)).To(Equal(kept))
 			Expect(qw.ignored).To(Equal(ignored))
 			Expect(qw.kept[len(qw.kept)-1].prefix).To(Equal(prefix))
@@ -44,22 +44,22 @@ var _ = Describe("Query words", func() {
 	)
 
 	It("match a stop word the analyzer drops on the words subfield", func() {
-		qw := parseWords("to be", english, 0)
+		qw := parseWords("to be", english, relevance.Negations{}, 0)
 		Expect(qw.kept[0].analyzerStop).To(BeTrue())
-		Expect(parseWords("shoes", english, 0).kept[0].analyzerStop).To(BeFalse())
+		Expect(parseWords("shoes", english, relevance.Negations{}, 0).kept[0].analyzerStop).To(BeFalse())
 	})
 
 	It("use the index's own stop words, added to the language's or replacing them", func() {
 		added := relevance.StopsOf(searchv1alpha1.IndexSettings{StopWords: &searchv1alpha1.StopWords{Words: []string{"Cheap"}}})
-		Expect(keptOf(parseWords("cheap shoes for the beach", added, 0))).To(Equal([]string{"shoes", "beach"}))
+		Expect(keptOf(parseWords("cheap shoes for the beach", added, relevance.Negations{}, 0))).To(Equal([]string{"shoes", "beach"}))
 		replaced := relevance.StopsOf(searchv1alpha1.IndexSettings{StopWords: &searchv1alpha1.StopWords{Words: []string{"cheap"}, Replace: true}})
-		Expect(keptOf(parseWords("cheap shoes for the beach", replaced, 0))).To(Equal([]string{"shoes", "for", "the", "beach"}))
+		Expect(keptOf(parseWords("cheap shoes for the beach", replaced, relevance.Negations{}, 0))).To(Equal([]string{"shoes", "for", "the", "beach"}))
 		off := relevance.StopsOf(searchv1alpha1.IndexSettings{StopWords: &searchv1alpha1.StopWords{Enabled: ptr(false), Words: []string{"cheap"}}})
-		Expect(keptOf(parseWords("cheap shoes for the beach", off, 0))).To(Equal([]string{"cheap", "shoes", "for", "the", "beach"}))
+		Expect(keptOf(parseWords("cheap shoes for the beach", off, relevance.Negations{}, 0))).To(Equal([]string{"cheap", "shoes", "for", "the", "beach"}))
 	})
 
 	It("give the phrase of two kept words with the stop words between them", func() {
-		qw := parseWords("pen of steel", english, 0)
+		qw := parseWords("pen of steel", english, relevance.Negations{}, 0)
 		Expect(qw.phrase(0)).To(Equal("pen of steel"))
 	})
 })
@@ -85,7 +85,9 @@ var _ = DescribeTable("Typo rules allow typos by word length, never on digits or
 
 var _ = Describe("Synonym units", func() {
 	group := func(gs ...searchv1alpha1.SynonymGroup) map[string][]rule { return synonymRules(gs, english) }
-	unitsOf := func(q string, rules map[string][]rule) []unit { return units(parseWords(q, english, 0).kept, rules) }
+	unitsOf := func(q string, rules map[string][]rule) []unit {
+		return units(parseWords(q, english, relevance.Negations{}, 0).kept, rules)
+	}
 
 	It("give a word of a multiWay group the other terms, phrases included", func() {
 		u := unitsOf("tv stand", group(searchv1alpha1.SynonymGroup{Terms: []string{"TV", "television set"}}))
