@@ -133,3 +133,34 @@ func showsPrice(body []byte) bool {
 	}
 	return false
 }
+
+var _ = Describe("A public policy allowing a field the settings do not list", Ordered, func() {
+	var ix catalogIndex
+	var public string
+
+	BeforeAll(func() {
+		ix, public = newSettingsIndex(fmt.Sprintf("policy-fields-%d", GinkgoParallelProcess()))
+	})
+
+	It("is refused by PUT /public-access/policy, naming each such field and the settings' list", func() {
+		r := call(0, http.MethodPut, ix.base+"/public-access/policy", ix.writeKey,
+			map[string]any{"policy": map[string]any{"allowedFacets": []string{"brand", "price"}, "allowedSorts": []string{"name"}}})
+		Expect(r.status).To(Equal(http.StatusBadRequest), string(r.body))
+		Expect(r.body).To(MatchJSON(`{"error": "invalid policy: allowedFacets[1]: \"price\" is not in the settings' facetFields: add it there first (PUT /config); ` +
+			`allowedSorts[0]: \"name\" is not in the settings' sortableFields: add it there first (PUT /config)"}`))
+		Expect(call(1, http.MethodGet, ix.base+"/public-access", ix.writeKey, nil).body).To(ContainSubstring(`"allowedFacets":[]`), "nothing was written")
+	})
+
+	It("makes public search say the field is not in facetFields once the settings dropped it", func() {
+		r := call(0, http.MethodPut, ix.base+"/public-access/policy", ix.writeKey,
+			map[string]any{"policy": map[string]any{"allowedFacets": []string{"brand"}}})
+		Expect(r.status).To(Equal(http.StatusOK), string(r.body))
+		withoutBrand := withFacets(false)
+		withoutBrand.FacetFields = []searchv1alpha1.FieldPath{"specs.color", "inStock"}
+		Expect(call(0, http.MethodPut, ix.base+"/config", ix.writeKey, withoutBrand).status).To(Equal(http.StatusOK))
+		r, err := callWithE(1, http.MethodPost, public, "", map[string]any{"facets": []string{"brand"}}, map[string]string{"Origin": allowedOrigin})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.status).To(Equal(http.StatusBadRequest), string(r.body))
+		Expect(r.body).To(MatchJSON(`{"error": "invalid search request: facets[0]: \"brand\" is not in the index's facetFields (the public policy allows it, but a field must be in both)"}`))
+	})
+})
