@@ -14,6 +14,7 @@ import (
 	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/merch"
 	"github.com/aislehq/aisle/internal/searchquery"
+	"github.com/aislehq/aisle/internal/settingsfence"
 	"github.com/aislehq/aisle/internal/settingsstore"
 	"github.com/aislehq/aisle/internal/strictjson"
 	"github.com/aislehq/aisle/internal/tenancy"
@@ -82,6 +83,7 @@ var errorTable = []errorRow{
 	{settingsstore.ErrIndexNotFound, http.StatusNotFound, sentinelText, ""},
 	{settingsstore.ErrInvalidSettings, http.StatusBadRequest, fromSentinel, ""},
 	{settingsstore.ErrInvalidPolicy, http.StatusBadRequest, fromSentinel, ""},
+	{settingsfence.ErrNotSettled, http.StatusServiceUnavailable, sentinelText, ""},
 	{searchquery.ErrInvalid, http.StatusBadRequest, fromSentinel, ""},
 
 	{merch.ErrInvalid, http.StatusBadRequest, fromSentinel, ""},

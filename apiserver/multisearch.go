@@ -94,6 +94,9 @@ func (s *Server) admitKeyed(ctx context.Context, p tenancy.Principal, ws, origin
 		return admitted{}, errIndexRequired
 	}
 	idx, err := s.registry.AuthorizeIndex(ctx, p, ws, q.Index, securedSearchScope)
+	if err == nil {
+		idx, err = s.fence.Settled(ctx, idx)
+	}
 	if err != nil {
 		return admitted{}, err
 	}

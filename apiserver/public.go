@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -25,7 +26,7 @@ type publicKey struct{}
 func (s *Server) publicIndex(c *fiber.Ctx) error {
 	ctx := c.UserContext()
 	publicID := utils.CopyString(c.Params("publicId"))
-	idx, err := s.registry.IndexByPublicID(ctx, publicID)
+	idx, err := s.indexByPublicID(ctx, publicID)
 	if err != nil {
 		return err
 	}
@@ -37,6 +38,16 @@ func (s *Server) publicIndex(c *fiber.Ctx) error {
 	allowOrigin(c, origin)
 	c.Locals(publicKey{}, idx)
 	return c.Next()
+}
+
+// indexByPublicID returns the index with publicID, holding every change a replica
+// answered before this request (internal/settingsfence).
+func (s *Server) indexByPublicID(ctx context.Context, publicID string) (*searchv1alpha1.SearchIndex, error) {
+	idx, err := s.registry.IndexByPublicID(ctx, publicID)
+	if err != nil {
+		return nil, err
+	}
+	return s.fence.Settled(ctx, idx)
 }
 
 // allows reports an Origin header that is exactly one of the index's allowed origins.

@@ -78,7 +78,7 @@ func (s *Server) admitPublic(ctx context.Context, raw json.RawMessage, v visitor
 	if q.PublicID == "" {
 		return admitted{}, 0, errPublicIDRequired
 	}
-	idx, err := s.registry.IndexByPublicID(ctx, q.PublicID)
+	idx, err := s.indexByPublicID(ctx, q.PublicID)
 	if err != nil {
 		return admitted{}, 0, err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/aislehq/aisle/internal/recommend"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/searchlog"
+	"github.com/aislehq/aisle/internal/settingsfence"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
 )
@@ -95,8 +96,8 @@ func releaseReservations(ctx context.Context, c *catalog.Service) {
 	c.ReleaseReservations(ctx)
 }
 
-// wire builds the search service, the usage meter and the settings writer that the
-// options do not bring.
+// wire builds the search service, the usage meter, the settings writer and the settings
+// marks that the options do not bring.
 func (o *RunOptions) wire(kube *rest.Config, scheme *runtime.Scheme) error {
 	if o.Writer == nil {
 		w, err := client.New(kube, client.Options{Scheme: scheme})
@@ -132,6 +133,9 @@ func (o *RunOptions) wire(kube *rest.Config, scheme *runtime.Scheme) error {
 	}
 	if o.SearchLog == nil {
 		o.SearchLog = searchlog.New(esClient, searchlog.Config{Logger: o.Logger})
+	}
+	if o.Marks == nil {
+		o.Marks = settingsfence.NewMarks(esClient, settingsfence.DefaultBound)
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/aislehq/aisle/internal/recommend"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/searchlog"
+	"github.com/aislehq/aisle/internal/settingsfence"
 	"github.com/aislehq/aisle/internal/settingsstore"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
@@ -89,6 +90,10 @@ type Config struct {
 	// Searches reads the search log back: the Events page's Searches section and query
 	// suggestions; nil leaves the section out and answers suggestions with 503.
 	Searches *searchlog.Reader
+	// Marks keeps the generations written to indexes' settings, which every replica's
+	// searches check their informer against (internal/settingsfence); nil leaves a
+	// change to reach other replicas a moment after the writer answered.
+	Marks *settingsfence.Marks
 }
 
 // Server is the API server.
@@ -100,6 +105,7 @@ type Server struct {
 	search    *search.Service
 	usage     *usage.Meter
 	settings  *settingsstore.Store
+	fence     *settingsfence.Fence
 	limits    *limiters
 	insights  *events.Reader
 	recommend *recommend.Service
@@ -117,7 +123,8 @@ type Server struct {
 // New builds the server on a tenancy registry.
 func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
-	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, settings: settingsStore(cfg), limits: newLimiters(cfg.PublicLimits),
+	fence := settingsfence.New(cfg.Marks, registry)
+	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, settings: settingsStore(cfg, fence), fence: fence, limits: newLimiters(cfg.PublicLimits),
 		insights: cfg.Insights, recommend: cfg.Recommend, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries,
 		searchLog: cfg.SearchLog, searches: cfg.Searches, bodyLimit: cfg.BodyLimit}
 	s.app = fiber.New(fiber.Config{
@@ -173,12 +180,12 @@ func withDefaults(cfg Config) Config {
 }
 
 // settingsStore writes settings through cfg.Writer, checked against the fields of the
-// records cfg.Search reads.
-func settingsStore(cfg Config) *settingsstore.Store {
+// records cfg.Search reads, and answers once fence published them.
+func settingsStore(cfg Config, fence *settingsfence.Fence) *settingsstore.Store {
 	if cfg.Search == nil {
-		return settingsstore.New(cfg.Writer, nil)
+		return settingsstore.New(cfg.Writer, nil, fence)
 	}
-	return settingsstore.New(cfg.Writer, cfg.Search)
+	return settingsstore.New(cfg.Writer, cfg.Search, fence)
 }
 
 func orDefault[T int | time.Duration](v, def T) T {

@@ -32,6 +32,7 @@ import (
 	"github.com/aislehq/aisle/internal/recommend"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/searchlog"
+	"github.com/aislehq/aisle/internal/settingsfence"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
 	"github.com/aislehq/aisle/test/envtestenv"
@@ -192,6 +193,7 @@ func buildServer(reg *tenancy.Registry, limits apiserver.PublicLimits) *apiserve
 		Recommend: recommend.New(client, searchSvc, nil),
 		Events:    events.New(client, events.Config{Clock: eventsNow}),
 		SearchLog: searches, Searches: searchlog.NewReader(client),
+		Marks: settingsfence.NewMarks(client, settingsfence.DefaultBound),
 	}, reg)
 	s.SetReady(true)
 	return s

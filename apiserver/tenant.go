@@ -24,13 +24,18 @@ func tenantFrom(ctx context.Context) tenant {
 }
 
 // authorize authenticates the bearer key and checks it against the path's workspace and
-// index for req, and a secured key's Origin against the index's. Path values are copied: Fiber reuses their memory after the handler.
+// index for req, and a secured key's Origin against the index's; the index holds every
+// change a replica answered before this request (internal/settingsfence). Path values
+// are copied: Fiber reuses their memory after the handler.
 func (s *Server) authorize(req tenancy.Requirement) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		ctx := c.UserContext()
 		ws := utils.CopyString(c.Params("workspaceId"))
 		index := utils.CopyString(c.Params("index"))
 		p, idx, err := s.registry.Authorize(ctx, c.Get(fiber.HeaderAuthorization), ws, index, req)
+		if err == nil {
+			idx, err = s.fence.Settled(ctx, idx)
+		}
 		if err != nil {
 			return err
 		}

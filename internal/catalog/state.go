@@ -159,12 +159,6 @@ func (s State) SetFence(now time.Time, owner string, lease time.Duration) (State
 	return s, nil
 }
 
-// HoldsFence reports whether owner's fence is live.
-func (s State) HoldsFence(now time.Time, owner string) bool {
-	s = s.Prune(now)
-	return s.Fence != nil && s.Fence.Owner == owner
-}
-
 // ClearFence removes owner's fence (someone else's stays).
 func (s State) ClearFence(owner string) State {
 	if s.Fence != nil && s.Fence.Owner == owner {

@@ -107,11 +107,11 @@ func (s *Service) write(ctx context.Context, names esnames.Index, tk ticket, app
 	if err != nil {
 		// The revision is released; whether anything landed is unknown, so it does
 		// not count as a write either way (no 202 was given).
-		_ = s.finish(context.WithoutCancel(ctx), names, g.lease.Rev, false)
+		_ = s.finish(context.WithoutCancel(ctx), names, g.lease.Rev)
 		return Receipt{}, err
 	}
 	if !ch.applied {
-		if err := s.finish(ctx, names, g.lease.Rev, false); err != nil {
+		if err := s.finish(ctx, names, g.lease.Rev); err != nil {
 			return Receipt{}, err
 		}
 		return Receipt{}, ErrVersionConflict
@@ -171,9 +171,9 @@ func (s *Service) allocate(st State, stale int64) (State, grant, error) {
 }
 
 // finish (step 5) removes rev, whose write applied nothing, from the pending revisions.
-func (s *Service) finish(ctx context.Context, names esnames.Index, rev int64, applied bool) error {
+func (s *Service) finish(ctx context.Context, names esnames.Index, rev int64) error {
 	_, err := s.Update(ctx, names, func(st State) (State, error) {
-		return st.Complete(s.cfg.Now(), rev, applied)
+		return st.Complete(s.cfg.Now(), rev, false)
 	})
 	if err != nil {
 		return fmt.Errorf("completing revision %d of %s: %w", rev, names.Alias(), err)

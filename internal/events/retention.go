@@ -64,12 +64,6 @@ func (r *Retention) Run(ctx context.Context, idx esnames.Index, now time.Time) (
 	return rep, err
 }
 
-// ExpiredEventIndices picks, among index names, the monthly event indices of idx whose
-// month ended more than EventMonths months before now.
-func ExpiredEventIndices(idx esnames.Index, names []string, now time.Time) []string {
-	return ExpiredMonthly(idx.EventsPattern(), names, now)
-}
-
 // ExpiredMonthly picks, among index names, the monthly indices of pattern (a name
 // ending in "*" where the month goes, as esnames.Index.EventsPattern and
 // SearchesPattern) whose month ended more than EventMonths months before now.

@@ -9,14 +9,16 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/catalog/wait"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/relevance"
 )
 
-// RefreshEvery is how often a replica reads an index's rules pointer (one real-time get
-// of a document) to learn of writes through other replicas: a rule written through one
-// replica applies on the others within about this long, at once on its own.
-const RefreshEvery = time.Second
+// RefreshEvery is how long a replica trusts an index's rules pointer (one real-time get
+// of a document) after it sent the read. A write answers only this long after it moved
+// the pointer (awaitReplicas), so a search that starts after the answer, on any replica,
+// uses a pointer read after the move: what was written.
+const RefreshEvery = 250 * time.Millisecond
 
 // cache keeps each index's rules compiled, per replica.
 type cache struct {
@@ -49,34 +51,41 @@ func (c *cache) get(ctx context.Context, t Target) (*Set, error) {
 	c.mu.Lock()
 	e, epoch := c.entries[key], c.epochs[key]
 	c.mu.Unlock()
-	if e != nil && e.lang == lang && time.Since(e.checked) < RefreshEvery {
+	start := time.Now()
+	if e != nil && e.lang == lang && start.Sub(e.checked) < RefreshEvery {
 		return e.set, nil
 	}
-	v, err, _ := c.group.Do(key+"#"+strconv.FormatInt(epoch, 10), func() (any, error) {
-		fresh, err := c.refresh(ctx, t.Names, lang, e)
+	for {
+		v, err, _ := c.group.Do(key+"#"+strconv.FormatInt(epoch, 10), func() (any, error) {
+			fresh, err := c.refresh(ctx, t.Names, lang, e)
+			if err != nil {
+				return nil, err
+			}
+			c.mu.Lock()
+			if c.epochs[key] == epoch {
+				c.entries[key] = fresh
+			}
+			c.mu.Unlock()
+			return fresh, nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		c.mu.Lock()
-		if c.epochs[key] == epoch {
-			c.entries[key] = fresh
+		// A read already in flight may have been sent too long ago; the next is not.
+		if fresh := v.(*cacheEntry); fresh.checked.After(start.Add(-RefreshEvery)) {
+			return fresh.set, nil
 		}
-		c.mu.Unlock()
-		return fresh.set, nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	return v.(*Set), nil
 }
 
-// refresh reads the pointer, and the rules when it moved since old.
+// refresh reads the pointer, and the rules when it moved since old; the entry is as of
+// when the pointer's read was sent.
 func (c *cache) refresh(ctx context.Context, names esnames.Index, lang searchv1alpha1.Language, old *cacheEntry) (*cacheEntry, error) {
+	now := time.Now()
 	p, err := c.s.pointerOf(ctx, names)
 	if err != nil {
 		return nil, err
 	}
-	now := time.Now()
 	if old != nil && old.lang == lang && old.found == p.v.Found && old.ptr.Generation == p.doc.Generation && old.ptr.Revision == p.doc.Revision {
 		return &cacheEntry{set: old.set, ptr: old.ptr, found: old.found, lang: lang, checked: now}, nil
 	}
@@ -91,6 +100,12 @@ func (c *cache) refresh(ctx context.Context, names esnames.Index, lang searchv1a
 		return nil, err
 	}
 	return &cacheEntry{set: compile(docs), ptr: ptr, found: true, lang: lang, checked: now}, nil
+}
+
+// awaitReplicas returns once every replica's cache entry of an index was read after a
+// pointer move that ended before the call (see RefreshEvery), or when ctx ends.
+func awaitReplicas(ctx context.Context) error {
+	return wait.Sleep(ctx, RefreshEvery)
 }
 
 // forget drops an index's rules after this replica wrote them.

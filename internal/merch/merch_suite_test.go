@@ -12,11 +12,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/merch"
 	"github.com/aislehq/aisle/internal/searchquery"
-	"github.com/aislehq/aisle/test/esbackend"
 	"github.com/aislehq/aisle/test/esspec"
 )
 
@@ -37,14 +35,11 @@ var _ = BeforeSuite(func() {
 	var cancel context.CancelFunc
 	ctx, cancel = context.WithCancel(context.Background())
 	DeferCleanup(cancel)
-	url, stop, err := esbackend.Start(ctx, GinkgoT().TempDir())
+	var stop func() error
+	var err error
+	esClient, stop, err = esspec.Backend(ctx, GinkgoT().TempDir(), GinkgoWriter)
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(stop)
-	recorder, err := esspec.Record(url, GinkgoWriter)
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(recorder.Close)
-	esClient, err = es.New(recorder.URL())
-	Expect(err).NotTo(HaveOccurred())
 })
 
 // testSchema is the records' mapping the rules' filters are checked against.

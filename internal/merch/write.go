@@ -96,6 +96,9 @@ func (s *Service) Replace(ctx context.Context, t Target, rules []Rule) error {
 			return err
 		}
 		s.cache.forget(t.Names)
+		if err := awaitReplicas(ctx); err != nil {
+			return err
+		}
 		return s.dropGenerations(ctx, t, p.doc.Generation, gen)
 	}
 	return fmt.Errorf("%w: the rules of %s kept changing", es.ErrUnavailable, t.Names.Stem())
@@ -173,6 +176,9 @@ func (s *Service) settle(ctx context.Context, t Target, p readPointer, ids []str
 		next := p.doc
 		next.Revision++
 		err := s.putPointer(ctx, t.Names, p, next)
+		if err == nil {
+			return awaitReplicas(ctx)
+		}
 		if !errors.Is(err, es.ErrConflict) {
 			return err
 		}

@@ -8,8 +8,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/aislehq/aisle/internal/es"
-	"github.com/aislehq/aisle/test/esbackend"
 	"github.com/aislehq/aisle/test/esspec"
 )
 
@@ -30,12 +28,9 @@ var _ = BeforeSuite(func() {
 	var cancel context.CancelFunc
 	ctx, cancel = context.WithCancel(context.Background())
 	DeferCleanup(cancel)
-	url, stop, err := esbackend.Start(ctx, GinkgoT().TempDir())
+	var stop func() error
+	var err error
+	esClient, stop, err = esspec.Backend(ctx, GinkgoT().TempDir(), GinkgoWriter)
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(stop)
-	recorder, err := esspec.Record(url, GinkgoWriter)
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(recorder.Close)
-	esClient, err = es.New(recorder.URL())
-	Expect(err).NotTo(HaveOccurred())
 })

@@ -121,7 +121,7 @@ var _ = Describe("Building a search", func() {
 		Entry("a public facet the policy does not allow", `{"facets": ["specs.color"]}`, public,
 			`facets[0]: "specs.color" is not allowed in public facets (allowed: brand)`),
 		Entry("a public filter allowed by the policy but not configured", `{"filters": {"field": "notConfigured", "eq": 1}}`, public,
-			`filters.field: "notConfigured" is not allowed in public filters (allowed: price)`),
+			`filters.field: "notConfigured" is not in the index's filterableFields (the public policy allows it, but a field must be in both)`),
 		Entry("a public sort the policy does not allow", `{"sort": [{"field": "name"}]}`, public, `sort[0].field: "name" is not allowed in public sorts`),
 		Entry("a public field that is not retrievable", `{"fields": ["description"]}`, public, `fields[0]: "description" is not a retrievable field`),
 	)

@@ -66,6 +66,9 @@ type list struct {
 	// is completes `"x" is ...`, label names the list: "a filterable field" and
 	// "filterable fields", or "allowed in public filters" and "allowed".
 	is, label string
+	// unset are the fields a public policy allows that setting, the settings' list, does not.
+	unset   []string
+	setting string
 }
 
 func (l list) has(path string) bool { return slices.Contains(l.allowed, path) }
@@ -88,13 +91,15 @@ func (r Rules) narrow(settings []string, policy []searchv1alpha1.FieldPath, what
 	if !r.Public {
 		return list{allowed: settings, is: "a " + what + " field", label: what + " fields"}
 	}
-	var out []string
+	var out, unset []string
 	for _, p := range policy {
 		if slices.Contains(settings, string(p)) {
 			out = append(out, string(p))
+		} else {
+			unset = append(unset, string(p))
 		}
 	}
-	return list{allowed: out, is: "allowed in public " + publicWhat, label: "allowed"}
+	return list{allowed: out, is: "allowed in public " + publicWhat, label: "allowed", unset: unset, setting: what + "Fields"}
 }
 
 // retrievable returns the fields a hit may show (nil: all).

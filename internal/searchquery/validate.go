@@ -3,6 +3,7 @@ package searchquery
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +30,9 @@ func (p problems) err() error {
 
 // notAllowed says that path is not in l, listing what is.
 func notAllowed(path string, l list) string {
+	if slices.Contains(l.unset, path) {
+		return fmt.Sprintf("%q is not in the index's %s (the public policy allows it, but a field must be in both)", path, l.setting)
+	}
 	allowed := "none"
 	if len(l.allowed) > 0 {
 		allowed = strings.Join(l.allowed, ", ")

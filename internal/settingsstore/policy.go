@@ -15,9 +15,17 @@ import (
 var policyKeys = []string{"maxHits", "retrievableFields", "forcedFilters", "allowedFacets", "allowedFilters", "allowedSorts"}
 
 // PutPolicy replaces the public search policy of idx with p, or refuses it with
-// ErrInvalidPolicy naming every broken rule; it returns the index as stored.
+// ErrInvalidPolicy naming every broken rule (a field allowed that the settings do not
+// list among them); it returns the index as stored.
 func (s *Store) PutPolicy(ctx context.Context, idx client.ObjectKey, p searchv1alpha1.PublicSearchPolicy) (*searchv1alpha1.SearchIndex, error) {
 	if err := s.checkForcedFilters(ctx, idx, p); err != nil {
+		return nil, err
+	}
+	current, err := s.get(ctx, idx)
+	if err != nil {
+		return nil, err
+	}
+	if err := refusal(ErrInvalidPolicy, policyFieldProblems(current.Spec.Settings, p), nil); err != nil {
 		return nil, err
 	}
 	patch, err := fullObjectPatch(p, policyKeys, "spec", "publicAccess", "policy")

@@ -9,12 +9,11 @@
 // client that wrote through one replica and then read GET /config or GET /public-access
 // through any replica (that one included) could be answered the previous state. Fresh
 // reads the SearchIndex from the Kubernetes API instead: a read that starts after a
-// write was acknowledged sees it (or a later write), whichever replica serves it, and
-// the replicas share nothing. Waiting for the informer to reach the write's
-// resourceVersion would need that version on the replica that reads, and only the
-// writer's replica knows it. Those two endpoints serve people and deploy scripts, seldom,
-// so one Kubernetes read per call costs little; authorization and search keep reading
-// the informer cache (internal/tenancy), which a change reaches within moments.
+// write was acknowledged sees it (or a later write), whichever replica serves it. Those
+// two endpoints serve people and deploy scripts, seldom, so one Kubernetes read per call
+// costs little. Searches keep reading the informer cache (internal/tenancy): a write is
+// answered only once its Publisher says every later search uses it
+// (internal/settingsfence).
 package settingsstore
 
 import (
@@ -54,16 +53,24 @@ type Schemas interface {
 	Schema(ctx context.Context, alias string) (searchquery.Schema, error)
 }
 
+// Publisher returns once a SearchIndex, as a write stored it, is what every later
+// search uses (settingsfence.Fence).
+type Publisher interface {
+	Publish(ctx context.Context, idx *searchv1alpha1.SearchIndex) error
+}
+
 // Store reads and writes SearchIndex settings and policies.
 type Store struct {
-	kube    client.Client
-	schemas Schemas
+	kube      client.Client
+	schemas   Schemas
+	publisher Publisher
 }
 
 // New builds a store on kube; with a nil kube every write fails with ErrNoKubernetes.
 // With nil schemas (no search backend) nothing is checked against the records' fields.
-func New(kube client.Client, schemas Schemas) *Store {
-	return &Store{kube: kube, schemas: schemas}
+// A write is answered once publisher published it (at once with a nil publisher).
+func New(kube client.Client, schemas Schemas, publisher Publisher) *Store {
+	return &Store{kube: kube, schemas: schemas, publisher: publisher}
 }
 
 // Fresh returns idx, an informer's copy, as the Kubernetes API holds it now (see the
@@ -90,8 +97,8 @@ func (s *Store) get(ctx context.Context, key types.NamespacedName) (*searchv1alp
 	return obj, nil
 }
 
-// patch applies a JSON merge patch to the SearchIndex key as FieldManager; with dryRun
-// the Kubernetes API validates it without storing it.
+// patch applies a JSON merge patch to the SearchIndex key as FieldManager and returns
+// once it is published; with dryRun the Kubernetes API validates it without storing it.
 func (s *Store) patch(ctx context.Context, key types.NamespacedName, patch []byte, dryRun bool) (*searchv1alpha1.SearchIndex, error) {
 	if s.kube == nil {
 		return nil, ErrNoKubernetes
@@ -102,6 +109,13 @@ func (s *Store) patch(ctx context.Context, key types.NamespacedName, patch []byt
 	if dryRun {
 		opts = append(opts, client.DryRunAll)
 	}
-	err := s.kube.Patch(ctx, obj, client.RawPatch(types.MergePatchType, patch), opts...)
-	return obj, err
+	if err := s.kube.Patch(ctx, obj, client.RawPatch(types.MergePatchType, patch), opts...); err != nil || dryRun {
+		return obj, err
+	}
+	if s.publisher != nil {
+		if err := s.publisher.Publish(ctx, obj); err != nil {
+			return nil, fmt.Errorf("publishing the change of index %s: %w", key, err)
+		}
+	}
+	return obj, nil
 }

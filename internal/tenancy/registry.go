@@ -33,8 +33,9 @@ const (
 // Registry answers tenancy questions from an informer cache of the three CRDs. It holds
 // no state of its own, so any number of apiserver replicas agree with the cluster.
 type Registry struct {
-	cache cache.Cache
-	clock clock.PassiveClock
+	cache   cache.Cache
+	clock   clock.PassiveClock
+	changes *changes
 }
 
 // NewRegistry builds a registry watching the cluster at cfg. Call Start, then WaitForSync.
@@ -70,7 +71,11 @@ func NewRegistry(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme, 
 	}); err != nil {
 		return nil, fmt.Errorf("indexing search indexes by allowed origin: %w", err)
 	}
-	return &Registry{cache: c, clock: clk}, nil
+	r := &Registry{cache: c, clock: clk, changes: newChanges()}
+	if err := r.watchChanges(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // Start runs the informers until ctx ends.

@@ -27,6 +27,7 @@ import (
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/search"
+	"github.com/aislehq/aisle/internal/settingsfence"
 	"github.com/aislehq/aisle/internal/tenancy"
 	"github.com/aislehq/aisle/internal/usage"
 	"github.com/aislehq/aisle/test/benchdata"
@@ -94,6 +95,8 @@ func startWith(b *testing.B, ctx context.Context, s searchv1alpha1.IndexSettings
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Search: sys.searchSvc, Usage: meter,
 		// Limits far above the load, so that the limiter runs but never refuses.
 		PublicLimits: apiserver.PublicLimits{PerVisitor: 1 << 30, PerIndex: 1 << 30},
+		// As apiserver.Run wires them: every search checks the index's settings mark.
+		Marks: settingsfence.NewMarks(esClient, settingsfence.DefaultBound),
 	}, registry)
 	srv.SetReady(true)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -10,14 +10,11 @@ import (
 // the path exists under another method (ES answers 405 then).
 func (a *API) route(q *req) (*handler, string) {
 	m := q.r.Method
-	if m == http.MethodHead {
-		m = "HEAD"
-	}
 	table := a.routesFor(q.parts)
 	if hd, ok := table[m]; ok {
 		return hd, ""
 	}
-	if m == "HEAD" {
+	if m == http.MethodHead {
 		if hd, ok := table["GET"]; ok {
 			return hd, ""
 		}
