@@ -38,6 +38,7 @@ var bodyEndpoints = []bodyEndpoint{
 	{"POST", "/staged-replacements/s1/batches/b1", "records", writeKeyOf},
 	{"POST", "/staged-replacements/s1/commit", "commit", writeKeyOf},
 	{"POST", "/record-writes", "conditional", writeKeyOf},
+	{"POST", "/records/partial", "partial", writeKeyOf},
 	{"PUT", "/config", "settings", writeKeyOf},
 	{"PUT", "/public-access/policy", "policy", writeKeyOf},
 	{"POST", "/search", "search", searchKeyOf},

@@ -182,4 +182,6 @@ type Receipt struct {
 	AcceptedRevision int64 `json:"acceptedRevision"`
 	IndexedRevision  int64 `json:"indexedRevision"`
 	RecordCount      int64 `json:"recordCount"`
+	// Rejected are the operations of a partial update that were not applied.
+	Rejected []Rejection `json:"rejected,omitempty"`
 }
