@@ -77,6 +77,9 @@ var bodyShapes = map[string]bodyShape{
 		{"increment", kindObject, `{"stock": 1}`}, {"add", kindObject, `{"tags": "x"}`}, {"expectedVersion", kindInt, `0`},
 		{"createIfMissing", kindBool, `true`}, {"idempotencyKey", kindID, `"key-1"`},
 	}},
+	"delete": {`{"filters": {"field": «field», "eq": «eq»}}`, []bodyField{
+		{"field", kindString, `"brand"`}, {"eq", kindFree, `"acme"`},
+	}},
 	"commit": {`{"expectedBatches": «expectedBatches», "expectedRecords": «expectedRecords»}`, []bodyField{
 		{"expectedBatches", kindInt, `0`}, {"expectedRecords", kindInt, `0`},
 	}},
