@@ -57,6 +57,7 @@ var errorTable = []errorRow{
 	{errEventsNotText, http.StatusUnsupportedMediaType, sentinelText, ""},
 	{errOriginNotAllowed, http.StatusForbidden, sentinelText, ""},
 	{errRecordsRequired, http.StatusBadRequest, sentinelText, ""},
+	{errDeleteScope, http.StatusBadRequest, sentinelText, ""},
 	{errPolicyRequired, http.StatusBadRequest, sentinelText, ""},
 	{errObjectIDEscape, http.StatusBadRequest, sentinelText, ""},
 	{errFieldEscape, http.StatusBadRequest, sentinelText, ""},

@@ -71,6 +71,15 @@ var bodyShapes = map[string]bodyShape{
 		{"operation", kindString, `"upsert"`}, {"objectID", kindID, `"r1"`}, {"record", kindObject, `{"objectID": "r1"}`},
 		{"expectedVersion", kindInt, `0`}, {"idempotencyKey", kindID, `"key-1"`},
 	}},
+	"partial": {`{"operations": [{"objectID": «objectID», "set": {"name": «name»}, "unset": «unset», "increment": «increment», "add": «add»,
+		"expectedVersion": «expectedVersion», "createIfMissing": «createIfMissing»}], "idempotencyKey": «idempotencyKey»}`, []bodyField{
+		{"objectID", kindID, `"r1"`}, {"name", kindFree, `"a record"`}, {"unset", kindArray, `["old"]`},
+		{"increment", kindObject, `{"stock": 1}`}, {"add", kindObject, `{"tags": "x"}`}, {"expectedVersion", kindInt, `0`},
+		{"createIfMissing", kindBool, `true`}, {"idempotencyKey", kindID, `"key-1"`},
+	}},
+	"delete": {`{"filters": {"field": «field», "eq": «eq»}}`, []bodyField{
+		{"field", kindString, `"brand"`}, {"eq", kindFree, `"acme"`},
+	}},
 	"commit": {`{"expectedBatches": «expectedBatches», "expectedRecords": «expectedRecords»}`, []bodyField{
 		{"expectedBatches", kindInt, `0`}, {"expectedRecords", kindInt, `0`},
 	}},

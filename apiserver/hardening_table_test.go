@@ -38,6 +38,8 @@ var bodyEndpoints = []bodyEndpoint{
 	{"POST", "/staged-replacements/s1/batches/b1", "records", writeKeyOf},
 	{"POST", "/staged-replacements/s1/commit", "commit", writeKeyOf},
 	{"POST", "/record-writes", "conditional", writeKeyOf},
+	{"POST", "/records/partial", "partial", writeKeyOf},
+	{"POST", "/records/delete", "delete", writeKeyOf},
 	{"PUT", "/config", "settings", writeKeyOf},
 	{"PUT", "/public-access/policy", "policy", writeKeyOf},
 	{"POST", "/search", "search", searchKeyOf},

@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -175,22 +174,6 @@ func (s *Server) getIndexing(c *fiber.Ctx) error {
 // value, whatever the order of its members and its whitespace, gives the same hash.
 // Numbers keep their text, so 1 and 1.0 differ as they may in a record.
 func bodyHash(body []byte) string {
-	sum := sha256.Sum256(canonicalJSON(body))
+	sum := sha256.Sum256(catalog.CanonicalJSON(body))
 	return hex.EncodeToString(sum[:])
-}
-
-// canonicalJSON re-encodes a JSON value with object members sorted by name; a body
-// that does not decode (it was refused before) is taken as it is.
-func canonicalJSON(body []byte) []byte {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return body
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		return body
-	}
-	return out
 }

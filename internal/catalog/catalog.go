@@ -31,8 +31,9 @@
 //     primary_term under its own revision's lease (so no swap can happen in between),
 //     and writes with if_seq_no/if_primary_term or op_type=create: exact compare-and-set.
 //
-// A record write (POST /records, DELETE /records/{objectID}, POST /record-writes)
-// reads top to bottom in write.go, which lists its steps; it visits, in order:
+// A record write (POST /records, DELETE /records/{objectID}, POST /record-writes, and
+// POST /records/partial in partial_write.go) reads top to bottom in write.go, which
+// lists its steps; it visits, in order:
 //
 //  1. write.go: Upsert or Delete (or conditional.go: ConditionalWrite, which with an
 //     idempotency key runs the checks first, then claims the key, idempotency.go),
@@ -182,4 +183,6 @@ type Receipt struct {
 	AcceptedRevision int64 `json:"acceptedRevision"`
 	IndexedRevision  int64 `json:"indexedRevision"`
 	RecordCount      int64 `json:"recordCount"`
+	// Rejected are the operations of a partial update that were not applied.
+	Rejected []Rejection `json:"rejected,omitempty"`
 }

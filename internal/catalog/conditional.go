@@ -83,31 +83,41 @@ func ValidateConditional(r ConditionalRequest) (Conditional, error) {
 // (POST /record-writes). With an idempotency key, the first outcome (receipt or
 // conflict) is kept and repeated; bodyHash identifies the request body.
 func (s *Service) ConditionalWrite(ctx context.Context, t Target, c Conditional, bodyHash string) (Receipt, error) {
-	if c.IdempotencyKey == "" {
-		tk := s.ticket(ctx, t.Names)
-		if err := s.checkConditional(ctx, t, tk, c); err != nil {
-			s.giveBack(t.Names, tk)
+	return s.once(ctx, t.Names, c.IdempotencyKey, bodyHash,
+		func(tk ticket) error { return s.checkConditional(ctx, t, tk, c) },
+		func(tk ticket) (Receipt, error) { return s.conditional(ctx, t, c, tk) })
+}
+
+// once runs a write after its checks (step 2), under an idempotency key when key is
+// not "": the first outcome (receipt or conflict) is kept and repeated, bodyHash
+// identifying the request. A keyed write runs its checks before claiming the key, and
+// takes its ticket only then: a claim may wait for another request with the key, and a
+// swap's drain would wait for a reservation held meanwhile.
+func (s *Service) once(ctx context.Context, names esnames.Index, key, bodyHash string,
+	check func(ticket) error, run func(ticket) (Receipt, error)) (Receipt, error) {
+	if key == "" {
+		tk := s.ticket(ctx, names)
+		if err := check(tk); err != nil {
+			s.giveBack(names, tk)
 			return Receipt{}, err
 		}
-		return s.conditional(ctx, t, c, tk)
+		return run(tk)
 	}
-	if err := s.checkConditional(ctx, t, ticket{}, c); err != nil {
+	if err := check(ticket{}); err != nil {
 		return Receipt{}, err
 	}
-	claim, err := s.claimKey(ctx, t.Names, c.IdempotencyKey, bodyHash)
+	claim, err := s.claimKey(ctx, names, key, bodyHash)
 	if err != nil {
 		return Receipt{}, err
 	}
 	if claim.outcome != nil {
 		return claim.outcome.result()
 	}
-	// The reservation is taken only now: a claim may wait for another request with
-	// the key, and a swap's drain would wait for a reservation held meanwhile.
-	rec, err := s.conditional(ctx, t, c, s.ticket(ctx, t.Names))
+	rec, err := run(s.ticket(ctx, names))
 	if oc, ok := outcomeOf(rec, err); ok {
-		s.recordKey(context.WithoutCancel(ctx), t.Names, c.IdempotencyKey, claim, oc)
+		s.recordKey(context.WithoutCancel(ctx), names, key, claim, oc)
 	} else {
-		s.releaseKey(context.WithoutCancel(ctx), t.Names, c.IdempotencyKey, claim)
+		s.releaseKey(context.WithoutCancel(ctx), names, key, claim)
 	}
 	return rec, err
 }

@@ -72,15 +72,23 @@ func (s *Service) getDoc(ctx context.Context, names esnames.Index, id string) (s
 	if err != nil {
 		return storedDoc{}, err
 	}
-	if version == 0 {
-		// A replacement's record: its version is the replacement's revision.
-		st, _, err := s.loadState(ctx, names)
-		if err != nil {
-			return storedDoc{}, err
-		}
-		version = max(st.Bases[res.Index_], 1)
+	if version, err = s.versionIn(ctx, names, res.Index_, version); err != nil {
+		return storedDoc{}, err
 	}
 	return storedDoc{found: true, seq: *res.SeqNo_, term: *res.PrimaryTerm_, version: version, record: record}, nil
+}
+
+// versionIn is the version of a record of the physical index that carried version: a
+// replacement's record carries none (0), its version is the replacement's revision.
+func (s *Service) versionIn(ctx context.Context, names esnames.Index, physical string, version int64) (int64, error) {
+	if version != 0 {
+		return version, nil
+	}
+	st, _, err := s.loadState(ctx, names)
+	if err != nil {
+		return 0, err
+	}
+	return max(st.Bases[physical], 1), nil
 }
 
 // pathID escapes a record id for a URL path: the typed client puts ids in paths as given.

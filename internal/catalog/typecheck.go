@@ -48,17 +48,21 @@ var errStale = errors.New("mapping may be outdated")
 func checkRecords(m *esmapping.Mapping, records []Record, final bool) error {
 	c := typeChecker{m: m, added: map[string]*esmapping.Field{}, final: final}
 	for i, r := range records {
+		place := r.Place
+		if place == "" {
+			place = fmt.Sprintf("records[%d]", i)
+		}
 		dec := json.NewDecoder(bytes.NewReader(r.Raw))
 		dec.UseNumber()
 		var obj map[string]any
 		if err := dec.Decode(&obj); err != nil {
-			return Invalid("records[%d]: must be a JSON object", i)
+			return Invalid("%s: must be a JSON object", place)
 		}
 		if err := c.object("", obj, m.Properties); err != nil {
 			if errors.Is(err, errStale) {
 				return err
 			}
-			return Invalid("records[%d]: %s", i, err)
+			return Invalid("%s: %s", place, err)
 		}
 	}
 	return nil

@@ -28,6 +28,8 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 type Record struct {
 	ID  string
 	Raw json.RawMessage
+	// Place names the record in errors; "" names it by its position, records[i].
+	Place string
 }
 
 // Invalid wraps ErrInvalid with a message for the client.
@@ -121,6 +123,17 @@ func WithVersion(raw json.RawMessage, version int64) []byte {
 // splitVersion removes the version field from a stored document, returning the record
 // and the version it carried (0 when none: a replacement's record).
 func splitVersion(src json.RawMessage) (json.RawMessage, int64, error) {
+	fields, version, err := storedFields(src)
+	if err != nil {
+		return nil, 0, err
+	}
+	out, err := EncodeRecord(fields)
+	return out, version, err
+}
+
+// storedFields is a stored document's record fields, without the version field, and
+// the version it carried (0 when none).
+func storedFields(src json.RawMessage) (map[string]json.RawMessage, int64, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(src, &fields); err != nil {
 		return nil, 0, fmt.Errorf("decoding a stored record: %w", err)
@@ -132,9 +145,5 @@ func splitVersion(src json.RawMessage) (json.RawMessage, int64, error) {
 		}
 		delete(fields, VersionField)
 	}
-	out, err := json.Marshal(fields)
-	if err != nil {
-		return nil, 0, fmt.Errorf("encoding a record: %w", err)
-	}
-	return out, version, nil
+	return fields, version, nil
 }

@@ -48,11 +48,36 @@ func (s *Service) upsertOrUndo(ctx context.Context, alias string, records []Reco
 
 // priorDocs reads the stored documents of ids in real time; absent ones are left out.
 func (s *Service) priorDocs(ctx context.Context, alias string, ids []string) (map[string]json.RawMessage, error) {
+	docs, err := s.mgetDocs(ctx, alias, ids)
+	if err != nil {
+		return nil, err
+	}
+	prior := make(map[string]json.RawMessage, len(docs))
+	for _, d := range docs {
+		if d.Found {
+			prior[d.ID] = d.Source
+		}
+	}
+	return prior, nil
+}
+
+// mgetDoc is one document of an _mget answer.
+type mgetDoc struct {
+	Index       string          `json:"_index"`
+	ID          string          `json:"_id"`
+	Found       bool            `json:"found"`
+	SeqNo       int64           `json:"_seq_no"`
+	PrimaryTerm int64           `json:"_primary_term"`
+	Source      json.RawMessage `json:"_source"`
+}
+
+// mgetDocs reads the documents of ids in real time, in their order.
+func (s *Service) mgetDocs(ctx context.Context, alias string, ids []string) ([]mgetDoc, error) {
 	body, err := json.Marshal(map[string]any{"ids": ids})
 	if err != nil {
 		return nil, fmt.Errorf("encoding an _mget: %w", err)
 	}
-	res, err := s.es.Mget().Index(alias).Raw(bytes.NewReader(body)).Perform(ctx)
+	res, err := s.es.Mget().Index(alias).Realtime(true).Raw(bytes.NewReader(body)).Perform(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading %d records of %s: %w", len(ids), alias, es.Classify(err))
 	}
@@ -62,22 +87,12 @@ func (s *Service) priorDocs(ctx context.Context, alias string, ids []string) (ma
 		return nil, fmt.Errorf("reading %d records of %s: status %d: %w", len(ids), alias, res.StatusCode, es.ErrUnavailable)
 	}
 	var out struct {
-		Docs []struct {
-			ID     string          `json:"_id"`
-			Found  bool            `json:"found"`
-			Source json.RawMessage `json:"_source"`
-		} `json:"docs"`
+		Docs []mgetDoc `json:"docs"`
 	}
 	if err := json.Unmarshal(raw, &out); err != nil {
 		return nil, fmt.Errorf("decoding the records of %s: %w", alias, err)
 	}
-	prior := make(map[string]json.RawMessage, len(out.Docs))
-	for _, d := range out.Docs {
-		if d.Found {
-			prior[d.ID] = d.Source
-		}
-	}
-	return prior, nil
+	return out.Docs, nil
 }
 
 // undo restores the documents a refused write changed: the prior version, or nothing
@@ -116,11 +131,16 @@ func (s *Service) undo(ctx context.Context, alias string, done []written, prior 
 	return nil
 }
 
-// BulkOp is one action of a _bulk request: index Doc under ID, or delete ID.
+// BulkOp is one action of a _bulk request: index Doc under ID, or delete ID. An index
+// action may be conditional: only over the document of seq_no Seq (with Term), or only
+// where there is none (Create).
 type BulkOp struct {
 	ID     string
 	Doc    []byte
 	Delete bool
+	Create bool
+	Seq    *int64
+	Term   int64
 }
 
 // upsertOps turns records into index actions carrying version rev.
@@ -157,8 +177,15 @@ func encodeBulk(ops []BulkOp) []byte {
 			buf.WriteString("}}\n")
 			continue
 		}
-		buf.WriteString(`{"index":{"_id":`)
+		if op.Create {
+			buf.WriteString(`{"create":{"_id":`)
+		} else {
+			buf.WriteString(`{"index":{"_id":`)
+		}
 		buf.Write(id)
+		if op.Seq != nil {
+			fmt.Fprintf(buf, `,"if_seq_no":%d,"if_primary_term":%d`, *op.Seq, op.Term)
+		}
 		buf.WriteString("}}\n")
 		buf.Write(op.Doc)
 		buf.WriteByte('\n')
@@ -183,8 +210,21 @@ func (s *Service) bulk(ctx context.Context, index string, live bool, ops []BulkO
 	if len(ops) == 0 {
 		return 0, nil
 	}
+	items, err := s.bulkItems(ctx, index, live, ops)
+	if err != nil {
+		return 0, err
+	}
+	if err := failure(items, offset); err != nil {
+		return 0, err
+	}
+	return bulkAdded(items), nil
+}
+
+// bulkItems sends ops to index in one _bulk (through an alias, live: never creating an
+// index, searchable on return) and returns its items.
+func (s *Service) bulkItems(ctx context.Context, index string, live bool, ops []BulkOp) ([]es.BulkItem, error) {
 	if err := ctx.Err(); err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrLeaseLost, err)
+		return nil, fmt.Errorf("%w: %w", ErrLeaseLost, err)
 	}
 	req := s.es.Bulk().Index(index).Raw(bytes.NewReader(encodeBulk(ops)))
 	if live {
@@ -193,15 +233,12 @@ func (s *Service) bulk(ctx context.Context, index string, live bool, ops []BulkO
 	res, err := req.Perform(ctx) //nolint:bodyclose // BulkItems closes it
 	items, err := es.BulkItems(len(ops), res, err)
 	if err != nil {
-		return 0, fmt.Errorf("writing %d records to %s: %w", len(ops), index, err)
+		return nil, fmt.Errorf("writing %d records to %s: %w", len(ops), index, err)
 	}
 	if live {
 		s.learnTarget(index, items)
 	}
-	if err := failure(items, offset); err != nil {
-		return 0, err
-	}
-	return bulkAdded(items), nil
+	return items, nil
 }
 
 // written is a document a _bulk item wrote, with the seq_no and primary term it got.
@@ -230,19 +267,23 @@ func failure(items []es.BulkItem, offset int) error {
 			}
 			continue
 		}
-		if out.err != nil {
-			continue
-		}
-		if r.Status >= http.StatusInternalServerError || r.Status == http.StatusTooManyRequests {
-			out.err = fmt.Errorf("%w: records[%d]: %s", es.ErrUnavailable, offset+i, r.Error.Reason)
-		} else {
-			out.err = Invalid("records[%d]: %s", offset+i, refusal(r.Error.Type, r.Error.Reason))
+		if out.err == nil {
+			out.err = itemError(r, fmt.Sprintf("records[%d]", offset+i))
 		}
 	}
 	if out.err == nil {
 		return nil
 	}
 	return out
+}
+
+// itemError is the error of a failed _bulk item, naming it as place: the backend's
+// trouble (a retry may succeed) or a refusal of the record.
+func itemError(r es.BulkItem, place string) error {
+	if r.Status >= http.StatusInternalServerError || r.Status == http.StatusTooManyRequests {
+		return fmt.Errorf("%w: %s: %s", es.ErrUnavailable, place, r.Error.Reason)
+	}
+	return Invalid("%s: %s", place, refusal(r.Error.Type, r.Error.Reason))
 }
 
 // bulkAdded is the records a _bulk's items created less those they deleted.

@@ -53,11 +53,24 @@ var Candidates = []string{
 	"mlt/25_docs_one_shard.yml",
 	"mlt/30_unlike.yml",
 	"search.aggregation/30_sig_terms.yml",
+	// the update API and bulk update actions, without scripts (issue 37)
+	"update/10_doc.yml",
+	"update/11_shard_header.yml",
+	"update/12_result.yml",
+	"update/13_legacy_doc.yml",
+	"update/16_noop.yml",
+	"update/20_doc_upsert.yml",
+	"update/22_doc_as_upsert.yml",
+	"update/35_if_seq_no.yml",
+	"update/60_refresh.yml",
+	"update/80_source_filtering.yml",
+	"update/90_error.yml",
+	"update/95_require_alias.yml",
 }
 
 // CandidateSpecs are the API specs of candidates/api that the candidate files in force
 // call.
-var CandidateSpecs = []string{"indices.analyze.json", "msearch.json"}
+var CandidateSpecs = []string{"indices.analyze.json", "msearch.json", "update.json"}
 
 // LoadSpecs reads the API specs of dir/api and CandidateSpecs.
 func LoadSpecs(dir string) (*yamlrest.Specs, error) {

@@ -118,29 +118,40 @@ func (v *Validator) schema(ptr string) (*jsonschema.Schema, error) {
 	return s, nil
 }
 
-// match finds the path template matching a concrete path (query string ignored).
+// match finds the path template matching a concrete path (query string ignored). As
+// OpenAPI says, a concrete path wins over a templated one (/records/partial over
+// /records/{objectID}): of the templates that match, the one with the most literal
+// segments.
 func (v *Validator) match(path string) (string, bool) {
 	path, _, _ = strings.Cut(path, "?")
 	segs := strings.Split(path, "/")
 	paths, _ := v.doc["paths"].(map[string]any)
+	best, bestLiterals := "", -1
 	for tmpl := range paths {
-		t := strings.Split(tmpl, "/")
-		if len(t) != len(segs) {
-			continue
-		}
-		ok := true
-		for i := range t {
-			param := strings.HasPrefix(t[i], "{") && segs[i] != ""
-			if !param && t[i] != segs[i] {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return tmpl, true
+		if n, ok := literalMatch(strings.Split(tmpl, "/"), segs); ok && n > bestLiterals {
+			best, bestLiterals = tmpl, n
 		}
 	}
-	return "", false
+	return best, bestLiterals >= 0
+}
+
+// literalMatch reports whether the template's segments t match segs, and how many of
+// them are literal.
+func literalMatch(t, segs []string) (int, bool) {
+	if len(t) != len(segs) {
+		return 0, false
+	}
+	literals := 0
+	for i := range t {
+		if strings.HasPrefix(t[i], "{") && segs[i] != "" {
+			continue
+		}
+		if t[i] != segs[i] {
+			return 0, false
+		}
+		literals++
+	}
+	return literals, true
 }
 
 func (v *Validator) child(m map[string]any, keys ...string) (map[string]any, bool) {

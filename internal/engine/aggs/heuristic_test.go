@@ -56,19 +56,3 @@ func TestHeuristicRefusals(t *testing.T) {
 		t.Errorf("a background that is not a superset may hold fewer: %v", err)
 	}
 }
-
-func TestDidYouMean(t *testing.T) {
-	cases := map[string]string{
-		"jlp": " did you mean [jlh]?",
-		"foo": "",
-		"gnp": " did you mean [gnd]?",
-	}
-	for field, want := range cases {
-		if got := didYouMean(field, sigTermsParams); got != want {
-			t.Errorf("didYouMean(%q) = %q, want %q", field, got, want)
-		}
-	}
-	if got := didYouMean("foo", []string{"bar", "fop", "fou", "baz"}); got != " did you mean any of [fop, fou]?" {
-		t.Errorf("several candidates: %q", got)
-	}
-}

@@ -1,9 +1,7 @@
 package aggs
 
 import (
-	"fmt"
 	"sort"
-	"strings"
 
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
@@ -30,7 +28,7 @@ var sigTermsParams = []string{"field", "size", "shard_size", "min_doc_count", "s
 func (a *Agg) parseSignificant(body map[string]any, c *dsl.Context) error {
 	for _, k := range sortedNames(body) {
 		if !contains(sigTermsParams, k) {
-			return eserr.XContentParse("[1:1] [significant_terms] unknown field [%s]%s", k, didYouMean(k, sigTermsParams))
+			return eserr.XContentParse("[1:1] [significant_terms] unknown field [%s]%s", k, eserr.DidYouMean(k, sigTermsParams))
 		}
 	}
 	for _, k := range []string{"script", "script_heuristic", "missing", "value_type"} {
@@ -119,7 +117,7 @@ func heuristicOf(name string, params map[string]any) (heuristic, error) {
 		b, isBool := params[k].(bool)
 		switch {
 		case !contains(allowed, k):
-			return h, eserr.XContentParse("[1:1] [%s] unknown field [%s]%s", name, k, didYouMean(k, allowed))
+			return h, eserr.XContentParse("[1:1] [%s] unknown field [%s]%s", name, k, eserr.DidYouMean(k, allowed))
 		case !isBool:
 			return h, eserr.XContentParse("[1:1] [%s] failed to parse field [%s]", name, k)
 		case k == "include_negatives":
@@ -138,65 +136,4 @@ func sortedNames(m map[string]any) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// didYouMean suggests the candidates close to an unknown field, as Elasticsearch's
-// SuggestingErrorOnUnknown does: Levenshtein similarity above one half, closest first.
-func didYouMean(field string, candidates []string) string {
-	type scored struct {
-		sim  float64
-		name string
-	}
-	var close []scored
-	for _, c := range candidates {
-		if s := similarity(field, c); s > 0.5 {
-			close = append(close, scored{s, c})
-		}
-	}
-	sort.Slice(close, func(i, j int) bool {
-		if close[i].sim != close[j].sim {
-			return close[i].sim > close[j].sim
-		}
-		return close[i].name < close[j].name
-	})
-	switch len(close) {
-	case 0:
-		return ""
-	case 1:
-		return fmt.Sprintf(" did you mean [%s]?", close[0].name)
-	}
-	names := make([]string, len(close))
-	for i, c := range close {
-		names[i] = c.name
-	}
-	return fmt.Sprintf(" did you mean any of [%s]?", strings.Join(names, ", "))
-}
-
-// similarity is Lucene's LevenshteinDistance: one minus the edit distance over the
-// longer length.
-func similarity(a, b string) float64 {
-	x, y := []rune(a), []rune(b)
-	if len(x) == 0 || len(y) == 0 {
-		if len(x) == len(y) {
-			return 1
-		}
-		return 0
-	}
-	prev := make([]int, len(y)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(x); i++ {
-		cur := make([]int, len(y)+1)
-		cur[0] = i
-		for j := 1; j <= len(y); j++ {
-			cost := 1
-			if x[i-1] == y[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return 1 - float64(prev[len(y)])/float64(max(len(x), len(y)))
 }

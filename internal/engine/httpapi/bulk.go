@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aislehq/aisle/internal/engine/docupdate"
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/mapper"
 	"github.com/aislehq/aisle/internal/engine/store"
@@ -28,6 +29,11 @@ type bulkItem struct {
 	err      *eserr.Error
 	target   *store.Index
 	result   *store.Result
+	// upd is an update action's body; want the _source its response returns.
+	upd  *docupdate.Request
+	want *sourceRequest
+	// written is the source the item wrote (an update's new one), for its response.
+	written []byte
 }
 
 type bulkMeta struct {
@@ -41,6 +47,9 @@ type bulkMeta struct {
 	Version       json.RawMessage `json:"version"`
 	VersionType   string          `json:"version_type"`
 	Pipeline      string          `json:"pipeline"`
+	// RetryOnConflict is accepted on update actions: the engine's updates never conflict
+	// with each other (store.Updater).
+	RetryOnConflict *int64 `json:"retry_on_conflict"`
 	// id is the id already decoded (by fastActionLine); nil: decode ID.
 	id *string
 }
@@ -90,6 +99,9 @@ func parseBulk(body []byte, defIndex string, reqAlias bool) ([]*bulkItem, error)
 				return nil, eserr.ActionValidation("no requests added")
 			}
 			it.source = mapper.Compact(bytes.TrimSpace(lines[i]))
+			if err := parseUpdateItem(it); err != nil {
+				return nil, err
+			}
 		}
 		items = append(items, it)
 	}
@@ -157,8 +169,6 @@ func fillMeta(it *bulkItem, m *bulkMeta) {
 	switch {
 	case it.index == "":
 		it.err = eserr.ActionValidation("index is missing")
-	case it.action == "update":
-		it.err = eserr.IllegalArgument("bulk action [update] is not supported by this engine")
 	case len(m.Version) > 0 || m.VersionType != "":
 		it.err = eserr.IllegalArgument("external versioning is not supported by this engine")
 	case m.Pipeline != "":
@@ -169,7 +179,7 @@ func fillMeta(it *bulkItem, m *bulkMeta) {
 		if it.id == "" && it.err == nil {
 			it.err = eserr.IllegalArgument("if _id is specified it must not be empty")
 		}
-	} else if it.action == "delete" && it.err == nil {
+	} else if (it.action == "delete" || it.action == "update") && it.err == nil {
 		it.err = eserr.ActionValidation("id is missing")
 	}
 	if it.err == nil {
@@ -266,13 +276,16 @@ func (a *API) applyBulk(items []*bulkItem) ([]*store.Index, error) {
 				kind = store.OpCreate
 			}
 			ops[i] = store.Op{Kind: kind, ID: it.id, Source: it.source, IfSeqNo: it.seq, IfPrimaryTerm: it.term}
+			if it.upd != nil {
+				ops[i].Kind, ops[i].Update = store.OpUpdate, it.upd
+			}
 		}
 		res, err := ix.Write(ops)
 		if err != nil {
 			return nil, err
 		}
 		for i := range res {
-			its[i].result = &res[i]
+			its[i].result, its[i].written = &res[i], ops[i].Source
 		}
 	}
 	return order, nil
@@ -293,6 +306,7 @@ func renderBulk(items []*bulkItem, took time.Duration, forced bool) map[string]a
 		default:
 			w := writeResponse(it.target, *it.result)
 			w.Status, w.ForcedRefresh = it.result.Status, forced
+			w.Get = updatedSource(w, it.written, it.want)
 			body = w
 		}
 		out[i] = map[string]any{it.action: body}
@@ -305,4 +319,25 @@ func nilIfEmpty(s string) any {
 		return nil
 	}
 	return s
+}
+
+// parseUpdateItem reads an update action's body. A body that does not parse fails the
+// request, as in ES; one asking for what the engine lacks (a script) fails its item.
+func parseUpdateItem(it *bulkItem) error {
+	if it.action != "update" || it.err != nil {
+		return nil
+	}
+	u, err := docupdate.Parse(it.source, it.id, it.seq != nil)
+	if err == nil {
+		it.want, err = bodySourceFilter(u.Source)
+	}
+	if err == nil {
+		it.upd = u
+		return nil
+	}
+	if e := eserr.As(err); e.Type != "x_content_parse_exception" {
+		it.err = e
+		return nil
+	}
+	return err
 }

@@ -60,6 +60,8 @@ func fastMetaField(key string, f *fastjson.Value, meta *bulkMeta) bool {
 		return fastInt(f, &meta.IfSeqNo)
 	case "if_primary_term":
 		return fastInt(f, &meta.IfPrimaryTerm)
+	case "retry_on_conflict":
+		return fastInt(f, &meta.RetryOnConflict)
 	case "require_alias":
 		b, err := f.Bool()
 		meta.RequireAlias = &b

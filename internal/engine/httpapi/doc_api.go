@@ -86,6 +86,8 @@ type writeResult struct {
 	Shards        writeShards `json:"_shards"`
 	SeqNo         int64       `json:"_seq_no"`
 	PrimaryTerm   int64       `json:"_primary_term"`
+	// Get is the updated document, for an update that asked for its _source.
+	Get *updatedGet `json:"get,omitempty"`
 	// Status is set in _bulk items only.
 	Status int `json:"status,omitempty"`
 }
@@ -97,9 +99,12 @@ type writeShards struct {
 }
 
 func writeResponse(ix *store.Index, r store.Result) *writeResult {
+	shards := writeShards{Total: 1 + ix.Settings().Int("index.number_of_replicas", 1), Successful: 1}
+	if r.Result == "noop" {
+		shards = writeShards{} // ES: a noop reaches no shard copy
+	}
 	return &writeResult{Index: ix.Name, ID: r.ID, Version: r.Version, Result: r.Result,
-		Shards: writeShards{Total: 1 + ix.Settings().Int("index.number_of_replicas", 1), Successful: 1},
-		SeqNo:  r.SeqNo, PrimaryTerm: r.Term}
+		Shards: shards, SeqNo: r.SeqNo, PrimaryTerm: r.Term}
 }
 
 // validateCAS applies ES's request validation for conditional writes.
@@ -201,7 +206,17 @@ func casParams(q *req, create bool) (seq, term *int64, err error) {
 // writeOne applies one document write and answers it as ES does, refreshing as mode
 // asks.
 func writeOne(ix *store.Index, op store.Op, mode string) (int, any, error) {
-	res, err := ix.Write([]store.Op{op})
+	status, body, err := writeFirst(ix, []store.Op{op}, mode)
+	if err != nil {
+		return 0, nil, err
+	}
+	return status, body, nil
+}
+
+// writeFirst applies ops (of one document) and answers the first as writeOne does; the
+// ops keep what applying them set (an update's new source).
+func writeFirst(ix *store.Index, ops []store.Op, mode string) (int, *writeResult, error) {
+	res, err := ix.Write(ops)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -67,6 +67,10 @@ func (a *API) routesFor(p []string) methods {
 		if n == 3 {
 			return methods{"PUT": h(a.indexDoc(idx, p[2], true), docWriteParams...), "POST": h(a.indexDoc(idx, p[2], true), docWriteParams...)}
 		}
+	case "_update":
+		if n == 3 {
+			return methods{"POST": h(a.update(idx, p[2]), updateParams...)}
+		}
 	case "_source":
 		if n == 3 {
 			return methods{"GET": h(a.getDoc(idx, p[2], true), getParams...), "HEAD": h(a.getDoc(idx, p[2], true), getParams...)}

@@ -17,7 +17,16 @@ const (
 	OpIndex OpKind = iota
 	OpCreate
 	OpDelete
+	// OpUpdate writes the source its Update computes from the current one.
+	OpUpdate
 )
+
+// Updater computes an update's new source from the current one (nil: no document),
+// under the index's write lock, so concurrent updates of one document never lose one.
+// noop leaves the document as it is.
+type Updater interface {
+	Apply(cur []byte) (src []byte, noop bool, err error)
+}
 
 // Op is one document write; IfSeqNo/IfPrimaryTerm make it a compare-and-set.
 type Op struct {
@@ -30,6 +39,9 @@ type Op struct {
 	// must be above the current one (at least it, with ExternalGTE).
 	External    *int64
 	ExternalGTE bool
+	// Update is the update of an OpUpdate; applying it sets Source to the new source (the
+	// current one for a noop) and Kind to the write it became.
+	Update Updater
 }
 
 // translogSize is about the size of the translog records of ops, so that a bulk's records
@@ -48,7 +60,7 @@ type Result struct {
 	Version int64
 	SeqNo   int64
 	Term    int64
-	Result  string // created, updated, deleted, not_found
+	Result  string // created, updated, deleted, not_found, noop
 	Status  int
 	Err     *eserr.Error
 }
@@ -152,6 +164,11 @@ func (ix *Index) applyLocked(op *Op) (Result, *record) {
 	cur, found := ix.docs[op.ID]
 	ix.noteVisibleLocked(op.ID, cur, found)
 	exists := found && !cur.Deleted
+	if op.Kind == OpUpdate {
+		if res, done := ix.updateLocked(op, cur, exists); done {
+			return res, nil
+		}
+	}
 	conflict := ix.checkPreconditions(op, cur, exists)
 	if conflict == nil {
 		conflict = ix.checkExternal(op, cur, found)
@@ -191,6 +208,39 @@ func (ix *Index) applyLocked(op *Op) (Result, *record) {
 		res.Result, res.Status = "created", 201
 	}
 	return res, &record{Kind: recIndex, SeqNo: seq, Term: PrimaryTerm, Version: version, ID: op.ID, Source: op.Source}
+}
+
+// updateLocked turns an update into the write of its new source (op.Kind becomes
+// OpIndex, or OpCreate for an upsert), or answers it when it writes nothing: a missing
+// document, a conflict, a noop. ES checks if_seq_no against the document it read, so a
+// missing document is a 404 before it is a conflict.
+func (ix *Index) updateLocked(op *Op, cur docState, exists bool) (Result, bool) {
+	var old []byte
+	if exists {
+		if conflict := ix.checkPreconditions(op, cur, exists); conflict != nil {
+			return Result{ID: op.ID, Status: 409, Err: conflict}, true
+		}
+		b, err := ix.src.Read(cur.src)
+		if err != nil {
+			e := eserr.New(500, "exception", "index [%s], document [%s]: %v", ix.Name, op.ID, err)
+			return Result{ID: op.ID, Status: e.Status, Err: e}, true
+		}
+		old = b
+	}
+	src, noop, err := op.Update.Apply(old)
+	if err != nil {
+		e := eserr.As(err)
+		return Result{ID: op.ID, Status: e.Status, Err: e}, true
+	}
+	op.Source = src
+	if noop {
+		return Result{ID: op.ID, Version: cur.Version, SeqNo: cur.SeqNo, Term: PrimaryTerm, Result: "noop", Status: 200}, true
+	}
+	op.Kind = OpIndex
+	if !exists {
+		op.Kind = OpCreate
+	}
+	return Result{}, false
 }
 
 // checkPreconditions is the version conflict of op against the current document, if any:
