@@ -178,7 +178,7 @@ func settingsStore(cfg Config) *settingsstore.Store {
 	if cfg.Search == nil {
 		return settingsstore.New(cfg.Writer, nil)
 	}
-	return settingsstore.New(cfg.Writer, cfg.Search)
+	return settingsstore.New(cfg.Writer, cfg.Search).WithHistory(cfg.Search.ConfigHistory())
 }
 
 func orDefault[T int | time.Duration](v, def T) T {
@@ -208,6 +208,7 @@ func (s *Server) routes() {
 	s.searchRoutes(idx)
 	s.facetRoutes(idx)
 	s.multiSearchRoutes()
+	s.historyRoutes(idx)
 	s.ruleRoutes(idx)
 	s.eventRoutes(idx)
 	s.insightRoutes(idx)

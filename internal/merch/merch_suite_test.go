@@ -12,12 +12,10 @@ import (
 	. "github.com/onsi/gomega"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/merch"
 	"github.com/aislehq/aisle/internal/searchquery"
-	"github.com/aislehq/aisle/test/esbackend"
-	"github.com/aislehq/aisle/test/esspec"
+	"github.com/aislehq/aisle/test/specbackend"
 )
 
 // The service's specs run against the search backend of the tests (the embedded engine
@@ -37,14 +35,9 @@ var _ = BeforeSuite(func() {
 	var cancel context.CancelFunc
 	ctx, cancel = context.WithCancel(context.Background())
 	DeferCleanup(cancel)
-	url, stop, err := esbackend.Start(ctx, GinkgoT().TempDir())
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(stop)
-	recorder, err := esspec.Record(url, GinkgoWriter)
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(recorder.Close)
-	esClient, err = es.New(recorder.URL())
-	Expect(err).NotTo(HaveOccurred())
+	// The service's requests, and the specs' own, are checked against Elasticsearch's
+	// specification (test/specbackend).
+	esClient = specbackend.Start(ctx)
 })
 
 // testSchema is the records' mapping the rules' filters are checked against.

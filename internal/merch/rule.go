@@ -45,6 +45,9 @@ const (
 	MaxApplied = 10
 )
 
+// ReservedID is the objectID no rule may take: GET /rules/history is the history.
+const ReservedID = "history"
+
 // Anchorings of a condition: how its pattern must sit in the query.
 const (
 	Is         = "is"

@@ -35,6 +35,9 @@ func checkRule(r Rule, at string, settings searchv1alpha1.IndexSettings, schema 
 	if !ruleIDPattern.MatchString(r.ObjectID) {
 		p.add(at+"objectID", "must be 1 to 64 characters: letters, digits, _ and -")
 	}
+	if r.ObjectID == ReservedID {
+		p.add(at+"objectID", "%q is reserved: GET /rules/%s lists the rules' versions", ReservedID, ReservedID)
+	}
 	if len(r.Description) > MaxDescriptionBytes {
 		p.add(at+"description", "must be at most %d bytes", MaxDescriptionBytes)
 	}

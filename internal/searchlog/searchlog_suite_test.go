@@ -8,9 +8,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/aislehq/aisle/internal/es"
-	"github.com/aislehq/aisle/test/esbackend"
-	"github.com/aislehq/aisle/test/esspec"
+	"github.com/aislehq/aisle/test/specbackend"
 )
 
 // The specs run against the search backend of the tests (the embedded engine unless
@@ -30,12 +28,7 @@ var _ = BeforeSuite(func() {
 	var cancel context.CancelFunc
 	ctx, cancel = context.WithCancel(context.Background())
 	DeferCleanup(cancel)
-	url, stop, err := esbackend.Start(ctx, GinkgoT().TempDir())
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(stop)
-	recorder, err := esspec.Record(url, GinkgoWriter)
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(recorder.Close)
-	esClient, err = es.New(recorder.URL())
-	Expect(err).NotTo(HaveOccurred())
+	// The service's requests, and the specs' own, are checked against Elasticsearch's
+	// specification (test/specbackend).
+	esClient = specbackend.Start(ctx)
 })

@@ -118,29 +118,38 @@ func (v *Validator) schema(ptr string) (*jsonschema.Schema, error) {
 	return s, nil
 }
 
-// match finds the path template matching a concrete path (query string ignored).
+// match finds the path template matching a concrete path (query string ignored). As
+// OpenAPI says, the template with the fewest parameters wins (/rules/history before
+// /rules/{ruleId}).
 func (v *Validator) match(path string) (string, bool) {
 	path, _, _ = strings.Cut(path, "?")
 	segs := strings.Split(path, "/")
 	paths, _ := v.doc["paths"].(map[string]any)
+	best, fewest := "", len(segs)+1
 	for tmpl := range paths {
-		t := strings.Split(tmpl, "/")
-		if len(t) != len(segs) {
-			continue
-		}
-		ok := true
-		for i := range t {
-			param := strings.HasPrefix(t[i], "{") && segs[i] != ""
-			if !param && t[i] != segs[i] {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return tmpl, true
+		if n, ok := templateMatch(strings.Split(tmpl, "/"), segs); ok && n < fewest {
+			best, fewest = tmpl, n
 		}
 	}
-	return "", false
+	return best, best != ""
+}
+
+// templateMatch reports whether template t matches the segments, and how many
+// parameters it took.
+func templateMatch(t, segs []string) (int, bool) {
+	if len(t) != len(segs) {
+		return 0, false
+	}
+	params := 0
+	for i := range t {
+		switch {
+		case strings.HasPrefix(t[i], "{") && segs[i] != "":
+			params++
+		case t[i] != segs[i]:
+			return 0, false
+		}
+	}
+	return params, true
 }
 
 func (v *Validator) child(m map[string]any, keys ...string) (map[string]any, bool) {
