@@ -33,10 +33,11 @@ type Pin struct {
 	Position int
 }
 
-// Apply finds the rules of t that apply to a search of q now, and what they change.
-// schema is the records' mapping their filters are built against: a rule whose filters
-// no longer fit the settings or the mapping (a field no longer filterable) is skipped.
-func (s *Service) Apply(ctx context.Context, t Target, schema searchquery.Schema, q string) (Outcome, error) {
+// Apply finds the rules of t that apply to search now, and what they change. schema is
+// the records' mapping their filters are built against: a rule whose filters no longer
+// fit the settings or the mapping (a field no longer filterable) is skipped.
+func (s *Service) Apply(ctx context.Context, t Target, schema searchquery.Schema, search Search) (Outcome, error) {
+	q := search.Query
 	set, err := s.cache.get(ctx, t)
 	if err != nil || set.Empty() {
 		return Outcome{Query: q}, err
@@ -47,7 +48,7 @@ func (s *Service) Apply(ctx context.Context, t Target, schema searchquery.Schema
 			return Outcome{}, err
 		}
 	}
-	return outcome(q, toks, set.Match(termsOf(toks), s.clock()), t.Settings, schema), nil
+	return outcome(q, toks, set.Match(termsOf(toks), heldBy(search), s.clock()), t.Settings, schema), nil
 }
 
 // outcome applies matches, in order, to a search of q (whose tokens are toks).

@@ -173,11 +173,11 @@ var _ = Describe("Applying the rules to a search", func() {
 	It("matches the query as the index's language reads it, so iPhones triggers a rule for iphone", func() {
 		Expect(svc.Put(ctx, t, []merch.Rule{pinRule("r1", "iphone", "is", "p1")}, false)).To(Succeed())
 		for _, q := range []string{"iPhones", "IPHONE", "the iphone"} {
-			out, err := svc.Apply(ctx, t, testSchema, q)
+			out, err := svc.Apply(ctx, t, testSchema, merch.Search{Query: q})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out.Applied).To(Equal([]string{"r1"}), q)
 		}
-		out, err := svc.Apply(ctx, t, testSchema, "iphone case")
+		out, err := svc.Apply(ctx, t, testSchema, merch.Search{Query: "iphone case"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Applied).To(BeEmpty())
 	})
@@ -186,33 +186,33 @@ var _ = Describe("Applying the rules to a search", func() {
 		Expect(svc.Put(ctx, t, []merch.Rule{pinRule("r1", "running", "is", "p1")}, false)).To(Succeed())
 		generic := t
 		generic.Settings.Language = searchv1alpha1.LanguageGeneric
-		out, err := svc.Apply(ctx, generic, testSchema, "running")
+		out, err := svc.Apply(ctx, generic, testSchema, merch.Search{Query: "running"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Applied).To(Equal([]string{"r1"}))
-		out, err = svc.Apply(ctx, generic, testSchema, "runs")
+		out, err = svc.Apply(ctx, generic, testSchema, merch.Search{Query: "runs"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Applied).To(BeEmpty(), "generic has no stemming: runs is another word")
 	})
 
 	It("sees this replica's own writes at once", func() {
 		Expect(svc.Put(ctx, t, []merch.Rule{pinRule("r1", "lamp", "is", "p1")}, false)).To(Succeed())
-		out, err := svc.Apply(ctx, t, testSchema, "lamp")
+		out, err := svc.Apply(ctx, t, testSchema, merch.Search{Query: "lamp"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Applied).To(Equal([]string{"r1"}))
 		Expect(svc.Delete(ctx, t, "r1")).To(Succeed())
-		out, err = svc.Apply(ctx, t, testSchema, "lamp")
+		out, err = svc.Apply(ctx, t, testSchema, merch.Search{Query: "lamp"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Applied).To(BeEmpty())
 	})
 
 	It("sees another replica's writes within a second", func() {
 		other := newService()
-		out, err := svc.Apply(ctx, t, testSchema, "lamp")
+		out, err := svc.Apply(ctx, t, testSchema, merch.Search{Query: "lamp"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Applied).To(BeEmpty())
 		Expect(other.Put(ctx, t, []merch.Rule{pinRule("r1", "lamp", "is", "p1")}, false)).To(Succeed())
 		Eventually(func() []string {
-			out, err := svc.Apply(ctx, t, testSchema, "lamp")
+			out, err := svc.Apply(ctx, t, testSchema, merch.Search{Query: "lamp"})
 			Expect(err).NotTo(HaveOccurred())
 			return out.Applied
 		}).WithTimeout(3 * merch.RefreshEvery).Should(Equal([]string{"r1"}))
@@ -226,7 +226,7 @@ var _ = Describe("Applying the rules to a search", func() {
 			ts, err := time.Parse(time.RFC3339, at)
 			Expect(err).NotTo(HaveOccurred())
 			clock.Store(&ts)
-			out, err := svc.Apply(ctx, t, testSchema, "anything")
+			out, err := svc.Apply(ctx, t, testSchema, merch.Search{Query: "anything"})
 			Expect(err).NotTo(HaveOccurred())
 			return out.Applied
 		}
@@ -241,7 +241,7 @@ var _ = Describe("Applying the rules to a search", func() {
 			"consequence": {"query": {"remove": ["cheap"]}}}`)}, false)).To(Succeed())
 		for q, want := range map[string]string{"Cheapest red shoes": "Cheapest red shoes", "red CHEAP shoes": "red shoes",
 			"Crème brûlée cheap ": "Crème brûlée ", "cheap": ""} {
-			out, err := svc.Apply(ctx, t, testSchema, q)
+			out, err := svc.Apply(ctx, t, testSchema, merch.Search{Query: q})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out.Query).To(Equal(want), q)
 		}

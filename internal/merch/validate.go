@@ -41,17 +41,24 @@ func checkRule(r Rule, at string, settings searchv1alpha1.IndexSettings, schema 
 	if len(r.Description) > MaxDescriptionBytes {
 		p.add(at+"description", "must be at most %d bytes", MaxDescriptionBytes)
 	}
-	checkConditions(r.Conditions, at+"conditions", p)
+	checkConditions(r.Conditions, at+"conditions", settings, schema, p)
 	checkValidity(r.Validity, at+"validity", p)
 	checkConsequence(r.Consequence, at+"consequence", settings, schema, p)
 }
 
-func checkConditions(cs []Condition, at string, p *problems) {
+func checkConditions(cs []Condition, at string, settings searchv1alpha1.IndexSettings, schema searchquery.Schema, p *problems) {
 	if len(cs) > MaxConditions {
 		p.add(at, "at most %d", MaxConditions)
 	}
 	for i, c := range cs {
 		place := fmt.Sprintf("%s[%d]", at, i)
+		if c.Context != "" && !searchquery.RuleContextPattern.MatchString(c.Context) {
+			p.add(place+".context", "must be 1 to 64 characters: letters, digits, _ and - (as a search's ruleContexts)")
+		}
+		if c.Filters != nil {
+			_, probs := searchquery.RuleFilter(c.Filters, place+".filters", settings, schema)
+			*p = append(*p, probs...)
+		}
 		switch {
 		case c.Pattern == nil && c.Anchoring != "":
 			p.add(place+".anchoring", "needs a pattern (a condition without one matches every query)")

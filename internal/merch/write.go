@@ -162,12 +162,15 @@ func (s *Service) prepare(ctx context.Context, t Target, rules []Rule, batch boo
 	return docs, p.err()
 }
 
-// findText is what GET /rules?query= searches: the ID, description and patterns.
+// findText is what GET /rules?query= searches: the ID, description, patterns and contexts.
 func findText(r Rule) string {
 	parts := []string{r.ObjectID, r.Description}
 	for _, c := range r.Conditions {
 		if c.Pattern != nil {
 			parts = append(parts, *c.Pattern)
+		}
+		if c.Context != "" {
+			parts = append(parts, c.Context)
 		}
 	}
 	return strings.Join(parts, " \n ")

@@ -40,7 +40,8 @@ func (s *Service) merchandise(ctx context.Context, alias string, rules searchque
 	if !ok || req.EnableRules != nil && !*req.EnableRules {
 		return req, merch.Outcome{Query: req.Q}, nil
 	}
-	out, err := s.rules.Apply(ctx, merch.Target{Names: names, Settings: rules.Settings}, schema, req.Q)
+	out, err := s.rules.Apply(ctx, merch.Target{Names: names, Settings: rules.Settings}, schema,
+		merch.Search{Query: req.Q, Filters: req.Filters, FacetFilters: req.FacetFilters, Contexts: req.RuleContexts})
 	if err != nil {
 		return req, merch.Outcome{}, err
 	}

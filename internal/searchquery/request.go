@@ -93,6 +93,8 @@ type Request struct {
 	VariantsLimit int `json:"variantsLimit"`
 	// EnableRules: false leaves the index's merchandising rules out (keyed search only).
 	EnableRules *bool `json:"enableRules"`
+	// RuleContexts name the page's contexts; rules conditioned on one apply (rulecontexts.go).
+	RuleContexts []string `json:"ruleContexts"`
 }
 
 // SnippetRequest asks for a snippet of about Words words (default 10) of Field.
