@@ -40,12 +40,19 @@ func withoutTimes(vs []history.Version) []history.Version {
 // PUT /config body.
 func configWith(ci catalogIndex, synonyms string) []byte {
 	GinkgoHelper()
+	return configSetting(ci, "synonyms", synonyms)
+}
+
+// configSetting is the settings of ci as GET /config answers them, with setting set to
+// the JSON value: a PUT /config body.
+func configSetting(ci catalogIndex, setting, value string) []byte {
+	GinkgoHelper()
 	r := call(0, http.MethodGet, ci.base+"/config", ci.writeKey, nil)
 	Expect(r.status).To(Equal(http.StatusOK), string(r.body))
 	var body map[string]json.RawMessage
 	Expect(json.Unmarshal(r.body, &body)).To(Succeed())
 	delete(body, "rebuild")
-	body["synonyms"] = json.RawMessage(synonyms)
+	body[setting] = json.RawMessage(value)
 	out, err := json.Marshal(body)
 	Expect(err).NotTo(HaveOccurred())
 	return out

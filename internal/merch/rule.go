@@ -105,6 +105,9 @@ type Consequence struct {
 	Query *QueryEdit `json:"query,omitempty"`
 	// UserData is returned as it is, for the page (a banner).
 	UserData json.RawMessage `json:"userData,omitempty"`
+	// RenderingContent replaces the index's facetOrdering in the answer (the first
+	// rule's that has one).
+	RenderingContent *searchquery.RenderingContent `json:"renderingContent,omitempty"`
 }
 
 // Promotion puts a record at a position.

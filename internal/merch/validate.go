@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/indexsettings"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -91,8 +92,13 @@ func checkValidity(ws []Window, at string, p *problems) {
 }
 
 func checkConsequence(c Consequence, at string, settings searchv1alpha1.IndexSettings, schema searchquery.Schema, p *problems) {
-	if len(c.Promote)+len(c.Hide)+len(c.Boost)+len(c.Bury) == 0 && c.Filters == nil && c.Query == nil && !hasUserData(c) {
-		p.add(at, "needs at least one of promote, hide, boost, bury, filters, query, userData")
+	if len(c.Promote)+len(c.Hide)+len(c.Boost)+len(c.Bury) == 0 && c.Filters == nil && c.Query == nil && !hasUserData(c) && c.RenderingContent == nil {
+		p.add(at, "needs at least one of promote, hide, boost, bury, filters, query, userData, renderingContent")
+	}
+	if r := c.RenderingContent; r != nil {
+		for _, e := range indexsettings.CheckFacetOrdering(r.FacetOrdering, at+".renderingContent.facetOrdering", settings.FacetFields) {
+			p.add(e.Field, "%s", e.Message)
+		}
 	}
 	checkPromote(c.Promote, at+".promote", p)
 	checkIDs(c.Hide, at+".hide", MaxHide, p)

@@ -150,6 +150,8 @@ type Response struct {
 	// their consequences' userData, in the same order (absent when none).
 	AppliedRules []string          `json:"appliedRules,omitempty"`
 	UserData     []json.RawMessage `json:"userData,omitempty"`
+	// RenderingContent is how the page shows facets (rendering.go); absent when unset.
+	RenderingContent *RenderingContent `json:"renderingContent,omitempty"`
 }
 
 // Hit is one matching record.

@@ -55,19 +55,19 @@ func (s *Store) putSettings(ctx context.Context, idx client.ObjectKey, next sear
 		// Only a dry run follows, for the Kubernetes API's own rules on the rest.
 		next = indexsettings.Dedupe(next)
 	}
-	patch, err := fullObjectPatch(next, settingsKeys, "spec", "settings")
+	// The settings before the change, read from the Kubernetes API: an informer may not
+	// have seen this client's previous change yet.
+	before, err := s.get(ctx, idx)
+	if err != nil {
+		return SettingsWrite{}, none, err
+	}
+	patch, err := settingsPatch(before.Spec.Settings, next)
 	if err != nil {
 		return SettingsWrite{}, none, err
 	}
 	if len(patch) > MaxSettingsBytes {
 		return SettingsWrite{}, none, fmt.Errorf("%w: they take %d bytes as stored; an index's settings may take at most %d (synonyms take the most)",
 			ErrInvalidSettings, len(patch), MaxSettingsBytes)
-	}
-	// The settings before the change, read from the Kubernetes API: an informer may not
-	// have seen this client's previous change yet.
-	before, err := s.get(ctx, idx)
-	if err != nil {
-		return SettingsWrite{}, none, err
 	}
 	updated, err := s.patch(ctx, idx, patch, len(problems) > 0)
 	if err := refusal(ErrInvalidSettings, problems, err); err != nil {
