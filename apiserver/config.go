@@ -36,20 +36,12 @@ func (s *Server) putConfig(c *fiber.Ctx) error {
 	if err := strictjson.Decode(c.Body(), &body); err != nil {
 		return err
 	}
-	idx := tenantFrom(c.UserContext()).index
-	w, err := s.settings.PutSettings(c.UserContext(), client.ObjectKeyFromObject(idx), body.settings())
+	t := tenantFrom(c.UserContext())
+	w, err := s.settings.PutSettings(c.UserContext(), client.ObjectKeyFromObject(t.index), body.settings(), t.principal.KeyName)
 	if err != nil {
 		return err
 	}
-	res := putConfigResponse{
-		configResponse: configResponse{settingsBody: settingsOf(w.Index.Spec.Settings), Rebuild: rebuildOf(w.Index.Status.Rebuild)},
-		Applied:        w.Changes.Applied,
-		Rebuilt:        w.Changes.Rebuilt,
-	}
-	if len(w.Changes.Rebuilt) > 0 {
-		res.Rebuild = &rebuildBody{State: searchv1alpha1.RebuildPending}
-	}
-	return c.JSON(res)
+	return c.JSON(configWritten(w.Index, w.Changes.Applied, w.Changes.Rebuilt))
 }
 
 func (b settingsBody) settings() searchv1alpha1.IndexSettings {
@@ -58,6 +50,7 @@ func (b settingsBody) settings() searchv1alpha1.IndexSettings {
 		SortableFields: b.SortableFields, Ranking: b.Ranking, CustomRanking: b.CustomRanking, Synonyms: b.Synonyms,
 		Language: b.Language, CountBrowserOrders: b.CountBrowserOrders, Recommendations: b.Recommendations,
 		Distinct: b.Distinct, EventRanking: b.EventRanking, ReRanking: b.ReRanking, Suggestions: b.Suggestions,
+		FacetOrdering: b.FacetOrdering,
 	}
 	if t := b.TypoTolerance; t != nil {
 		s.TypoTolerance = &searchv1alpha1.TypoTolerance{Enabled: t.Enabled, MinWordSizeFor1Typo: t.MinWordSizeFor1Typo,

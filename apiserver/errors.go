@@ -12,6 +12,7 @@ import (
 	"github.com/aislehq/aisle/internal/catalog/stage"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/events"
+	"github.com/aislehq/aisle/internal/history"
 	"github.com/aislehq/aisle/internal/merch"
 	"github.com/aislehq/aisle/internal/searchquery"
 	"github.com/aislehq/aisle/internal/settingsfence"
@@ -85,6 +86,9 @@ var errorTable = []errorRow{
 	{settingsstore.ErrInvalidSettings, http.StatusBadRequest, fromSentinel, ""},
 	{settingsstore.ErrInvalidPolicy, http.StatusBadRequest, fromSentinel, ""},
 	{settingsfence.ErrNotSettled, http.StatusServiceUnavailable, sentinelText, ""},
+	{settingsstore.ErrNoHistory, http.StatusServiceUnavailable, sentinelText, ""},
+	{history.ErrVersionNotFound, http.StatusNotFound, fromSentinel, ""},
+	{errBadVersion, http.StatusBadRequest, sentinelText, ""},
 	{searchquery.ErrInvalid, http.StatusBadRequest, fromSentinel, ""},
 
 	{merch.ErrInvalid, http.StatusBadRequest, fromSentinel, ""},

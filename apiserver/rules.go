@@ -23,7 +23,8 @@ func (s *Server) ruleRoutes(idx keyedGroup) {
 // rulesTarget is the index of the request, whose rules it reads or writes.
 func rulesTarget(c *fiber.Ctx) merch.Target {
 	idx := tenantFrom(c.UserContext()).index
-	return merch.Target{Names: esnames.For(idx.Namespace, idx.Name), UID: string(idx.UID), Settings: idx.Spec.Settings}
+	return merch.Target{Names: esnames.For(idx.Namespace, idx.Name), UID: string(idx.UID), Settings: idx.Spec.Settings,
+		By: tenantFrom(c.UserContext()).principal.KeyName}
 }
 
 // putRule answers PUT /rules/{ruleId}: adds or replaces the rule, and returns it.

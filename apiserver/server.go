@@ -185,7 +185,7 @@ func settingsStore(cfg Config, fence *settingsfence.Fence) *settingsstore.Store 
 	if cfg.Search == nil {
 		return settingsstore.New(cfg.Writer, nil, fence)
 	}
-	return settingsstore.New(cfg.Writer, cfg.Search, fence)
+	return settingsstore.New(cfg.Writer, cfg.Search, fence).WithHistory(cfg.Search.ConfigHistory())
 }
 
 func orDefault[T int | time.Duration](v, def T) T {
@@ -217,6 +217,7 @@ func (s *Server) routes() {
 	s.searchRoutes(idx)
 	s.facetRoutes(idx)
 	s.multiSearchRoutes()
+	s.historyRoutes(idx)
 	s.ruleRoutes(idx)
 	s.eventRoutes(idx)
 	s.insightRoutes(idx)

@@ -30,6 +30,8 @@ type settingsBody struct {
 	ReRanking    *searchv1alpha1.ReRanking    `json:"reRanking,omitempty"`
 	// Suggestions is absent when every suggestion setting is at its default.
 	Suggestions *searchv1alpha1.SuggestionsSetting `json:"suggestions,omitempty"`
+	// FacetOrdering is absent when never set.
+	FacetOrdering *searchv1alpha1.FacetOrdering `json:"facetOrdering,omitempty"`
 }
 
 // typoToleranceBody and stopWordsBody are the wire forms of the settings' objects:
@@ -86,6 +88,7 @@ func settingsOf(s searchv1alpha1.IndexSettings) settingsBody {
 		EventRanking:       s.EventRanking,
 		ReRanking:          s.ReRanking,
 		Suggestions:        s.Suggestions,
+		FacetOrdering:      s.FacetOrdering,
 	}
 }
 

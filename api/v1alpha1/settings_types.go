@@ -319,6 +319,11 @@ type IndexSettings struct {
 	// Suggestions tune query suggestions. Absent: every default.
 	// +optional
 	Suggestions *SuggestionsSetting `json:"suggestions,omitempty"`
+
+	// FacetOrdering is the order in which pages show facets and their values, returned
+	// with each search answer as renderingContent. Absent: none is returned.
+	// +optional
+	FacetOrdering *FacetOrdering `json:"facetOrdering,omitempty"`
 }
 
 // MaxDistinctLimit bounds the hits per group of distinct.

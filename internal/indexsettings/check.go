@@ -57,6 +57,7 @@ func Check(s searchv1alpha1.IndexSettings, reserved string) []FieldError {
 	out = append(out, checkDistinct(s)...)
 	out = append(out, checkPopularity(s)...)
 	out = append(out, checkSuggestions(s)...)
+	out = append(out, checkFacetOrdering(s)...)
 	return append(out, checkRecommendations(s)...)
 }
 

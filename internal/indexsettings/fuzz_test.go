@@ -14,6 +14,7 @@ import (
 func FuzzCheck(f *testing.F) {
 	f.Add([]byte(`{"searchableFields": [{"path": "name", "weight": 3}], "synonyms": [{"terms": ["a", "b"]}], "language": "english"}`))
 	f.Add([]byte(`{"suggestions": {"minDays": 0, "exclude": ["Crème", "creme", "two words", ""]}}`))
+	f.Add([]byte(`{"facetFields": ["brand"], "facetOrdering": {"facets": {"order": ["brand", "*", "x"]}, "values": {"brand": {"order": ["a", "a"], "sortRemainingBy": "z", "hide": ["a", ""]}}}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var s searchv1alpha1.IndexSettings
 		if strictjson.Decode(body, &s) != nil {

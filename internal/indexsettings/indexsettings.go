@@ -29,6 +29,7 @@ const (
 	EventRanking       = "eventRanking"
 	ReRanking          = "reRanking"
 	Suggestions        = "suggestions"
+	FacetOrdering      = "facetOrdering"
 )
 
 // Changes lists the settings that differ between two versions, split by when they
@@ -74,6 +75,7 @@ func Diff(old, new searchv1alpha1.IndexSettings) Changes {
 	add(EventRanking, PopularityOf(old) != PopularityOf(new), false)
 	add(ReRanking, ReRankOf(old) != ReRankOf(new), false)
 	add(Suggestions, !reflect.DeepEqual(SuggestionsOf(old), SuggestionsOf(new)), false)
+	add(FacetOrdering, !reflect.DeepEqual(old.FacetOrdering, new.FacetOrdering), false)
 	return c
 }
 

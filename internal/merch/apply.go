@@ -25,6 +25,8 @@ type Outcome struct {
 	// Applied are the IDs of the rules applied, in order; UserData their userData.
 	Applied  []string
 	UserData []json.RawMessage
+	// RenderingContent is the answer's: the first rule's that has one, or the index's.
+	RenderingContent *searchquery.RenderingContent
 }
 
 // Pin is a promoted record and its 1-based position.
@@ -33,13 +35,14 @@ type Pin struct {
 	Position int
 }
 
-// Apply finds the rules of t that apply to a search of q now, and what they change.
-// schema is the records' mapping their filters are built against: a rule whose filters
-// no longer fit the settings or the mapping (a field no longer filterable) is skipped.
-func (s *Service) Apply(ctx context.Context, t Target, schema searchquery.Schema, q string) (Outcome, error) {
+// Apply finds the rules of t that apply to search now, and what they change. schema is
+// the records' mapping their filters are built against: a rule whose filters no longer
+// fit the settings or the mapping (a field no longer filterable) is skipped.
+func (s *Service) Apply(ctx context.Context, t Target, schema searchquery.Schema, search Search) (Outcome, error) {
+	q := search.Query
 	set, err := s.cache.get(ctx, t)
 	if err != nil || set.Empty() {
-		return Outcome{Query: q}, err
+		return Outcome{Query: q, RenderingContent: searchquery.DefaultRendering(t.Settings)}, err
 	}
 	var toks []token
 	if set.needsQuery() {
@@ -47,13 +50,14 @@ func (s *Service) Apply(ctx context.Context, t Target, schema searchquery.Schema
 			return Outcome{}, err
 		}
 	}
-	return outcome(q, toks, set.Match(termsOf(toks), s.clock()), t.Settings, schema), nil
+	return outcome(q, toks, set.Match(termsOf(toks), heldBy(search), s.clock()), t.Settings, schema), nil
 }
 
 // outcome applies matches, in order, to a search of q (whose tokens are toks).
 func outcome(q string, toks []token, matches iter.Seq[*compiled], settings searchv1alpha1.IndexSettings, schema searchquery.Schema) Outcome {
-	o := Outcome{Query: q}
+	o := Outcome{Query: q, RenderingContent: searchquery.DefaultRendering(settings)}
 	m := &searchquery.Merch{}
+	rendered := false
 	edited := false
 	for c := range matches {
 		if len(o.Applied) == MaxApplied {
@@ -65,6 +69,9 @@ func outcome(q string, toks []token, matches iter.Seq[*compiled], settings searc
 		o.Applied = append(o.Applied, c.rule.ObjectID)
 		if hasUserData(c.rule.Consequence) {
 			o.UserData = append(o.UserData, c.rule.Consequence.UserData)
+		}
+		if r := c.rule.Consequence.RenderingContent; r != nil && !rendered {
+			o.RenderingContent, rendered = r, true
 		}
 		o.Pins = addPins(o.Pins, c.rule.Consequence.Promote)
 		if e := c.rule.Consequence.Query; e != nil && !edited {

@@ -15,7 +15,12 @@ import (
 // words of a 2,000-word vocabulary under every anchoring, one in twenty without a
 // pattern (a seasonal boost) and one in ten with a validity window; their consequences
 // promote, hide, boost and filter.
-func benchRules() ([]ruleDoc, []string) {
+func benchRules() ([]ruleDoc, []string) { return benchRulesWith(false) }
+
+// benchRulesWith is benchRules; with conditioned, one condition in five also holds a
+// filter on one of 50 brands and one in seven a context of 20 (the rules without a
+// pattern among them: a category page's or a context's rules).
+func benchRulesWith(conditioned bool) ([]ruleDoc, []string) {
 	r := rand.New(rand.NewPCG(1, 1))
 	vocab := make([]string, 2000)
 	for i := range vocab {
@@ -42,6 +47,18 @@ func benchRules() ([]ruleDoc, []string) {
 		} else {
 			rule.Conditions = []Condition{{Pattern: &pattern, Anchoring: anchorings[i%4]}}
 		}
+		if conditioned {
+			rule.Conditions = append(rule.Conditions, Condition{})[:max(len(rule.Conditions), 1)]
+			if i%5 == 0 {
+				rule.Conditions[0].Filters = &searchquery.Filter{Field: "brand", Eq: fmt.Sprintf("b%d", i%50)}
+			}
+			if i%7 == 0 {
+				rule.Conditions[0].Context = fmt.Sprintf("c%d", i%20)
+			}
+			if len(t.Patterns) == 0 {
+				t.Patterns = [][]string{nil}
+			}
+		}
 		if i%10 == 0 {
 			rule.Validity = []Window{{From: &from, Until: &until}}
 		}
@@ -61,7 +78,18 @@ var benchSchema = searchquery.Schema{
 // they are cached and its query analysed: match its words, order the rules that apply
 // and build what they change (the API-level cost is measured by test/searchbench).
 func BenchmarkApplyTenThousandRules(b *testing.B) {
-	docs, vocab := benchRules()
+	benchApply(b, false, Search{})
+}
+
+// BenchmarkApplyTenThousandConditionedRules is BenchmarkApplyTenThousandRules with
+// conditions on filters and contexts, searched with a brand selected and two contexts.
+func BenchmarkApplyTenThousandConditionedRules(b *testing.B) {
+	benchApply(b, true, Search{FacetFilters: map[string][]any{"brand": {"b5"}}, Filters: &searchquery.Filter{Field: "price", Range: &searchquery.Range{LT: 50.0}},
+		Contexts: []string{"c0", "c7"}})
+}
+
+func benchApply(b *testing.B, conditioned bool, search Search) {
+	docs, vocab := benchRulesWith(conditioned)
 	set := compile(docs)
 	queries := [][]string{{vocab[3]}, {vocab[10], vocab[20]}, {vocab[7], vocab[8], vocab[9], vocab[11], vocab[12]},
 		strings.Fields(strings.Repeat(vocab[1]+" ", 10))}
@@ -71,7 +99,7 @@ func BenchmarkApplyTenThousandRules(b *testing.B) {
 	applied := 0
 	for i := 0; i < b.N; i++ {
 		q := queries[i%len(queries)]
-		out := outcome(strings.Join(q, " "), nil, set.Match(q, now), benchSettings, benchSchema)
+		out := outcome(strings.Join(q, " "), nil, set.Match(q, heldBy(search), now), benchSettings, benchSchema)
 		applied += len(out.Applied)
 	}
 	b.ReportMetric(float64(applied)/float64(b.N), "rules/op")

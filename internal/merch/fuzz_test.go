@@ -50,6 +50,8 @@ func FuzzDecodeRule(f *testing.F) {
 		`{"validity": [{"from": "2030-01-01T00:00:00Z", "until": "2031-01-01T00:00:00Z"}], "consequence": {"query": {"remove": ["cheap"]}, "userData": {"a": [1]}}}`,
 		`{"enabled": false, "consequence": {"filters": {"and": [{"field": "brand", "in": ["a", 1]}]}, "hide": ["x", "y"]}}`,
 		`{"consequence": {"query": {"replace": ""}}}`, `{"objectID": "r2"}`, `[]`, `null`, `{"conditions": [{"pattern": ""}]}`,
+		`{"conditions": [{"filters": {"field": "brand", "eq": "a"}, "context": "mobile"}, {"context": "x y"}], "consequence": {"hide": ["x"]}}`,
+		`{"consequence": {"renderingContent": {"facetOrdering": {"facets": {"order": ["brand"]}, "values": {"brand": {"order": ["a"], "hide": ["a"]}}}}}}`,
 	} {
 		f.Add([]byte(s), "r1")
 	}
@@ -154,4 +156,23 @@ func plainTokens(q string) []token {
 		}
 	}
 	return out
+}
+
+// FuzzHolds: matching any condition against any search's filters and contexts never
+// panics, and a condition holding nothing holds for every search.
+func FuzzHolds(f *testing.F) {
+	f.Add([]byte(`{"filters": {"or": [{"field": "c", "eq": "s"}, {"and": [{"field": "p", "range": {"gt": 1}}]}]}, "context": "m"}`),
+		[]byte(`{"filters": {"and": [{"field": "c", "in": ["s"]}, {"not": {"field": "p", "exists": true}}]}, "facetFilters": {"p": [2, "x"]}, "ruleContexts": ["m"]}`))
+	f.Fuzz(func(t *testing.T, condition, request []byte) {
+		var c Condition
+		var req searchquery.Request
+		if json.Unmarshal(condition, &c) != nil || json.Unmarshal(request, &req) != nil {
+			return
+		}
+		s := Search{Filters: req.Filters, FacetFilters: req.FacetFilters, Contexts: req.RuleContexts}
+		_ = Holds(c, s)
+		if !Holds(Condition{}, s) {
+			t.Fatalf("a condition holding nothing does not hold for %s", request)
+		}
+	})
 }

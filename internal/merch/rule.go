@@ -45,6 +45,9 @@ const (
 	MaxApplied = 10
 )
 
+// ReservedID is the objectID no rule may take: GET /rules/history is the history.
+const ReservedID = "history"
+
 // Anchorings of a condition: how its pattern must sit in the query.
 const (
 	Is         = "is"
@@ -60,20 +63,24 @@ type Rule struct {
 	Description string `json:"description,omitempty"`
 	// Enabled is true when absent.
 	Enabled *bool `json:"enabled,omitempty"`
-	// Conditions: the rule applies when any of them matches the query; none, or one
-	// without a pattern, matches every query.
+	// Conditions: the rule applies when any of them holds for the search; none, or one
+	// that holds nothing, applies to every search.
 	Conditions []Condition `json:"conditions,omitempty"`
 	// Validity: the rule applies within any of these windows (UTC); none is always.
 	Validity    []Window    `json:"validity,omitempty"`
 	Consequence Consequence `json:"consequence"`
 }
 
-// Condition matches a query: Pattern (as the index's language analysis reads it) is the
-// whole query (is), its first words (startsWith), its last words (endsWith) or a run of
-// its words (contains). An empty pattern with is matches the empty query.
+// Condition holds for a search when all it holds matches (conditions.go): Pattern (as
+// the index's language analysis reads it) is the whole query (is), its first words
+// (startsWith), its last words (endsWith) or a run of its words (contains), an empty
+// pattern with is the empty query; the search's filters select Filters; its
+// ruleContexts name Context.
 type Condition struct {
-	Pattern   *string `json:"pattern,omitempty"`
-	Anchoring string  `json:"anchoring,omitempty"`
+	Pattern   *string             `json:"pattern,omitempty"`
+	Anchoring string              `json:"anchoring,omitempty"`
+	Filters   *searchquery.Filter `json:"filters,omitempty"`
+	Context   string              `json:"context,omitempty"`
 }
 
 // Window is a time range: from its start (inclusive) to its end (exclusive); an
@@ -98,6 +105,9 @@ type Consequence struct {
 	Query *QueryEdit `json:"query,omitempty"`
 	// UserData is returned as it is, for the page (a banner).
 	UserData json.RawMessage `json:"userData,omitempty"`
+	// RenderingContent replaces the index's facetOrdering in the answer (the first
+	// rule's that has one).
+	RenderingContent *searchquery.RenderingContent `json:"renderingContent,omitempty"`
 }
 
 // Promotion puts a record at a position.

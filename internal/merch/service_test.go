@@ -173,11 +173,11 @@ var _ = Describe("Applying the rules to a search", func() {
 	It("matches the query as the index's language reads it, so iPhones triggers a rule for iphone", func() {
 		Expect(svc.Put(ctx, t, []merch.Rule{pinRule("r1", "iphone", "is", "p1")}, false)).To(Succeed())
 		for _, q := range []string{"iPhones", "IPHONE", "the iphone"} {
-			out, err := svc.Apply(ctx, t, testSchema, q)
+			out, err := svc.Apply(ctx, t, testSchema, merch.Search{Query: q})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out.Applied).To(Equal([]string{"r1"}), q)
 		}
-		out, err := svc.Apply(ctx, t, testSchema, "iphone case")
+		out, err := svc.Apply(ctx, t, testSchema, merch.Search{Query: "iphone case"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Applied).To(BeEmpty())
 	})
@@ -186,21 +186,21 @@ var _ = Describe("Applying the rules to a search", func() {
 		Expect(svc.Put(ctx, t, []merch.Rule{pinRule("r1", "running", "is", "p1")}, false)).To(Succeed())
 		generic := t
 		generic.Settings.Language = searchv1alpha1.LanguageGeneric
-		out, err := svc.Apply(ctx, generic, testSchema, "running")
+		out, err := svc.Apply(ctx, generic, testSchema, merch.Search{Query: "running"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Applied).To(Equal([]string{"r1"}))
-		out, err = svc.Apply(ctx, generic, testSchema, "runs")
+		out, err = svc.Apply(ctx, generic, testSchema, merch.Search{Query: "runs"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Applied).To(BeEmpty(), "generic has no stemming: runs is another word")
 	})
 
 	It("sees this replica's own writes at once", func() {
 		Expect(svc.Put(ctx, t, []merch.Rule{pinRule("r1", "lamp", "is", "p1")}, false)).To(Succeed())
-		out, err := svc.Apply(ctx, t, testSchema, "lamp")
+		out, err := svc.Apply(ctx, t, testSchema, merch.Search{Query: "lamp"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Applied).To(Equal([]string{"r1"}))
 		Expect(svc.Delete(ctx, t, "r1")).To(Succeed())
-		out, err = svc.Apply(ctx, t, testSchema, "lamp")
+		out, err = svc.Apply(ctx, t, testSchema, merch.Search{Query: "lamp"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Applied).To(BeEmpty())
 	})
@@ -209,7 +209,7 @@ var _ = Describe("Applying the rules to a search", func() {
 		other := newService()
 		// The reader keeps searching, so that its cached pointer is always in use.
 		applied := func() []string {
-			out, err := svc.Apply(ctx, t, testSchema, "lamp")
+			out, err := svc.Apply(ctx, t, testSchema, merch.Search{Query: "lamp"})
 			Expect(err).NotTo(HaveOccurred())
 			return out.Applied
 		}
@@ -234,7 +234,7 @@ var _ = Describe("Applying the rules to a search", func() {
 			ts, err := time.Parse(time.RFC3339, at)
 			Expect(err).NotTo(HaveOccurred())
 			clock.Store(&ts)
-			out, err := svc.Apply(ctx, t, testSchema, "anything")
+			out, err := svc.Apply(ctx, t, testSchema, merch.Search{Query: "anything"})
 			Expect(err).NotTo(HaveOccurred())
 			return out.Applied
 		}
@@ -249,7 +249,7 @@ var _ = Describe("Applying the rules to a search", func() {
 			"consequence": {"query": {"remove": ["cheap"]}}}`)}, false)).To(Succeed())
 		for q, want := range map[string]string{"Cheapest red shoes": "Cheapest red shoes", "red CHEAP shoes": "red shoes",
 			"Crème brûlée cheap ": "Crème brûlée ", "cheap": ""} {
-			out, err := svc.Apply(ctx, t, testSchema, q)
+			out, err := svc.Apply(ctx, t, testSchema, merch.Search{Query: q})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out.Query).To(Equal(want), q)
 		}

@@ -41,18 +41,26 @@ var slotOf = map[string]int{Is: slotIs, StartsWith: slotStarts, EndsWith: slotEn
 // Set is an index's rules compiled for matching.
 type Set struct {
 	rules []compiled
-	// keys holds, per anchoring, the rules of each pattern (its terms joined); longest
-	// the longest pattern of each, in terms.
-	keys    [slots]map[string][]int
+	// keys holds, per anchoring, the conditions of each pattern (its terms joined);
+	// longest the longest pattern of each, in terms.
+	keys    [slots]map[string][]ref
 	longest [slots]int
-	always  []int
+	// always holds the conditions without a pattern or context, byContext those without
+	// a pattern by context, each in objectID order.
+	always    []ref
+	byContext map[string][]ref
 }
 
-// compiled is one rule with its terms in the language of the set.
+// compiled is one rule with its terms in the language of the set, and its conditions'
+// filters and contexts.
 type compiled struct {
 	rule  Rule
 	terms terms
+	conds []condition
 }
+
+// ref is one condition of a rule.
+type ref struct{ rule, cond int }
 
 // match is a rule a pattern matches, with how closely.
 type match struct {
@@ -62,41 +70,55 @@ type match struct {
 // compile builds the set of the enabled rules of docs (whose terms are in the set's
 // language).
 func compile(docs []ruleDoc) *Set {
-	s := &Set{}
+	s := &Set{byContext: map[string][]ref{}}
 	for i := range s.keys {
-		s.keys[i] = map[string][]int{}
+		s.keys[i] = map[string][]ref{}
 	}
 	for _, d := range docs {
 		if !d.Rule.enabled() {
 			continue
 		}
 		i := len(s.rules)
-		s.rules = append(s.rules, compiled{rule: d.Rule, terms: d.Terms})
+		c := compiled{rule: d.Rule, terms: d.Terms, conds: make([]condition, len(d.Rule.Conditions))}
+		for j, cond := range d.Rule.Conditions {
+			c.conds[j] = conditionOf(cond)
+		}
+		s.rules = append(s.rules, c)
 		s.index(i, d)
 	}
-	slices.SortFunc(s.always, func(a, b int) int { return strings.Compare(s.rules[a].rule.ObjectID, s.rules[b].rule.ObjectID) })
-	s.always = slices.Compact(s.always)
+	s.sortByID(s.always)
+	for _, refs := range s.byContext {
+		s.sortByID(refs)
+	}
 	return s
+}
+
+func (s *Set) sortByID(refs []ref) {
+	slices.SortStableFunc(refs, func(a, b ref) int {
+		return strings.Compare(s.rules[a.rule].rule.ObjectID, s.rules[b.rule].rule.ObjectID)
+	})
 }
 
 func (s *Set) index(i int, d ruleDoc) {
 	if len(d.Rule.Conditions) == 0 {
-		s.always = append(s.always, i)
+		s.always = append(s.always, ref{rule: i, cond: -1})
 	}
 	for j, c := range d.Rule.Conditions {
-		if c.Pattern == nil {
-			s.always = append(s.always, i)
+		r := ref{rule: i, cond: j}
+		switch {
+		case c.Pattern == nil && c.Context != "":
+			s.byContext[c.Context] = append(s.byContext[c.Context], r)
 			continue
-		}
-		if j >= len(d.Terms.Patterns) || *c.Pattern != "" && len(d.Terms.Patterns[j]) == 0 {
+		case c.Pattern == nil:
+			s.always = append(s.always, r)
+			continue
+		case j >= len(d.Terms.Patterns) || *c.Pattern != "" && len(d.Terms.Patterns[j]) == 0:
 			continue // a pattern the language reads no word in matches no query
 		}
 		slot := slotOf[c.Anchoring]
 		ts := d.Terms.Patterns[j]
 		key := strings.Join(ts, " ")
-		if !slices.Contains(s.keys[slot][key], i) {
-			s.keys[slot][key] = append(s.keys[slot][key], i)
-		}
+		s.keys[slot][key] = append(s.keys[slot][key], r)
 		s.longest[slot] = max(s.longest[slot], len(ts))
 	}
 }
@@ -114,11 +136,16 @@ func (s *Set) needsQuery() bool {
 	return false
 }
 
-// Match returns the rules valid at now that match a query of terms q, in the order
-// they apply: those a pattern matches, then those without a pattern (kept in objectID
-// order), so that a search reads only as many as it applies.
-func (s *Set) Match(q []string, now time.Time) iter.Seq[*compiled] {
-	best := s.patternMatches(q)
+// holds reports whether condition r holds for the search h besides its pattern.
+func (s *Set) holds(r ref, h held) bool {
+	return r.cond < 0 || h.holds(s.rules[r.rule].conds[r.cond])
+}
+
+// Match returns the rules valid at now that match a search of h whose query has terms
+// q, in the order they apply: those a pattern matches, then those without a pattern (in
+// objectID order), so that a search reads only as many as it applies.
+func (s *Set) Match(q []string, h held, now time.Time) iter.Seq[*compiled] {
+	best := s.patternMatches(q, h)
 	ms := make([]match, 0, len(best))
 	for _, m := range best {
 		ms = append(ms, m)
@@ -138,25 +165,43 @@ func (s *Set) Match(q []string, now time.Time) iter.Seq[*compiled] {
 				return
 			}
 		}
-		for _, i := range s.always {
-			if _, matched := best[i]; matched {
+		last := -1
+		for r := range s.patternless(h) {
+			if _, matched := best[r.rule]; matched || r.rule == last || !s.holds(r, h) {
 				continue
 			}
-			if c := &s.rules[i]; c.rule.validAt(now) && !yield(c) {
+			last = r.rule
+			if c := &s.rules[r.rule]; c.rule.validAt(now) && !yield(c) {
 				return
 			}
 		}
 	}
 }
 
-// patternMatches finds the rules a pattern matches, each with its closest match.
-func (s *Set) patternMatches(q []string) map[int]match {
+// patternless yields the conditions without a pattern that h's contexts may select, in
+// objectID order (those of one rule one after the other).
+func (s *Set) patternless(h held) iter.Seq[ref] {
+	var named []ref
+	for _, ctx := range h.contexts {
+		named = append(named, s.byContext[ctx]...)
+	}
+	if len(named) == 0 {
+		return slices.Values(s.always)
+	}
+	all := append(slices.Clone(s.always), named...)
+	s.sortByID(all)
+	return slices.Values(all)
+}
+
+// patternMatches finds the rules a pattern matches (the rest of its condition holding
+// for h), each with its closest match.
+func (s *Set) patternMatches(q []string, h held) map[int]match {
 	best := map[int]match{}
 	consider := func(slot, rank int, ts []string) {
-		for _, i := range s.keys[slot][strings.Join(ts, " ")] {
-			m := match{rule: i, rank: rank, length: len(ts)}
-			if b, seen := best[i]; !seen || m.closer(b) {
-				best[i] = m
+		for _, r := range s.keys[slot][strings.Join(ts, " ")] {
+			m := match{rule: r.rule, rank: rank, length: len(ts)}
+			if b, seen := best[r.rule]; (!seen || m.closer(b)) && s.holds(r, h) {
+				best[r.rule] = m
 			}
 		}
 	}

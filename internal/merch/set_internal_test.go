@@ -27,7 +27,7 @@ func cond(pattern, anchoring string) Condition {
 
 func matched(s *Set, q string) []string {
 	out := []string{}
-	for c := range s.Match(strings.Fields(q), time.Now()) {
+	for c := range s.Match(strings.Fields(q), held{}, time.Now()) {
 		out = append(out, c.rule.ObjectID)
 	}
 	return out

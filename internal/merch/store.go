@@ -19,6 +19,7 @@ import (
 	"github.com/aislehq/aisle/internal/controlindex"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/history"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -47,6 +48,8 @@ type Target struct {
 	// UID tells an index from an earlier one of the same name (deleted since).
 	UID      string
 	Settings searchv1alpha1.IndexSettings
+	// By is who writes (an API key's name), kept with the version in the history.
+	By string
 }
 
 // Schemas reads the mapping of an index's records, which rules' filters are checked
@@ -98,6 +101,7 @@ type Service struct {
 	clock    func() time.Time
 	analyzer *analyzer
 	cache    *cache
+	history  *history.Log
 	ensured  sync.Map // UID + rules index name -> struct{}
 }
 
@@ -107,7 +111,8 @@ func New(client *elasticsearch.TypedClient, schemas Schemas, clock func() time.T
 	if clock == nil {
 		clock = time.Now
 	}
-	s := &Service{es: client, docs: controlindex.NewStore(client), schemas: schemas, clock: clock, analyzer: newAnalyzer(client)}
+	s := &Service{es: client, docs: controlindex.NewStore(client), schemas: schemas, clock: clock, analyzer: newAnalyzer(client),
+		history: history.New(client, history.KindRules, clock)}
 	s.cache = newCache(s)
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/indexsettings"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -35,20 +36,30 @@ func checkRule(r Rule, at string, settings searchv1alpha1.IndexSettings, schema 
 	if !ruleIDPattern.MatchString(r.ObjectID) {
 		p.add(at+"objectID", "must be 1 to 64 characters: letters, digits, _ and -")
 	}
+	if r.ObjectID == ReservedID {
+		p.add(at+"objectID", "%q is reserved: GET /rules/%s lists the rules' versions", ReservedID, ReservedID)
+	}
 	if len(r.Description) > MaxDescriptionBytes {
 		p.add(at+"description", "must be at most %d bytes", MaxDescriptionBytes)
 	}
-	checkConditions(r.Conditions, at+"conditions", p)
+	checkConditions(r.Conditions, at+"conditions", settings, schema, p)
 	checkValidity(r.Validity, at+"validity", p)
 	checkConsequence(r.Consequence, at+"consequence", settings, schema, p)
 }
 
-func checkConditions(cs []Condition, at string, p *problems) {
+func checkConditions(cs []Condition, at string, settings searchv1alpha1.IndexSettings, schema searchquery.Schema, p *problems) {
 	if len(cs) > MaxConditions {
 		p.add(at, "at most %d", MaxConditions)
 	}
 	for i, c := range cs {
 		place := fmt.Sprintf("%s[%d]", at, i)
+		if c.Context != "" && !searchquery.RuleContextPattern.MatchString(c.Context) {
+			p.add(place+".context", "must be 1 to 64 characters: letters, digits, _ and - (as a search's ruleContexts)")
+		}
+		if c.Filters != nil {
+			_, probs := searchquery.RuleFilter(c.Filters, place+".filters", settings, schema)
+			*p = append(*p, probs...)
+		}
 		switch {
 		case c.Pattern == nil && c.Anchoring != "":
 			p.add(place+".anchoring", "needs a pattern (a condition without one matches every query)")
@@ -81,8 +92,13 @@ func checkValidity(ws []Window, at string, p *problems) {
 }
 
 func checkConsequence(c Consequence, at string, settings searchv1alpha1.IndexSettings, schema searchquery.Schema, p *problems) {
-	if len(c.Promote)+len(c.Hide)+len(c.Boost)+len(c.Bury) == 0 && c.Filters == nil && c.Query == nil && !hasUserData(c) {
-		p.add(at, "needs at least one of promote, hide, boost, bury, filters, query, userData")
+	if len(c.Promote)+len(c.Hide)+len(c.Boost)+len(c.Bury) == 0 && c.Filters == nil && c.Query == nil && !hasUserData(c) && c.RenderingContent == nil {
+		p.add(at, "needs at least one of promote, hide, boost, bury, filters, query, userData, renderingContent")
+	}
+	if r := c.RenderingContent; r != nil {
+		for _, e := range indexsettings.CheckFacetOrdering(r.FacetOrdering, at+".renderingContent.facetOrdering", settings.FacetFields) {
+			p.add(e.Field, "%s", e.Message)
+		}
 	}
 	checkPromote(c.Promote, at+".promote", p)
 	checkIDs(c.Hide, at+".hide", MaxHide, p)

@@ -23,12 +23,18 @@ func checked(body string) error {
 var _ = Describe("Checking a rule", func() {
 	It("takes a rule using every part", func() {
 		Expect(checked(`{"objectID": "r1", "description": "iPhone launch", "enabled": true,
-			"conditions": [{"pattern": "iphone", "anchoring": "contains"}, {"pattern": "", "anchoring": "is"}, {}],
+			"conditions": [{"pattern": "iphone", "anchoring": "contains"}, {"pattern": "", "anchoring": "is"}, {},
+				{"pattern": "sale", "anchoring": "is", "filters": {"field": "brand", "eq": "acme"}, "context": "landing-summer"}],
 			"validity": [{"from": "2030-01-01T00:00:00Z", "until": "2030-02-01T00:00:00Z"}, {"until": "2020-01-01T00:00:00Z"}],
 			"consequence": {"promote": [{"objectID": "p1", "position": 1}, {"objectID": "p2", "position": 1000}], "hide": ["p3"],
 				"boost": [{"filter": {"field": "brand", "eq": "acme"}, "weight": 10}], "bury": [{"filter": {"field": "price", "range": {"gt": 100}}}],
 				"filters": {"or": [{"field": "brand", "in": ["a", "b"]}, {"field": "price", "exists": true}]},
 				"query": {"remove": ["cheap"]}, "userData": {"banner": "/img/launch.png"}}}`)).To(Succeed())
+	})
+
+	It("refuses the objectID history, which GET /rules/history takes", func() {
+		err := merch.Check([]merch.Rule{{ObjectID: merch.ReservedID, Consequence: merch.Consequence{Hide: []string{"x"}}}}, false, testSettings, testSchema)
+		Expect(err).To(MatchError(ContainSubstring(`objectID: "history" is reserved`)))
 	})
 
 	It("takes the objectID from the path when the body leaves it out", func() {
@@ -44,6 +50,10 @@ var _ = Describe("Checking a rule", func() {
 			Expect(err.Error()).To(ContainSubstring(want))
 		},
 		Entry("an unknown key", `{"consequence": {"hide": ["x"]}, "priority": 1}`, `unknown field "priority"`),
+		Entry("a malformed context", `{"conditions": [{"context": "on mobile"}], "consequence": {"hide": ["x"]}}`,
+			"conditions[0].context: must be 1 to 64 characters: letters, digits, _ and - (as a search's ruleContexts)"),
+		Entry("a condition's filter on a field that is not filterable", `{"conditions": [{"filters": {"field": "name", "eq": "x"}}], "consequence": {"hide": ["x"]}}`,
+			`conditions[0].filters.field: "name" is not a filterable field`),
 		Entry("an unknown key of the consequence", `{"consequence": {"pin": ["x"]}}`, `unknown field "pin"`),
 		Entry("another objectID than the path's", `{"objectID": "r2", "consequence": {"hide": ["x"]}}`, `objectID: "r2" differs from the path's "r1"`),
 		Entry("no consequence", `{"objectID": "r1"}`, "consequence: needs at least one of promote, hide, boost, bury, filters, query, userData"),

@@ -42,10 +42,18 @@ func (s *Service) Put(ctx context.Context, t Target, rules []Rule, batch bool) e
 	if err := s.checkRoom(ctx, t, p.doc.Generation, docs); err != nil {
 		return err
 	}
+	before, err := s.stateBefore(ctx, t)
+	if err != nil {
+		return err
+	}
 	if err := s.writeDocs(ctx, t, p.doc.Generation, docs); err != nil {
 		return err
 	}
-	return s.settle(ctx, t, p, idsOf(docs))
+	if err := s.settle(ctx, t, p, idsOf(docs)); err != nil {
+		return err
+	}
+	_, err = s.record(ctx, t, putSummary(rules), nil, before)
+	return err
 }
 
 // Delete deletes rule id; ErrNotFound when there is none.
@@ -57,6 +65,10 @@ func (s *Service) Delete(ctx context.Context, t Target, id string) error {
 	if !p.v.Found {
 		return ErrNotFound
 	}
+	before, err := s.stateBefore(ctx, t)
+	if err != nil {
+		return err
+	}
 	res, err := s.es.Delete(t.Names.Rules(), docID(p.doc.Generation, id)).Refresh(refresh.Waitfor).Do(ctx)
 	if err := es.Classify(err); errors.Is(err, es.ErrNotFound) {
 		return ErrNotFound
@@ -66,23 +78,45 @@ func (s *Service) Delete(ctx context.Context, t Target, id string) error {
 	if res.Result != result.Deleted {
 		return ErrNotFound
 	}
-	return s.settle(ctx, t, p, []string{id})
+	if err := s.settle(ctx, t, p, []string{id}); err != nil {
+		return err
+	}
+	_, err = s.record(ctx, t, "deleted rule "+id, nil, before)
+	return err
 }
 
 // Replace replaces every rule of the index with rules (PUT /rules), in one step for
 // readers: a new generation is written, then the pointer switched to it.
 func (s *Service) Replace(ctx context.Context, t Target, rules []Rule) error {
+	_, err := s.replace(ctx, t, rules, "replaced every rule with "+countRules(len(rules)))
+	return err
+}
+
+// replace is Replace, kept in the history with summary: the version's number.
+func (s *Service) replace(ctx context.Context, t Target, rules []Rule, summary string) (int64, error) {
 	docs, err := s.prepare(ctx, t, rules, true)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if err := s.ensure(ctx, t); err != nil {
-		return err
+		return 0, err
+	}
+	before, err := s.stateBefore(ctx, t)
+	if err != nil {
+		return 0, err
 	}
 	gen := newGeneration()
 	if err := s.writeDocs(ctx, t, gen, docs); err != nil {
-		return err
+		return 0, err
 	}
+	if err := s.switchTo(ctx, t, gen); err != nil {
+		return 0, err
+	}
+	return s.record(ctx, t, summary, byObjectID(rules), before)
+}
+
+// switchTo points the index's rules to generation gen, and deletes the one it replaced.
+func (s *Service) switchTo(ctx context.Context, t Target, gen string) error {
 	for attempt := 0; attempt < maxSettle; attempt++ {
 		p, err := s.pointerOf(ctx, t.Names)
 		if err != nil {
@@ -131,12 +165,15 @@ func (s *Service) prepare(ctx context.Context, t Target, rules []Rule, batch boo
 	return docs, p.err()
 }
 
-// findText is what GET /rules?query= searches: the ID, description and patterns.
+// findText is what GET /rules?query= searches: the ID, description, patterns and contexts.
 func findText(r Rule) string {
 	parts := []string{r.ObjectID, r.Description}
 	for _, c := range r.Conditions {
 		if c.Pattern != nil {
 			parts = append(parts, *c.Pattern)
+		}
+		if c.Context != "" {
+			parts = append(parts, c.Context)
 		}
 	}
 	return strings.Join(parts, " \n ")

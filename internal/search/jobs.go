@@ -116,7 +116,7 @@ func (j *job) conclude(res searchquery.Response, err error) {
 
 func (j *job) finish(res searchquery.Response, err error) {
 	if err == nil {
-		res.AppliedRules, res.UserData = j.merch.Applied, j.merch.UserData
+		res.AppliedRules, res.UserData, res.RenderingContent = j.merch.Applied, j.merch.UserData, j.merch.RenderingContent
 		j.learned.apply(&res)
 	}
 	j.res, j.err, j.bodies = res, err, nil

@@ -38,9 +38,10 @@ func (s *Service) Rules() *merch.Service { return s.rules }
 func (s *Service) merchandise(ctx context.Context, alias string, rules searchquery.Rules, req searchquery.Request, schema searchquery.Schema) (searchquery.Request, merch.Outcome, error) {
 	names, ok := esnames.FromAlias(alias)
 	if !ok || req.EnableRules != nil && !*req.EnableRules {
-		return req, merch.Outcome{Query: req.Q}, nil
+		return req, merch.Outcome{Query: req.Q, RenderingContent: searchquery.DefaultRendering(rules.Settings)}, nil
 	}
-	out, err := s.rules.Apply(ctx, merch.Target{Names: names, Settings: rules.Settings}, schema, req.Q)
+	out, err := s.rules.Apply(ctx, merch.Target{Names: names, Settings: rules.Settings}, schema,
+		merch.Search{Query: req.Q, Filters: req.Filters, FacetFilters: req.FacetFilters, Contexts: req.RuleContexts})
 	if err != nil {
 		return req, merch.Outcome{}, err
 	}

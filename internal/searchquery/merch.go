@@ -72,6 +72,7 @@ func checkMerch(req *Request, r Rules, p *problems) {
 	if r.Public && req.EnableRules != nil && !*req.EnableRules {
 		p.add("enableRules", "is only available with a key: public search always applies the index's rules")
 	}
+	checkRuleContexts(req.RuleContexts, p)
 }
 
 func (m *Merch) filters() []any {

@@ -93,6 +93,8 @@ type Request struct {
 	VariantsLimit int `json:"variantsLimit"`
 	// EnableRules: false leaves the index's merchandising rules out (keyed search only).
 	EnableRules *bool `json:"enableRules"`
+	// RuleContexts name the page's contexts; rules conditioned on one apply (rulecontexts.go).
+	RuleContexts []string `json:"ruleContexts"`
 }
 
 // SnippetRequest asks for a snippet of about Words words (default 10) of Field.
@@ -148,6 +150,8 @@ type Response struct {
 	// their consequences' userData, in the same order (absent when none).
 	AppliedRules []string          `json:"appliedRules,omitempty"`
 	UserData     []json.RawMessage `json:"userData,omitempty"`
+	// RenderingContent is how the page shows facets (rendering.go); absent when unset.
+	RenderingContent *RenderingContent `json:"renderingContent,omitempty"`
 }
 
 // Hit is one matching record.

@@ -17,6 +17,15 @@ import (
 // object is sent, absent ones as null (which also lets CRD defaults apply again). A
 // dotted key names a key of an object inside, nulled when that object is sent.
 func fullObjectPatch(v any, keys []string, path ...string) ([]byte, error) {
+	obj, err := fullObject(v, keys)
+	if err != nil {
+		return nil, err
+	}
+	return patchAt(obj, path...)
+}
+
+// fullObject is v as an object with every key of keys, absent ones null.
+func fullObject(v any, keys []string) (map[string]any, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -28,6 +37,11 @@ func fullObjectPatch(v any, keys []string, path ...string) ([]byte, error) {
 	for _, k := range keys {
 		nullAbsent(obj, strings.Split(k, "."))
 	}
+	return obj, nil
+}
+
+// patchAt puts obj at path.
+func patchAt(obj map[string]any, path ...string) ([]byte, error) {
 	var patch any = obj
 	for i := len(path) - 1; i >= 0; i-- {
 		patch = map[string]any{path[i]: patch}

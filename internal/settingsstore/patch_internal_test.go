@@ -1,6 +1,7 @@
 package settingsstore
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -33,7 +34,7 @@ var _ = Describe("A full-object merge patch", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(patch).To(MatchJSON(`{"spec": {"settings": {"searchableFields": null, "filterableFields": null, "facetFields": null,
 			"sortableFields": null, "ranking": null, "customRanking": null, "synonyms": null, "stopWords": null, "language": null,
-			"countBrowserOrders": null, "recommendations": null, "distinct": null, "eventRanking": null, "reRanking": null, "suggestions": null, "typoTolerance": {"onNumbers": true, "enabled": null, "minWordSizeFor1Typo": null,
+			"countBrowserOrders": null, "recommendations": null, "distinct": null, "eventRanking": null, "reRanking": null, "suggestions": null, "facetOrdering": null, "typoTolerance": {"onNumbers": true, "enabled": null, "minWordSizeFor1Typo": null,
 			"minWordSizeFor2Typos": null, "disableOnFields": null, "disableOnWords": null}}}}`))
 	})
 })
@@ -45,8 +46,29 @@ var _ = Describe("A full-object merge patch of settings", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(patch).To(MatchJSON(`{"spec": {"settings": {"searchableFields": null, "filterableFields": null,
 			"facetFields": null, "sortableFields": null, "ranking": null, "customRanking": null, "synonyms": null,
-			"typoTolerance": null, "stopWords": null, "language": null, "countBrowserOrders": null, "distinct": null, "eventRanking": null, "reRanking": null, "suggestions": null, "recommendations": {"similarWithin": "brand", "minSharedOrders": null,
+			"typoTolerance": null, "stopWords": null, "language": null, "countBrowserOrders": null, "distinct": null, "eventRanking": null, "reRanking": null, "suggestions": null, "facetOrdering": null, "recommendations": {"similarWithin": "brand", "minSharedOrders": null,
 			"eventWeights": {"view": null, "click": null, "addToCart": null, "purchase": null}}}}}`))
+	})
+})
+
+var _ = Describe("A settings patch", func() {
+	It("drops the facets and keys of facetOrdering.values the new settings leave out", func() {
+		before := searchv1alpha1.IndexSettings{FacetOrdering: &searchv1alpha1.FacetOrdering{Values: map[string]searchv1alpha1.FacetValuesOrder{
+			"brand": {Order: []string{"Acme"}, Hide: []string{"Junk"}}, "color": {SortRemainingBy: "alpha"}}}}
+		next := searchv1alpha1.IndexSettings{FacetOrdering: &searchv1alpha1.FacetOrdering{Values: map[string]searchv1alpha1.FacetValuesOrder{
+			"brand": {Order: []string{"Acme"}}}}}
+		patch, err := settingsPatch(before, next)
+		Expect(err).NotTo(HaveOccurred())
+		var got struct {
+			Spec struct {
+				Settings struct {
+					FacetOrdering map[string]any `json:"facetOrdering"`
+				} `json:"settings"`
+			} `json:"spec"`
+		}
+		Expect(json.Unmarshal(patch, &got)).To(Succeed())
+		Expect(got.Spec.Settings.FacetOrdering).To(Equal(map[string]any{"facets": nil, "values": map[string]any{
+			"brand": map[string]any{"order": []any{"Acme"}, "sortRemainingBy": nil, "hide": nil}, "color": nil}}))
 	})
 })
 

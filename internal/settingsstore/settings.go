@@ -27,38 +27,53 @@ var settingsKeys = jsonPaths(reflect.TypeOf(searchv1alpha1.IndexSettings{}), "")
 type SettingsWrite struct {
 	Index   *searchv1alpha1.SearchIndex
 	Changes indexsettings.Changes
+	// Version is the history's version of the new settings; 0 when nothing changed or
+	// the store keeps no history.
+	Version int64
 }
 
 // PutSettings replaces the settings of idx with next, or refuses them with
-// ErrInvalidSettings naming every broken rule, the Kubernetes API's among them.
-func (s *Store) PutSettings(ctx context.Context, idx client.ObjectKey, next searchv1alpha1.IndexSettings) (SettingsWrite, error) {
+// ErrInvalidSettings naming every broken rule, the Kubernetes API's among them. A
+// change is kept in the history as written by by (an API key's name).
+func (s *Store) PutSettings(ctx context.Context, idx client.ObjectKey, next searchv1alpha1.IndexSettings, by string) (SettingsWrite, error) {
+	w, before, err := s.putSettings(ctx, idx, next)
+	if err != nil || (len(w.Changes.Applied) == 0 && len(w.Changes.Rebuilt) == 0) {
+		return w, err
+	}
+	w.Version, err = s.record(ctx, idx, before, w, by, changeSummary(w.Changes))
+	return w, err
+}
+
+// putSettings writes next, and returns the settings it replaced.
+func (s *Store) putSettings(ctx context.Context, idx client.ObjectKey, next searchv1alpha1.IndexSettings) (SettingsWrite, searchv1alpha1.IndexSettings, error) {
+	none := searchv1alpha1.IndexSettings{}
 	problems, err := s.settingsProblems(ctx, idx, next)
 	if err != nil {
-		return SettingsWrite{}, err
+		return SettingsWrite{}, none, err
 	}
 	if len(problems) > 0 {
 		// Only a dry run follows, for the Kubernetes API's own rules on the rest.
 		next = indexsettings.Dedupe(next)
 	}
-	patch, err := fullObjectPatch(next, settingsKeys, "spec", "settings")
-	if err != nil {
-		return SettingsWrite{}, err
-	}
-	if len(patch) > MaxSettingsBytes {
-		return SettingsWrite{}, fmt.Errorf("%w: they take %d bytes as stored; an index's settings may take at most %d (synonyms take the most)",
-			ErrInvalidSettings, len(patch), MaxSettingsBytes)
-	}
 	// The settings before the change, read from the Kubernetes API: an informer may not
 	// have seen this client's previous change yet.
 	before, err := s.get(ctx, idx)
 	if err != nil {
-		return SettingsWrite{}, err
+		return SettingsWrite{}, none, err
+	}
+	patch, err := settingsPatch(before.Spec.Settings, next)
+	if err != nil {
+		return SettingsWrite{}, none, err
+	}
+	if len(patch) > MaxSettingsBytes {
+		return SettingsWrite{}, none, fmt.Errorf("%w: they take %d bytes as stored; an index's settings may take at most %d (synonyms take the most)",
+			ErrInvalidSettings, len(patch), MaxSettingsBytes)
 	}
 	updated, err := s.patch(ctx, idx, patch, len(problems) > 0)
 	if err := refusal(ErrInvalidSettings, problems, err); err != nil {
-		return SettingsWrite{}, err
+		return SettingsWrite{}, none, err
 	}
-	return SettingsWrite{Index: updated, Changes: indexsettings.Diff(before.Spec.Settings, updated.Spec.Settings)}, nil
+	return SettingsWrite{Index: updated, Changes: indexsettings.Diff(before.Spec.Settings, updated.Spec.Settings)}, before.Spec.Settings, nil
 }
 
 // settingsProblems names the rules next breaks that the CRD cannot state, its own and

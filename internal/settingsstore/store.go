@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/history"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -64,6 +65,7 @@ type Store struct {
 	kube      client.Client
 	schemas   Schemas
 	publisher Publisher
+	history   *history.Log
 }
 
 // New builds a store on kube; with a nil kube every write fails with ErrNoKubernetes.

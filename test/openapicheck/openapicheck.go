@@ -120,8 +120,8 @@ func (v *Validator) schema(ptr string) (*jsonschema.Schema, error) {
 
 // match finds the path template matching a concrete path (query string ignored). As
 // OpenAPI says, a concrete path wins over a templated one (/records/partial over
-// /records/{objectID}): of the templates that match, the one with the most literal
-// segments.
+// /records/{objectID}, /rules/history over /rules/{ruleId}): of the templates that
+// match, the one with the most literal segments.
 func (v *Validator) match(path string) (string, bool) {
 	path, _, _ = strings.Cut(path, "?")
 	segs := strings.Split(path, "/")
