@@ -105,6 +105,7 @@ var SkipList = concat(
 	deleteByQuerySkips,
 	analysisSkips,
 	facetSkips,
+	vectorSkips,
 )
 
 func concat(lists ...[]Entry) []Entry {
