@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"sync"
 )
 
 // Graph is a segment's HNSW graph (Malkov and Yashunin) over its vectors, numbered by
@@ -19,6 +20,7 @@ type Graph struct {
 	layer0 []int32             // n * (1 + 2m)
 	upper  []map[int32][]int32 // upper[l-1]: the nodes of layer l and their neighbours
 	n      int
+	visits sync.Pool // of *visited, one per concurrent search
 }
 
 // Nodes is the number of vectors the graph links.
@@ -38,14 +40,15 @@ func (g *Graph) neighbours(l int, node int32) []int32 {
 type scorer struct {
 	sim    Similarity
 	dims   int
-	values []float32
-	norms  []float32 // cosine only
+	values []float32               // the vectors, one after another; or
+	rows   func(i int32) []float32 // each vector, where they are not one array
+	norms  []float32               // cosine only
 }
 
-func newScorer(sim Similarity, dims int, values []float32) *scorer {
-	s := &scorer{sim: sim, dims: dims, values: values}
+func newScorer(sim Similarity, dims, n int, rows func(int32) []float32) *scorer {
+	s := &scorer{sim: sim, dims: dims, rows: rows}
 	if sim == Cosine {
-		s.norms = make([]float32, len(values)/dims)
+		s.norms = make([]float32, n)
 		for i := range s.norms {
 			s.norms[i] = Magnitude(s.vec(int32(i)))
 		}
@@ -54,6 +57,9 @@ func newScorer(sim Similarity, dims int, values []float32) *scorer {
 }
 
 func (s *scorer) vec(i int32) []float32 {
+	if s.rows != nil {
+		return s.rows(i)
+	}
 	return s.values[int(i)*s.dims : (int(i)+1)*s.dims]
 }
 
@@ -84,13 +90,13 @@ func (s *scorer) norm(i int32) float32 {
 	return s.norms[i]
 }
 
-// BuildGraph links the vectors (o.Dims each) into a graph with o's M and
-// ef_construction. Levels are drawn from a fixed seed, so a segment's graph is the same
-// each time it is built from the same vectors.
-func BuildGraph(o Options, values []float32) *Graph {
-	n := len(values) / o.Dims
+// BuildGraph links n vectors (o.Dims each, row gives the i-th, which stays valid while
+// the graph is built: a merge reads them from its segments' memory, not from a copy)
+// into a graph with o's M and ef_construction. Levels are drawn from a fixed seed, so a
+// segment's graph is the same each time it is built from the same vectors.
+func BuildGraph(o Options, n int, row func(int32) []float32) *Graph {
 	b := &builder{
-		s: newScorer(o.Similarity, o.Dims, values), m: o.M, ef: max(o.EfConstruction, o.M),
+		s: newScorer(o.Similarity, o.Dims, n, row), m: o.M, ef: max(o.EfConstruction, o.M),
 		rng: rand.New(rand.NewPCG(42, uint64(n))), mL: 1 / math.Log(float64(max(o.M, 2))),
 	}
 	b.links = make([][][]int32, n)
@@ -143,17 +149,20 @@ func (b *builder) insert(i int32) {
 	}
 }
 
-// connect adds i to c's neighbours at layer l, pruning them to limit by the heuristic.
+// connect adds i to c's neighbours at layer l; past limit the farthest goes (the
+// diversity heuristic, rerun on every overflow, cost a build more than its searches).
 func (b *builder) connect(c, i int32, l, limit int) {
 	nb := append(b.links[c][l], i)
 	if len(nb) > limit {
 		q, qNorm := b.s.vec(c), b.s.norm(c)
-		cands := make([]candidate, len(nb))
+		worst, worstRank := 0, float32(math.Inf(1))
 		for j, x := range nb {
-			cands[j] = candidate{x, b.s.rank(q, qNorm, x)}
+			if r := b.s.rank(q, qNorm, x); r < worstRank {
+				worst, worstRank = j, r
+			}
 		}
-		sortCandidates(cands)
-		nb = b.selectNeighbours(cands, limit)
+		nb[worst] = nb[len(nb)-1]
+		nb = nb[:len(nb)-1]
 	}
 	b.links[c][l] = nb
 }

@@ -52,7 +52,7 @@ var _ = Describe("HNSW graphs", func() {
 			const n, dims = 2000, 16
 			values := randomVectors(n, dims, 1)
 			o := Options{Dims: dims, Similarity: sim, Type: "hnsw", M: 16, EfConstruction: 100}
-			g, err := DecodeGraph(BuildGraph(o, values).Encode())
+			g, err := DecodeGraph(BuildGraph(o, len(values)/o.Dims, rowsOf(values, o.Dims)).Encode())
 			Expect(err).NotTo(HaveOccurred())
 			Expect(g.Nodes()).To(Equal(n))
 			queries := randomVectors(50, dims, 2)
@@ -71,7 +71,7 @@ var _ = Describe("HNSW graphs", func() {
 		for _, n := range []int{1, 2, 20} {
 			values := randomVectors(n, 4, 3)
 			o := Options{Dims: 4, Similarity: L2Norm, Type: "hnsw", M: 16, EfConstruction: 100}
-			g, err := DecodeGraph(BuildGraph(o, values).Encode())
+			g, err := DecodeGraph(BuildGraph(o, len(values)/o.Dims, rowsOf(values, o.Dims)).Encode())
 			Expect(err).NotTo(HaveOccurred())
 			Expect(g.Search(L2Norm, values, values[:4], 30, nil)).To(HaveLen(n))
 		}
@@ -80,7 +80,7 @@ var _ = Describe("HNSW graphs", func() {
 	It("keeps only the nodes a filter accepts", func() {
 		values := randomVectors(500, 8, 4)
 		o := Options{Dims: 8, Similarity: L2Norm, Type: "hnsw", M: 8, EfConstruction: 50}
-		g := BuildGraph(o, values)
+		g := BuildGraph(o, len(values)/o.Dims, rowsOf(values, o.Dims))
 		got := g.Search(L2Norm, values, values[:8], 20, func(p int32) bool { return p%2 == 1 })
 		Expect(got).To(HaveLen(20))
 		for _, p := range got {
@@ -90,8 +90,17 @@ var _ = Describe("HNSW graphs", func() {
 
 	It("refuses a graph cut short", func() {
 		values := randomVectors(50, 4, 5)
-		b := BuildGraph(Options{Dims: 4, Similarity: L2Norm, Type: "hnsw", M: 4, EfConstruction: 20}, values).Encode()
+		b := buildFlat(Options{Dims: 4, Similarity: L2Norm, Type: "hnsw", M: 4, EfConstruction: 20}, values).Encode()
 		_, err := DecodeGraph(b[:len(b)-4])
 		Expect(err).To(HaveOccurred())
 	})
 })
+
+// rowsOf gives the i-th of vectors of dims values laid one after another.
+func rowsOf(values []float32, dims int) func(int32) []float32 {
+	return func(i int32) []float32 { return values[int(i)*dims : (int(i)+1)*dims] }
+}
+
+func buildFlat(o Options, values []float32) *Graph {
+	return BuildGraph(o, len(values)/o.Dims, rowsOf(values, o.Dims))
+}

@@ -37,11 +37,12 @@ func init() {
 		func(f index.Field) bool { _, ok := f.(VectorField); return ok })
 }
 
-// vectorColumn is one field's vectors as a section is written.
+// vectorColumn is one field's vectors as a section is written: the documents' own, or
+// a merge's segments' memory, never a copy of them all.
 type vectorColumn struct {
-	opts   vectors.Options
-	docs   []uint32
-	values []float32
+	opts vectors.Options
+	docs []uint32
+	vecs [][]float32
 }
 
 type vectorOpaque struct {
@@ -80,7 +81,7 @@ func (vectorSection) Process(opaque map[int]resetable, docNum uint32, f index.Fi
 		o.fields[fieldID] = col
 	}
 	col.docs = append(col.docs, docNum)
-	col.values = append(col.values, vf.DenseVector()...)
+	col.vecs = append(col.vecs, vf.DenseVector())
 }
 
 func (vectorSection) Persist(opaque map[int]resetable, w *FileWriter) error {
@@ -149,7 +150,7 @@ func mergeVectorColumn(segments []*SegmentBase, name string, newDocNums [][]uint
 		for j, doc := range v.Docs {
 			if nd := newDocNums[i][doc]; nd != docDropped {
 				col.docs = append(col.docs, uint32(nd))
-				col.values = append(col.values, v.Vector(j)...)
+				col.vecs = append(col.vecs, v.Vector(j))
 			}
 		}
 	}
@@ -164,7 +165,7 @@ func writeVectorColumn(col *vectorColumn, w *FileWriter) (int, error) {
 	o := col.opts
 	var graph []byte
 	if o.Graph() && o.Dims > 0 {
-		graph = vectors.BuildGraph(o, col.values).Encode()
+		graph = vectors.BuildGraph(o, len(col.vecs), func(i int32) []float32 { return col.vecs[i] }).Encode()
 	}
 	if _, err := writeUvarints(w, fieldNotUninverted, fieldNotUninverted, uint64(o.Dims), uint64(len(col.docs)),
 		uint64(o.Similarity), uint64(o.Element), uint64(vectors.TypeRank(o.Type)), uint64(o.M), uint64(o.EfConstruction),
@@ -176,15 +177,26 @@ func writeVectorColumn(col *vectorColumn, w *FileWriter) (int, error) {
 	if _, err := writeUvarints(w, uint64(pad)); err != nil {
 		return 0, err
 	}
-	buf := make([]byte, pad+4*len(col.docs)+4*len(col.values))
-	b := buf[pad:]
+	buf := make([]byte, pad, pad+4*len(col.docs))
 	for _, d := range col.docs {
-		binary.LittleEndian.PutUint32(b, d)
-		b = b[4:]
+		buf = binary.LittleEndian.AppendUint32(buf, d)
 	}
-	for _, x := range col.values {
-		binary.LittleEndian.PutUint32(b, math.Float32bits(x))
-		b = b[4:]
+	if _, err := w.Write(buf); err != nil {
+		return 0, err
+	}
+	// The vectors go out a chunk at a time: at 100,000 of 512 floats a single buffer
+	// would be 200 MB of heap on top of the segments it reads them from.
+	buf = buf[:0]
+	for _, v := range col.vecs {
+		for _, x := range v {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
+		}
+		if len(buf) >= 64<<10 {
+			if _, err := w.Write(buf); err != nil {
+				return 0, err
+			}
+			buf = buf[:0]
+		}
 	}
 	if _, err := w.Write(buf); err != nil {
 		return 0, err
