@@ -224,5 +224,8 @@ var _ = Describe("kNN search", func() {
 		Entry("a query vector of other dimensions", `{"knn":{"field":"vec","query_vector":[1,2],"k":1}}`, "different number of dimensions [2] than the document vectors [5]"),
 		Entry("a field of another type", `{"knn":{"field":"name","query_vector":[1,2],"k":1}}`, "[knn] queries are only supported on [dense_vector] fields"),
 		Entry("a bad hex vector", `{"knn":{"field":"vec","query_vector":"40af20a","k":1}}`, "failed to parse field [query_vector]"),
+		Entry("a term query on a vector", `{"query":{"term":{"vec":"1"}}}`, "Field [vec] of type [dense_vector] does not support"),
+		Entry("a sort on a vector", `{"sort":[{"vec":"asc"}]}`, "can't sort on dense_vector field [vec]"),
+		Entry("a terms aggregation of a vector", `{"aggs":{"a":{"terms":{"field":"vec"}}}}`, "of type [dense_vector] is not supported for aggregation [terms]"),
 	)
 })

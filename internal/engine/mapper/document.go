@@ -226,11 +226,11 @@ func (w *walker) value(prefix, key string, val any, props map[string]*Field) err
 	if val == nil || f == nil || (f.Enabled != nil && !*f.Enabled) {
 		return nil
 	}
-	if Unqueryable(f.Type) {
-		return w.special(path, f, val)
-	}
 	if f.Type == DenseVector {
 		return w.vector(path, f, val)
+	}
+	if Unqueryable(f.Type) {
+		return w.special(path, f, val)
 	}
 	if arr, ok := val.([]any); ok {
 		w.inArray++
