@@ -116,7 +116,7 @@ func searchSegment(ss *scorch.SegmentSnapshot, offset uint64, req Request) ([]Hi
 	}
 	var places []int32
 	if v.Graph != nil && !req.Exact && !fewAccepted(req.Filter, offset, ss.Segment().Count(), req.NumCandidates) {
-		places = v.Graph.Candidates(v.Options.Similarity, v.Values, req.Vector, req.NumCandidates, accept)
+		places = v.Graph.Candidates(v.Options.Similarity, v.Values, v.Quantized, req.Vector, req.NumCandidates, accept)
 	} else {
 		places = exact(v, req, accept)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -113,6 +114,10 @@ func benchRecall(b *testing.B, values, qs []float32, dims, k int) {
 	start := time.Now()
 	g := BuildGraph(o, len(values)/o.Dims, rowsOf(values, o.Dims))
 	build := time.Since(start)
+	var qz *Quantized
+	if os.Getenv("VECTORS_BENCH_INT8") != "" {
+		qz = Quantize(dims, len(values)/dims, rowsOf(values, dims), 0)
+	}
 	queries := len(qs) / dims
 	want := make([][]int32, queries)
 	for i := range want {
@@ -123,9 +128,19 @@ func benchRecall(b *testing.B, values, qs []float32, dims, k int) {
 	total := 0.0
 	for i := 0; i < b.N; i++ {
 		q := i % queries
-		got := g.Candidates(Cosine, values, qs[q*dims:(q+1)*dims], numCands, nil)
+		got := g.Candidates(Cosine, values, qz, qs[q*dims:(q+1)*dims], numCands, nil)
 		total += recall(got[:min(k, len(got))], want[q])
 	}
+	b.StopTimer()
 	b.ReportMetric(total/float64(b.N), "recall@10")
 	b.ReportMetric(build.Seconds(), "build-s")
+	// The same graph walked with other numbers of candidates, for the trade-off.
+	for _, ef := range []int{15, 100, 200} {
+		r := 0.0
+		for q := 0; q < queries; q++ {
+			got := g.Search(Cosine, values, qs[q*dims:(q+1)*dims], ef, nil)
+			r += recall(got[:min(k, len(got))], want[q])
+		}
+		b.ReportMetric(r/float64(queries), fmt.Sprintf("recall@10-walk%d", ef))
+	}
 }

@@ -43,6 +43,10 @@ type scorer struct {
 	values []float32               // the vectors, one after another; or
 	rows   func(i int32) []float32 // each vector, where they are not one array
 	norms  []float32               // cosine only
+	// qz, when set, ranks by the query's codes qu (their sum qSum) instead of floats.
+	qz   *Quantized
+	qu   []int32
+	qSum float32
 }
 
 func newScorer(sim Similarity, dims, n int, rows func(int32) []float32) *scorer {
@@ -65,6 +69,9 @@ func (s *scorer) vec(i int32) []float32 {
 
 // rank is node i's closeness to q (whose magnitude is qNorm, for cosine).
 func (s *scorer) rank(q []float32, qNorm float32, i int32) float32 {
+	if s.qz != nil {
+		return s.qz.rank(s.sim, s.qu, s.qSum, qNorm, i)
+	}
 	v := s.vec(i)
 	switch s.sim {
 	case L2Norm:

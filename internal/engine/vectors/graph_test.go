@@ -67,6 +67,24 @@ var _ = Describe("HNSW graphs", func() {
 		Entry("l2_norm", L2Norm), Entry("cosine", Cosine), Entry("dot_product", DotProduct),
 		Entry("max_inner_product", MaxInnerProduct))
 
+	DescribeTable("find them as well from int8 codes, scored again from the floats",
+		func(sim Similarity) {
+			const n, dims = 2000, 16
+			values := randomVectors(n, dims, 1)
+			o := Options{Dims: dims, Similarity: sim, Type: "int8_hnsw", M: 16, EfConstruction: 100}
+			g := buildFlat(o, values)
+			qz, err := DecodeQuantized(Quantize(dims, n, rowsOf(values, dims), 0).Encode(), dims, n)
+			Expect(err).NotTo(HaveOccurred())
+			queries := randomVectors(50, dims, 2)
+			total := 0.0
+			for i := 0; i < 50; i++ {
+				q := queries[i*dims : (i+1)*dims]
+				total += recall(g.Candidates(sim, values, qz, q, 10, nil), exactTop(sim, dims, values, q, 10))
+			}
+			Expect(total / 50).To(BeNumerically(">=", 0.95))
+		},
+		Entry("l2_norm", L2Norm), Entry("cosine", Cosine), Entry("max_inner_product", MaxInnerProduct))
+
 	It("links a graph of a single vector and of a few", func() {
 		for _, n := range []int{1, 2, 20} {
 			values := randomVectors(n, 4, 3)

@@ -127,10 +127,34 @@ func searchLayer(s *scorer, q []float32, qNorm float32, eps []int32, ef int, nex
 const MinWalk = 50
 
 // Candidates returns the places of the numCands nodes closest to q that accept takes,
-// closest first, from a walk that keeps at least MinWalk.
-func (g *Graph) Candidates(sim Similarity, values []float32, q []float32, numCands int, accept func(int32) bool) []int32 {
-	found := g.Search(sim, values, q, max(numCands, MinWalk), accept)
+// closest first, from a walk that keeps at least MinWalk. With qz the walk compares the
+// quantized vectors, and the numCands are those closest by the floats among all it kept.
+func (g *Graph) Candidates(sim Similarity, values []float32, qz *Quantized, q []float32, numCands int, accept func(int32) bool) []int32 {
+	s := &scorer{sim: sim, dims: len(q), values: values}
+	if qz != nil {
+		s.qz = qz
+		s.qu, s.qSum = qz.query(q)
+	}
+	found := g.walk(s, q, Magnitude(q), max(numCands, MinWalk), accept)
+	if qz != nil {
+		found = rerank(sim, len(q), values, q, found)
+	}
 	return found[:min(len(found), numCands)]
+}
+
+// rerank orders places by their floats' closeness to q.
+func rerank(sim Similarity, dims int, values, q []float32, places []int32) []int32 {
+	s := &scorer{sim: sim, dims: dims, values: values}
+	qNorm := Magnitude(q)
+	c := make([]candidate, len(places))
+	for i, p := range places {
+		c[i] = candidate{p, s.rank(q, qNorm, p)}
+	}
+	sortCandidates(c)
+	for i := range c {
+		places[i] = c[i].node
+	}
+	return places
 }
 
 // Search returns the places (in the segment's vector column) of the ef nodes closest

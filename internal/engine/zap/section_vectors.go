@@ -19,9 +19,10 @@ import (
 //
 // A field's section: two uvarints fieldNotUninverted (see loadDvReaders); uvarints
 // dims, count, similarity, element type, index type (vectors.TypeRank), m,
-// ef_construction and the graph's length (0: none); a uvarint pad and that many zero bytes, so that what follows starts
+// ef_construction, the graph's length (0: none) and the int8 codes' length (0: none); a uvarint pad and that many zero bytes, so that what follows starts
 // at a multiple of four; count document numbers (uint32, little-endian, ascending);
-// count*dims float32s (little-endian), the vectors in the documents' order; the graph.
+// count*dims float32s (little-endian), the vectors in the documents' order; for
+// int8_hnsw and int4_hnsw, their int8 codes (vectors.Quantized); the graph.
 
 // VectorField is a document field holding one dense vector (the engine's mapper makes
 // them); the inverted index section leaves such fields to this one.
@@ -163,13 +164,21 @@ func mergeVectorColumn(segments []*SegmentBase, name string, newDocNums [][]uint
 func writeVectorColumn(col *vectorColumn, w *FileWriter) (int, error) {
 	start := w.Count()
 	o := col.opts
-	var graph []byte
+	var graph, codes []byte
+	row := func(i int32) []float32 { return col.vecs[i] }
 	if o.Graph() && o.Dims > 0 {
-		graph = vectors.BuildGraph(o, len(col.vecs), func(i int32) []float32 { return col.vecs[i] }).Encode()
+		graph = vectors.BuildGraph(o, len(col.vecs), row).Encode()
+		if o.Quantized() {
+			confidence := 0.0
+			if o.Confidence != nil {
+				confidence = *o.Confidence
+			}
+			codes = vectors.Quantize(o.Dims, len(col.vecs), row, confidence).Encode()
+		}
 	}
 	if _, err := writeUvarints(w, fieldNotUninverted, fieldNotUninverted, uint64(o.Dims), uint64(len(col.docs)),
 		uint64(o.Similarity), uint64(o.Element), uint64(vectors.TypeRank(o.Type)), uint64(o.M), uint64(o.EfConstruction),
-		uint64(len(graph))); err != nil {
+		uint64(len(graph)), uint64(len(codes))); err != nil {
 		return 0, err
 	}
 	// The pad's own uvarint is one byte (pad < 4), so the data starts at Count()+1+pad.
@@ -201,6 +210,9 @@ func writeVectorColumn(col *vectorColumn, w *FileWriter) (int, error) {
 	if _, err := w.Write(buf); err != nil {
 		return 0, err
 	}
+	if _, err := w.Write(codes); err != nil {
+		return 0, err
+	}
 	if _, err := w.Write(graph); err != nil {
 		return 0, err
 	}
@@ -214,6 +226,8 @@ type SegmentVectors struct {
 	Docs    []uint32  // the documents with a vector, ascending
 	Values  []float32 // their vectors, Options.Dims each, in Docs' order
 	Graph   *vectors.Graph
+	// Quantized are the int8 codes a graph walk compares (int8_hnsw, int4_hnsw), or nil.
+	Quantized *vectors.Quantized
 }
 
 // Vector is the vector of the i-th document of Docs.
@@ -233,7 +247,7 @@ func (sb *SegmentBase) Vectors(field string) (*SegmentVectors, error) {
 		return nil, nil
 	}
 	mem := sb.mem
-	var h [11]uint64
+	var h [12]uint64
 	for i := range h {
 		x, n := binary.Uvarint(mem[min(pos, uint64(len(mem))):])
 		if n <= 0 {
@@ -241,9 +255,9 @@ func (sb *SegmentBase) Vectors(field string) (*SegmentVectors, error) {
 		}
 		h[i], pos = x, pos+uint64(n)
 	}
-	dims, count, graphLen := h[2], h[3], h[9]
-	pos += h[10]
-	end := pos + 4*count + 4*count*dims + graphLen
+	dims, count, graphLen, codesLen := h[2], h[3], h[9], h[10]
+	pos += h[11]
+	end := pos + 4*count + 4*count*dims + codesLen + graphLen
 	if dims == 0 || end > uint64(len(mem)) {
 		return nil, fmt.Errorf("field %s: %d vectors of %d dimensions past the segment's end", field, count, dims)
 	}
@@ -254,6 +268,14 @@ func (sb *SegmentBase) Vectors(field string) (*SegmentVectors, error) {
 	pos += 4 * count
 	v.Values = vectors.View32[float32](mem[pos : pos+4*count*dims])
 	pos += 4 * count * dims
+	if codesLen > 0 {
+		q, err := vectors.DecodeQuantized(mem[pos:pos+codesLen], int(dims), int(count))
+		if err != nil {
+			return nil, fmt.Errorf("field %s: %w", field, err)
+		}
+		v.Quantized = q
+		pos += codesLen
+	}
 	if graphLen > 0 {
 		g, err := vectors.DecodeGraph(mem[pos : pos+graphLen])
 		if err != nil {

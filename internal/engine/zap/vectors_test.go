@@ -64,6 +64,7 @@ func lastValues(s segment.Segment) map[uint32]float32 {
 		Expect(v.Graph).NotTo(BeNil())
 		Expect(v.Graph.Nodes()).To(Equal(len(v.Docs)))
 	}
+	Expect(v.Quantized != nil).To(Equal(v.Options.Type == "int8_hnsw"))
 	return out
 }
 
@@ -80,7 +81,7 @@ var _ = Describe("A segment's dense vectors", func() {
 	})
 
 	It("survive a merge of segments of two index types, without the documents it drops", func() {
-		a, b := built(vectorDocs(0, 6, "flat")), built(vectorDocs(10, 6, "hnsw"))
+		a, b := built(vectorDocs(0, 6, "flat")), built(vectorDocs(10, 6, "int8_hnsw"))
 		drops := []*roaring.Bitmap{roaring.BitmapOf(1), roaring.New()}
 		m := merged(dir, []segment.Segment{a, b}, drops)
 		// a's documents 0, 2..5 become 0..4 (2 and 5 without vectors); b's follow from 5.
