@@ -13,31 +13,37 @@ import (
 // Field is one mapped property. Objects have Properties; leaves have a Type and may have
 // multi-fields in Fields (e.g. title.keyword).
 type Field struct {
-	Type                string            `json:"type,omitempty"`
-	Analyzer            string            `json:"analyzer,omitempty"`
-	SearchAnalyzer      string            `json:"search_analyzer,omitempty"`
-	Format              string            `json:"format,omitempty"`
-	IgnoreAbove         int               `json:"ignore_above,omitempty"`
-	Index               *bool             `json:"index,omitempty"`
-	DocValues           *bool             `json:"doc_values,omitempty"`
-	Fields              map[string]*Field `json:"fields,omitempty"`
-	Properties          map[string]*Field `json:"properties,omitempty"`
-	Dynamic             any               `json:"dynamic,omitempty"`
-	Enabled             *bool             `json:"enabled,omitempty"`
-	NullValue           any               `json:"null_value,omitempty"`
-	Boost               float64           `json:"boost,omitempty"`
-	Meta                map[string]any    `json:"meta,omitempty"`
-	Store               *bool             `json:"store,omitempty"`
-	Norms               *bool             `json:"norms,omitempty"`
-	Similarity          string            `json:"similarity,omitempty"`
-	IndexOptions        string            `json:"index_options,omitempty"`
-	Coerce              *bool             `json:"coerce,omitempty"`
-	IgnoreMalformed     *bool             `json:"ignore_malformed,omitempty"`
-	ScalingFactor       float64           `json:"scaling_factor,omitempty"`
-	Normalizer          string            `json:"normalizer,omitempty"`
-	EagerGlobalOrdinals *bool             `json:"eager_global_ordinals,omitempty"`
-	CopyTo              any               `json:"copy_to,omitempty"`
-	Fielddata           *bool             `json:"fielddata,omitempty"`
+	Type           string            `json:"type,omitempty"`
+	Analyzer       string            `json:"analyzer,omitempty"`
+	SearchAnalyzer string            `json:"search_analyzer,omitempty"`
+	Format         string            `json:"format,omitempty"`
+	IgnoreAbove    int               `json:"ignore_above,omitempty"`
+	Index          *bool             `json:"index,omitempty"`
+	DocValues      *bool             `json:"doc_values,omitempty"`
+	Fields         map[string]*Field `json:"fields,omitempty"`
+	Properties     map[string]*Field `json:"properties,omitempty"`
+	Dynamic        any               `json:"dynamic,omitempty"`
+	Enabled        *bool             `json:"enabled,omitempty"`
+	NullValue      any               `json:"null_value,omitempty"`
+	Boost          float64           `json:"boost,omitempty"`
+	Meta           map[string]any    `json:"meta,omitempty"`
+	Store          *bool             `json:"store,omitempty"`
+	Norms          *bool             `json:"norms,omitempty"`
+	Similarity     string            `json:"similarity,omitempty"`
+	// IndexOptions is a string on text fields (docs, freqs, positions) and an object on
+	// dense_vector fields (type, m, ef_construction, confidence_interval).
+	IndexOptions any `json:"index_options,omitempty"`
+	// Dims and ElementType are dense_vector's; Dims is nil until set, by the mapping or
+	// by the first document's vector.
+	Dims                *int    `json:"dims,omitempty"`
+	ElementType         string  `json:"element_type,omitempty"`
+	Coerce              *bool   `json:"coerce,omitempty"`
+	IgnoreMalformed     *bool   `json:"ignore_malformed,omitempty"`
+	ScalingFactor       float64 `json:"scaling_factor,omitempty"`
+	Normalizer          string  `json:"normalizer,omitempty"`
+	EagerGlobalOrdinals *bool   `json:"eager_global_ordinals,omitempty"`
+	CopyTo              any     `json:"copy_to,omitempty"`
+	Fielddata           *bool   `json:"fielddata,omitempty"`
 }
 
 // Mapping is an index's root mapping.

@@ -66,11 +66,28 @@ var Candidates = []string{
 	"update/80_source_filtering.yml",
 	"update/90_error.yml",
 	"update/95_require_alias.yml",
+	// dense_vector, the knn search option and query, the standard and knn retrievers (issue 38)
+	"search.vectors/40_knn_search.yml",
+	"search.vectors/40_knn_search_cosine.yml",
+	"search.vectors/41_knn_search_byte_quantized.yml",
+	"search.vectors/42_knn_search_flat.yml",
+	"search.vectors/45_knn_search_byte.yml",
+	"search.vectors/110_knn_query_with_filter.yml",
+	"search.vectors/120_knn_query_multiple_shards.yml",
+	"search.vectors/140_knn_query_with_other_queries.yml",
+	"search.vectors/150_knn_search_missing_params.yml",
+	"search.vectors/160_knn_query_missing_params.yml",
+	"search.vectors/170_knn_search_hex_encoded_byte_vectors.yml",
+	"search.vectors/175_knn_query_hex_encoded_byte_vectors.yml",
+	"search.vectors/180_update_dense_vector_type.yml",
+	"search.vectors/190_knn_query-with-k-param.yml",
+	"search.retrievers/10_standard_retriever.yml",
+	"search.retrievers/20_knn_retriever.yml",
 }
 
 // CandidateSpecs are the API specs of candidates/api that the candidate files in force
 // call.
-var CandidateSpecs = []string{"indices.analyze.json", "msearch.json", "update.json"}
+var CandidateSpecs = []string{"indices.analyze.json", "msearch.json", "update.json", "knn_search.json"}
 
 // LoadSpecs reads the API specs of dir/api and CandidateSpecs.
 func LoadSpecs(dir string) (*yamlrest.Specs, error) {

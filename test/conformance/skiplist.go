@@ -106,6 +106,7 @@ var SkipList = concat(
 	analysisSkips,
 	facetSkips,
 	updateSkips,
+	vectorSkips,
 )
 
 func concat(lists ...[]Entry) []Entry {

@@ -9,6 +9,7 @@ import (
 	"github.com/aislehq/aisle/internal/engine/dsl"
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/mapper"
+	"github.com/aislehq/aisle/internal/engine/vectors"
 )
 
 func fuzzContext() *dsl.Context {
@@ -36,6 +37,15 @@ func fuzzContext() *dsl.Context {
 		},
 		PrefixTerms: func(_, prefix string, _ int) []string { return []string{prefix + "x"} },
 		Corpus:      fuzzCorpus{},
+		Vector: func(p string) (vectors.Options, bool, bool) {
+			switch p {
+			case "vec":
+				return vectors.Options{Dims: 3, Indexed: true, Similarity: vectors.Cosine, Type: "hnsw", M: 16, EfConstruction: 100}, true, true
+			case "bytes":
+				return vectors.Options{Dims: 2, Indexed: true, Element: vectors.Byte, Similarity: vectors.DotProduct, Type: "flat"}, true, true
+			}
+			return vectors.Options{}, leaves[p] != nil, false
+		},
 	}
 }
 
@@ -73,6 +83,9 @@ func FuzzParse(f *testing.F) {
 		`{"more_like_this":{"like":[{"doc":{"title":"a b","brand":["x"]}}],"unlike":{"_id":"1"},"boost_terms":2,"include":true}}`,
 		`{"more_like_this":{"fields":["price"],"like":"x","fail_on_unsupported_field":false,"max_query_terms":-1}}`,
 		`{"more_like_this":{"fields":["title"],"like":"x","stop_words":["x"],"minimum_should_match":"-50%","min_word_length":"2"}}`,
+		`{"knn":{"field":"vec","query_vector":[1,2,3],"k":2,"num_candidates":5,"filter":[{"term":{"brand":"a"}}],"similarity":0.5}}`,
+		`{"knn":{"field":"bytes","query_vector":"807f","k":0}}`, `{"knn":{"field":"vec","query_vector":[0,0,0]}}`,
+		`{"knn":{"field":"title","query_vector":[1]}}`, `{"knn":{"field":"vec","query_vector":[1,2,3],"num_candidates":20000}}`,
 	}
 	for _, s := range seeds {
 		f.Add(s)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/mapper"
+	"github.com/aislehq/aisle/internal/engine/vectors"
 )
 
 // Context gives the parser what it needs to know about the searched indices.
@@ -37,6 +38,11 @@ type Context struct {
 	Named []Named
 	// Corpus reads documents and term statistics for more_like_this (nil: refused).
 	Corpus Corpus
+	// Vector returns a dense_vector field's options: found is false for an unmapped
+	// field, isVector false for a field of another type (nil: no vector fields).
+	Vector func(path string) (opts vectors.Options, found, isVector bool)
+	// Size is the search's size, the knn query's default k (0: 10).
+	Size int
 }
 
 // Parse decodes a raw query object.
@@ -104,6 +110,7 @@ func init() {
 		"match_bool_prefix":   parseMatchBoolPrefix,
 		"function_score":      parseFunctionScore,
 		"more_like_this":      parseMoreLikeThis,
+		"knn":                 parseKnn,
 	}
 }
 

@@ -127,6 +127,8 @@ func (a *API) indexScopedRoutes(idx, op string) methods {
 		return methods{"GET": h(a.getAlias(idx, ""), aliasReadParams...)}
 	case "_analyze":
 		return methods{"GET": h(a.analyze(idx), analyzeParams...), "POST": h(a.analyze(idx), analyzeParams...)}
+	case "_knn_search":
+		return methods{"GET": h(a.knnSearch(idx), "routing"), "POST": h(a.knnSearch(idx), "routing")}
 	case "_stats":
 		return methods{"GET": h(a.stats(idx), statsParams...)}
 	}

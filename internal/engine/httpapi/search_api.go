@@ -101,6 +101,7 @@ func (a *API) applyAliasFilters(expr string, indices []*store.Index, sr *searche
 	if len(clauses) == 0 {
 		return nil
 	}
+	searcher.PreFilterKnn(sr.Query, map[string]any{"bool": map[string]any{"should": clauses}})
 	base := sr.Query
 	if base == nil {
 		base = map[string]any{"match_all": map[string]any{}}

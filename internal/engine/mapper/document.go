@@ -104,6 +104,12 @@ func (c *collector) object(prefix string, obj map[string]any, props, add map[str
 }
 
 func (c *collector) value(prefix, key string, val any, props, add map[string]*Field, dyn string) error {
+	if f := props[key]; f != nil && f.Type == DenseVector {
+		if u := vectorDims(f, val); u != nil && add[key] == nil {
+			add[key], c.added = u, true
+		}
+		return nil
+	}
 	if arr, ok := val.([]any); ok {
 		for _, el := range arr {
 			if err := c.value(prefix, key, el, props, add, dyn); err != nil {
@@ -219,6 +225,9 @@ func (w *walker) value(prefix, key string, val any, props map[string]*Field) err
 	f := props[key]
 	if val == nil || f == nil || (f.Enabled != nil && !*f.Enabled) {
 		return nil
+	}
+	if f.Type == DenseVector {
+		return w.vector(path, f, val)
 	}
 	if Unqueryable(f.Type) {
 		return w.special(path, f, val)

@@ -90,6 +90,9 @@ func mergeField(path string, of, nf *Field) error {
 		}
 		return mergeProps(path+".", of.Properties, nf.Properties)
 	}
+	if of.Type == DenseVector {
+		return mergeVector(path, of, nf)
+	}
 	if err := sameParam(path, "analyzer", orDefault(of.Analyzer, of.Type), orDefault(nf.Analyzer, nf.Type)); err != nil {
 		return err
 	}

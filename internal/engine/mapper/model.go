@@ -46,7 +46,7 @@ var knownTypes = map[string]bool{
 	"double": true, "float": true, "half_float": true, "scaled_float": true, "unsigned_long": true,
 	"boolean": true, "date": true, "object": true, "constant_keyword": false, "match_only_text": true,
 	"wildcard": true, "ip": true, "binary": true, "date_nanos": true, "version": true,
-	"geo_point": true, "date_range": true,
+	"geo_point": true, "date_range": true, DenseVector: true,
 }
 
 // accepted in 8.x, like ES).
@@ -141,6 +141,11 @@ func validateProps(prefix string, props map[string]*Field) error {
 			f.Type = ""
 		} else if !knownTypes[f.Type] {
 			return eserr.MapperParsing("Failed to parse mapping: The mapper type [%s] declared on field [%s] does not exist. It might have been created within a future version or requires a plugin to be installed. Check the documentation.", f.Type, name)
+		}
+		if f.Type == DenseVector {
+			if err := normalizeVector(name, f); err != nil {
+				return err
+			}
 		}
 		if f.Type == "match_only_text" {
 			f.Type = "text"

@@ -11,8 +11,9 @@ import (
 // Unqueryable reports whether a field type is accepted in mappings and documents only for
 // exists and _source: geo_point and date_range values are validated and recorded in
 // _field_names, but geo queries and range-field queries are outside the engine's subset, so
-// term/range/match queries, sorts and aggregations on them are refused with a 400.
-func Unqueryable(t string) bool { return t == "geo_point" || t == "date_range" }
+// term/range/match queries, sorts and aggregations on them are refused with a 400. A
+// dense_vector field is searched by the knn query alone, as in ES.
+func Unqueryable(t string) bool { return t == "geo_point" || t == "date_range" || t == DenseVector }
 
 // special indexes a value of a field type whose JSON shape is not a plain scalar: geo_point
 // ([lon, lat], "lat,lon", {"lat":..,"lon":..}) and date_range ({"gte":..,"lt":..}). It must

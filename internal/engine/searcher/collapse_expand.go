@@ -36,7 +36,12 @@ func (c *collapser) expand(ctx context.Context, hits []any, indices []*store.Ind
 	}
 	for i, h := range hits {
 		hit := h.(map[string]any)
-		hit["fields"] = map[string]any{c.spec.Field: []any{c.values[i]}}
+		fields, _ := hit["fields"].(map[string]any) // the `fields` option's, if asked for
+		if fields == nil {
+			fields = map[string]any{}
+		}
+		fields[c.spec.Field] = []any{c.values[i]}
+		hit["fields"] = fields
 		if len(c.spec.InnerHits) == 0 {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/aislehq/aisle/internal/engine/dsl"
 	"github.com/aislehq/aisle/internal/engine/mapper"
 	"github.com/aislehq/aisle/internal/engine/store"
+	"github.com/aislehq/aisle/internal/engine/vectors"
 )
 
 // QueryContext builds the query parser's view of a set of indices: a field's type is taken
@@ -30,7 +31,21 @@ func QueryContext(indices []*store.Index) *dsl.Context {
 	c.AnalyzePositions = func(esName, text string) [][]string { return analyzePositions(indices, esName, text) }
 	c.PrefixTerms = func(field, prefix string, max int) []string { return prefixTerms(indices, field, prefix, max) }
 	c.Corpus = corpus{indices: indices}
+	c.Vector = func(p string) (vectors.Options, bool, bool) { return vectorAcross(indices, p) }
 	return c
+}
+
+// vectorAcross is the dense_vector field at path of the first index that maps it.
+func vectorAcross(indices []*store.Index, path string) (o vectors.Options, found, isVector bool) {
+	for _, ix := range indices {
+		if f := mapper.FieldAt(ix.Mapping(), path); f != nil {
+			if f.Type != mapper.DenseVector {
+				return o, true, false
+			}
+			return mapper.VectorOptions(f), true, true
+		}
+	}
+	return o, false, false
 }
 
 // maxTerms is the lowest index.max_terms_count of the indices.

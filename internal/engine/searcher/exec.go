@@ -24,7 +24,13 @@ type Options struct {
 
 // BuildQuery parses the request's query (match_all when absent) for the indices.
 func BuildQuery(indices []*store.Index, raw any) (bq.Query, *dsl.Context, error) {
+	return buildQuery(indices, raw, 0)
+}
+
+// buildQuery is BuildQuery for a search of size hits (a knn query's default k; 0: 10).
+func buildQuery(indices []*store.Index, raw any, size int) (bq.Query, *dsl.Context, error) {
 	qc := QueryContext(indices)
+	qc.Size = size
 	if raw == nil {
 		return dsl.Top(bleve.NewMatchAllQuery()), qc, nil
 	}
@@ -137,6 +143,15 @@ func renderHit(h *bsearch.DocumentMatch, byName map[string]*store.Index, r *Requ
 		}
 		if src := r.Source.Apply(doc.Source); src != nil {
 			hit["_source"] = src
+		}
+		if len(r.Fields) > 0 && ix != nil {
+			fields, err := fieldValues(ix.Mapping(), doc.Source, r.Fields)
+			if err != nil {
+				return nil, err
+			}
+			if fields != nil {
+				hit["fields"] = fields
+			}
 		}
 	}
 	if err := hl.add(hit, ix, doc, n); err != nil {

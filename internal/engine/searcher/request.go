@@ -30,6 +30,10 @@ type Request struct {
 	Highlight   *highlight.Options
 	PostFilter  any       // the post_filter query, as decoded
 	Collapse    *Collapse // see collapse.go
+	// Knn is the top-level knn option as decoded; ApplyParams folds it into Query.
+	Knn any
+	// Fields are the `fields` retrieval option's names and patterns (see fields.go).
+	Fields []string
 }
 
 // SortSpec is one sort clause.
@@ -92,6 +96,10 @@ func intValue(name string, v any) (int, error) {
 // URL parameters for size/from).
 func ParseBody(body map[string]any) (*Request, error) {
 	r := &Request{Size: 10, TrackTotal: 10000}
+	body, err := withRetriever(body)
+	if err != nil {
+		return nil, err
+	}
 	if err := collapseConflicts(body); err != nil {
 		return nil, err
 	}
@@ -134,6 +142,10 @@ func ParseBody(body map[string]any) (*Request, error) {
 			r.PostFilter = v
 		case "collapse":
 			r.Collapse, err = parseCollapse(v, false)
+		case "knn":
+			r.Knn = v
+		case "fields":
+			r.Fields, err = parseFields(v)
 		case "timeout":
 		default:
 			return nil, eserr.Parsing("Unknown key for a %s in [%s].", tokenName(v), k).With("line", 1).With("col", 1)
@@ -218,7 +230,7 @@ func (r *Request) ApplyParams(get func(string) string) error {
 	if q := get("q"); q != "" {
 		return eserr.IllegalArgument("request parameter [q] (query_string) is not supported by this engine")
 	}
-	return nil
+	return r.applyKnn(get("search_type"))
 }
 
 // Validate applies ES's window and paging rules.

@@ -115,7 +115,7 @@ type plan struct {
 func (p *plan) sorted() bool { return p.sortTypes != nil }
 
 func newPlan(indices []*store.Index, r *Request) (*plan, error) {
-	q, qc, err := BuildQuery(indices, r.Query)
+	q, qc, err := buildQuery(indices, r.Query, r.Size)
 	if err != nil {
 		return nil, err
 	}

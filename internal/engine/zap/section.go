@@ -12,8 +12,8 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 //
-// Modified by the Aisle authors: a section for each field's statistics and norms (see
-// FORK.md).
+// Modified by the Aisle authors: a section for each field's statistics and norms, and
+// one for dense vectors (see FORK.md).
 
 package zap
 
@@ -64,6 +64,7 @@ const (
 	SectionSynonymIndex
 	SectionGeoShapeV2Index
 	SectionFieldStats // the fork's (see section_field_stats.go)
+	SectionVectors    // the fork's (see section_vectors.go)
 
 	// Add new sections above this line.
 	// NumSections automatically reflects the total number of sections

@@ -1,0 +1,151 @@
+// Package knn runs a k-nearest-neighbours search over one index reader: per segment,
+// the num_candidates closest vectors of the field (from the segment's HNSW graph, or by
+// comparing every vector when the segment has none or a filter leaves few documents),
+// scored as Elasticsearch scores them, then the best k of the reader, as a shard's
+// kNN query keeps them.
+package knn
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/aislehq/aisle/internal/engine/segcache"
+	"github.com/aislehq/aisle/internal/engine/vectors"
+	"github.com/aislehq/aisle/internal/engine/zap"
+)
+
+// Request is one kNN search of a field.
+type Request struct {
+	Field         string
+	Vector        []float32
+	K             int
+	NumCandidates int
+	// MinScore drops documents scoring below it (the knn option `similarity`, turned
+	// into a score); 0 keeps all.
+	MinScore float32
+	// Filter holds the reader's documents a filter lets through; nil lets all.
+	Filter *roaring.Bitmap
+	// Exact compares every vector, even where a segment has a graph (the benchmark's
+	// reference).
+	Exact bool
+}
+
+// Hit is a document of the reader (its number across the reader's segments) and its
+// score.
+type Hit struct {
+	Doc   uint64
+	Score float32
+}
+
+// Search returns the request's best k documents of the reader, in document order.
+func Search(r index.IndexReader, req Request) ([]Hit, error) {
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, fmt.Errorf("knn: a reader of type %T has no segments", r)
+	}
+	var all []Hit
+	var offset uint64
+	for _, ss := range snap.Segments() {
+		hits, err := searchSegment(ss, offset, req)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, hits...)
+		offset += ss.Segment().Count()
+	}
+	byScore(all)
+	all = all[:min(len(all), req.K)]
+	sort.Slice(all, func(i, j int) bool { return all[i].Doc < all[j].Doc })
+	return all, nil
+}
+
+// byScore orders hits by score, the lower document first among equals.
+func byScore(hits []Hit) {
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].Doc < hits[j].Doc
+	})
+}
+
+type cacheKey struct {
+	seg   *zap.SegmentBase
+	field string
+}
+
+// columns keeps each segment's decoded vector column (its graph's upper layers are
+// decoded; the rest is read in place).
+var columns = segcache.New[cacheKey, *zap.SegmentVectors](10 * time.Minute)
+
+func segmentVectors(ss *scorch.SegmentSnapshot, field string) (*zap.SegmentVectors, error) {
+	var sb *zap.SegmentBase
+	switch s := ss.Segment().(type) {
+	case *zap.Segment:
+		sb = &s.SegmentBase
+	case *zap.SegmentBase:
+		sb = s
+	default:
+		return nil, nil // a segment of an earlier release's format holds no vectors
+	}
+	return columns.Get(cacheKey{sb, field}, time.Now(), func() (*zap.SegmentVectors, error) {
+		return sb.Vectors(field)
+	})
+}
+
+func searchSegment(ss *scorch.SegmentSnapshot, offset uint64, req Request) ([]Hit, error) {
+	v, err := segmentVectors(ss, req.Field)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if v.Options.Dims != len(req.Vector) {
+		return nil, fmt.Errorf("the query vector has a different number of dimensions [%d] than the document vectors [%d].", len(req.Vector), v.Options.Dims)
+	}
+	deleted := ss.Deleted()
+	accept := func(place int32) bool {
+		doc := v.Docs[place]
+		if deleted != nil && deleted.Contains(doc) {
+			return false
+		}
+		return req.Filter == nil || req.Filter.Contains(uint32(offset+uint64(doc)))
+	}
+	var places []int32
+	if v.Graph != nil && !req.Exact && !fewAccepted(req.Filter, offset, ss.Segment().Count(), req.NumCandidates) {
+		places = v.Graph.Candidates(v.Options.Similarity, v.Values, v.Quantized, req.Vector, req.NumCandidates, accept)
+	} else {
+		places = exact(v, req, accept)
+	}
+	qNorm := vectors.Magnitude(req.Vector)
+	hits := make([]Hit, 0, len(places))
+	for _, p := range places {
+		s := v.Options.Similarity.Score(v.Options.Element, req.Vector, v.Vector(int(p)), qNorm)
+		if s >= req.MinScore {
+			hits = append(hits, Hit{Doc: offset + uint64(v.Docs[p]), Score: s})
+		}
+	}
+	return hits, nil
+}
+
+// fewAccepted reports whether a filter lets through no more of the segment's
+// documents than the candidates wanted: comparing them all is then cheaper than a
+// graph walk, and exact (Lucene's filtered kNN makes the same choice).
+func fewAccepted(filter *roaring.Bitmap, offset, count uint64, numCands int) bool {
+	if filter == nil {
+		return false
+	}
+	in := filter.Rank(uint32(offset+count-1)) - filter.Rank(uint32(offset)) + 1
+	if !filter.Contains(uint32(offset)) {
+		in--
+	}
+	return in <= uint64(numCands)
+}
+
+// exact scores every accepted vector and keeps the num_candidates best places.
+func exact(v *zap.SegmentVectors, req Request, accept func(int32) bool) []int32 {
+	return vectors.Exact(v.Options.Similarity, v.Options.Dims, v.Values, req.Vector, req.NumCandidates, accept)
+}

@@ -1,0 +1,146 @@
+package vectors
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/aislehq/aisle/internal/repo"
+)
+
+// generated are n vectors of dims values as text embeddings spread: each is one of 200
+// topics' centres plus a point of that topic's own 16-dimension subspace (a random
+// basis, normal coordinates) and a little noise in every dimension, from a fixed seed.
+// Uniform random vectors, whose neighbours are all about equally far, would measure
+// what no embedding model produces.
+func generated(n, dims int, seed uint64) []float32 {
+	const topics, sub = 200, 16
+	rng := rand.New(rand.NewPCG(seed, 11))
+	base := rand.New(rand.NewPCG(99, 11)) // the topics, the same for every seed
+	centres := make([]float32, topics*dims)
+	bases := make([]float32, topics*sub*dims)
+	for i := range centres {
+		centres[i] = float32(base.NormFloat64())
+	}
+	for i := range bases {
+		bases[i] = float32(base.NormFloat64() * 0.5)
+	}
+	out := make([]float32, n*dims)
+	for i := 0; i < n; i++ {
+		t := rng.IntN(topics)
+		v := out[i*dims : (i+1)*dims]
+		copy(v, centres[t*dims:(t+1)*dims])
+		for s := 0; s < sub; s++ {
+			z := float32(rng.NormFloat64())
+			row := bases[(t*sub+s)*dims:]
+			for j := range v {
+				v[j] += z * row[j]
+			}
+		}
+		for j := range v {
+			v[j] += float32(rng.NormFloat64() * 0.1)
+		}
+	}
+	return out
+}
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+// BenchmarkGraphRecall builds a segment's graph over VECTORS_BENCH_N (100,000) generated
+// 512-dimension vectors with ES's defaults (m 16, ef_construction 100, cosine) and
+// searches it for k 10 at the default num_candidates (1.5 k = 15, or
+// VECTORS_BENCH_NUM_CANDIDATES) as a segment's kNN search does: it reports the recall of
+// the 10 found against exact search's 10 (recall@10), the build's seconds and a search's
+// time.
+func BenchmarkGraphRecall(b *testing.B) {
+	const dims, k, queries = 512, 10, 100
+	n := envInt("VECTORS_BENCH_N", 100000)
+	values := generated(n, dims, 1)
+	benchRecall(b, values, generated(queries, dims, 2), dims, k)
+}
+
+// esciVectors reads the `vector` of each line of one of ../shared/relevance's USE-lite
+// files (512 dimensions), or skips the benchmark when they are not there.
+func esciVectors(b *testing.B, name string) []float32 {
+	root, err := repo.Root()
+	if err != nil {
+		b.Skip(err)
+	}
+	f, err := os.Open(filepath.Join(root, "..", "shared", "relevance", name))
+	if err != nil {
+		b.Skip(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out []float32
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<22)
+	for sc.Scan() {
+		var line struct{ Vector []float32 }
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil || len(line.Vector) != 512 {
+			b.Fatalf("%s: a line without a 512-dimension vector", name)
+		}
+		out = append(out, line.Vector...)
+	}
+	return out
+}
+
+// BenchmarkGraphRecallESCI is BenchmarkGraphRecall over the ESCI catalog's 6,764 product
+// vectors of Universal Sentence Encoder lite, searched with its 75 development queries'.
+func BenchmarkGraphRecallESCI(b *testing.B) {
+	const dims, k = 512, 10
+	values := esciVectors(b, "esci-use-lite-vectors.jsonl.gz")
+	qs := esciVectors(b, "esci-use-lite-queries-dev.jsonl.gz")
+	benchRecall(b, values, qs, dims, k)
+}
+
+func benchRecall(b *testing.B, values, qs []float32, dims, k int) {
+	o := Options{Dims: dims, Similarity: Cosine, Type: "hnsw", M: 16, EfConstruction: 100}
+	start := time.Now()
+	g := BuildGraph(o, len(values)/o.Dims, rowsOf(values, o.Dims))
+	build := time.Since(start)
+	var qz *Quantized
+	if os.Getenv("VECTORS_BENCH_INT8") != "" {
+		qz = Quantize(dims, len(values)/dims, rowsOf(values, dims), 0)
+	}
+	queries := len(qs) / dims
+	want := make([][]int32, queries)
+	for i := range want {
+		want[i] = exactTop(Cosine, dims, values, qs[i*dims:(i+1)*dims], k)
+	}
+	numCands := envInt("VECTORS_BENCH_NUM_CANDIDATES", k+k/2)
+	b.ResetTimer()
+	total := 0.0
+	for i := 0; i < b.N; i++ {
+		q := i % queries
+		got := g.Candidates(Cosine, values, qz, qs[q*dims:(q+1)*dims], numCands, nil)
+		total += recall(got[:min(k, len(got))], want[q])
+	}
+	b.StopTimer()
+	b.ReportMetric(total/float64(b.N), "recall@10")
+	b.ReportMetric(build.Seconds(), "build-s")
+	// The same graph walked with other numbers of candidates, for the trade-off.
+	for _, ef := range []int{15, 100, 200} {
+		r := 0.0
+		for q := 0; q < queries; q++ {
+			got := g.Search(Cosine, values, qs[q*dims:(q+1)*dims], ef, nil)
+			r += recall(got[:min(k, len(got))], want[q])
+		}
+		b.ReportMetric(r/float64(queries), fmt.Sprintf("recall@10-walk%d", ef))
+	}
+}
