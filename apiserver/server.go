@@ -204,6 +204,7 @@ func (s *Server) routes() {
 	cat := s.needCatalog
 	idx.add(fiber.MethodPost, "/records", writeScope, cat, s.postRecords)
 	idx.add(fiber.MethodPut, "/records", writeScope, cat, s.putRecords)
+	idx.add(fiber.MethodGet, "/records", writeScope, cat, s.getRecords)
 	idx.add(fiber.MethodGet, "/records/:objectID", tenancy.Either, cat, s.getRecord)
 	idx.add(fiber.MethodDelete, "/records/:objectID", writeScope, cat, s.deleteRecord)
 	idx.add(fiber.MethodPost, "/records/partial", writeScope, cat, s.postPartial)
