@@ -114,6 +114,16 @@ var _ = Describe("PUT /config", Ordered, func() {
 var _ = Describe("Public search policy endpoints", Ordered, func() {
 	const path = "/api/teams/acme/indexes/lab/public-access/policy"
 
+	// The policy may only allow what the settings list, which the PUT /config specs
+	// replace: start from the index's own settings, whichever specs ran first.
+	BeforeAll(func() {
+		idx := labIndex()
+		idx.Spec.Settings.FacetFields = catalogSettings.FacetFields
+		idx.Spec.Settings.FilterableFields = catalogSettings.FilterableFields
+		idx.Spec.Settings.SortableFields = catalogSettings.SortableFields
+		Expect(k8sClient.Update(ctx, idx)).To(Succeed())
+	})
+
 	It("replaces the policy and answers the public access", func() {
 		code, body := put(path, keys["catalog"], `{"policy": {"maxHits": 7, "allowedFacets": ["brand"],
 			"forcedFilters": [{"field": "inStock", "values": ["true"]}]}}`)
