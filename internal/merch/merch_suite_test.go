@@ -31,16 +31,7 @@ func TestMerch(t *testing.T) {
 	RunSpecs(t, "Merchandising rules")
 }
 
-var _ = BeforeSuite(func() {
-	var cancel context.CancelFunc
-	ctx, cancel = context.WithCancel(context.Background())
-	DeferCleanup(cancel)
-	var stop func() error
-	var err error
-	esClient, stop, err = esspec.Backend(ctx, GinkgoT().TempDir(), GinkgoWriter)
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(stop)
-})
+var _ = BeforeSuite(func() { ctx, esClient = esspec.SuiteBackend() })
 
 // testSchema is the records' mapping the rules' filters are checked against.
 var testSchema = searchquery.Schema{

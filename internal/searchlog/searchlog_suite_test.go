@@ -24,13 +24,4 @@ func TestSearchLog(t *testing.T) {
 	RunSpecs(t, "Search log")
 }
 
-var _ = BeforeSuite(func() {
-	var cancel context.CancelFunc
-	ctx, cancel = context.WithCancel(context.Background())
-	DeferCleanup(cancel)
-	var stop func() error
-	var err error
-	esClient, stop, err = esspec.Backend(ctx, GinkgoT().TempDir(), GinkgoWriter)
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(stop)
-})
+var _ = BeforeSuite(func() { ctx, esClient = esspec.SuiteBackend() })

@@ -31,16 +31,7 @@ func TestSettingsFence(t *testing.T) {
 	RunSpecs(t, "Settings fence")
 }
 
-var _ = BeforeSuite(func() {
-	var cancel context.CancelFunc
-	ctx, cancel = context.WithCancel(context.Background())
-	DeferCleanup(cancel)
-	var stop func() error
-	var err error
-	esClient, stop, err = esspec.Backend(ctx, GinkgoT().TempDir(), GinkgoWriter)
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(stop)
-})
+var _ = BeforeSuite(func() { ctx, esClient = esspec.SuiteBackend() })
 
 var indexCounter atomic.Int64
 
