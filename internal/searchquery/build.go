@@ -2,6 +2,9 @@ package searchquery
 
 import (
 	"encoding/json"
+	"slices"
+
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // Plan is a validated request: the Elasticsearch body and what shaping the answer needs.
@@ -64,6 +67,7 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	filters := filterClauses(req.Filters, r, s, &p)
 	sel := checkFacetFilters(&req, r, s, &p)
 	dist := distinctOf(req, r, s, &p)
+	sem := semanticOf(req, r, &p)
 	if err := p.err(); err != nil {
 		return Plan{}, err
 	}
@@ -75,6 +79,11 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	}
 	tp, band := newWeighedPlan(req, r, s, in.Drop, quantized, in.Words, len(order.after) == 0).withMerch(r, in.Merch, quantized)
 	tp.named = req.Explain && (tp.strategy == StrategyFrequency || tp.strategy == StrategyAny)
+	if sem != nil {
+		sem.filters = slices.Concat(filters, in.Merch.filters())
+		tp.semantic = sem
+		sem.blend(tp.tail)
+	}
 	ranked := append(order.bandClauses(tp.radix, in.Stats), band.clauses(tp.radix)...)
 	if popular {
 		ranked = append(ranked, popularityClauses(tp.radix, in.Signals)...)
@@ -88,7 +97,7 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 		"_source":          source(req, r),
 	}
 	plan := Plan{Limit: limit, Offset: req.Offset, Facets: req.Facets, IgnoredWords: tp.words.ignored,
-		Retry: tp.strategy == StrategyAll && len(tp.words.kept) > 1, facets: facetPlan(req, s, sel), distinct: dist}
+		Retry: tp.strategy == StrategyAll && len(tp.words.kept) > 1 && sem == nil, facets: facetPlan(req, s, sel), distinct: dist}
 	if plan.highlight = highlightPlanOf(req, r, s, hasText); plan.highlight != nil {
 		body["highlight"] = plan.highlight.body()
 	}
@@ -174,6 +183,10 @@ func boolQuery(text any, filters []any) map[string]any {
 // retrievable fields; and the request's fields when it names some.
 func source(req Request, r Rules) map[string]any {
 	src := map[string]any{"excludes": []string{VersionField}}
+	if len(r.Settings.Embedders) > 0 {
+		// Vectors are for the search, not for the page.
+		src["excludes"] = []string{VersionField, indexmapping.VectorsField}
+	}
 	includes := req.Fields
 	if len(includes) == 0 {
 		includes = r.retrievable()
