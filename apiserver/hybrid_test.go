@@ -52,11 +52,30 @@ var _ = Describe("Hybrid search with a userProvided embedder (issue 38)", Ordere
 		r := call(0, http.MethodPost, meaning.base+"/search", meaning.searchKey, []byte(`{"q": "boot"}`))
 		Expect(r.status).To(Equal(http.StatusOK))
 		Expect(string(r.body)).NotTo(ContainSubstring("_vectors"))
-		got := call(0, http.MethodGet, meaning.base+"/records/boot", meaning.writeKey, nil)
-		Expect(got.status).To(Equal(http.StatusOK), string(got.body))
-		var rec map[string]any
-		Expect(json.Unmarshal(got.body, &rec)).To(Succeed())
-		Expect(rec["_vectors"]).To(Equal(map[string]any{"use": []any{1.0, 0.1, 0.0}}))
+		Expect(recordOf(meaning, "boot")["_vectors"]).To(Equal(map[string]any{"use": []any{1.0, 0.1, 0.0}}))
+	})
+
+	It("explains each hit's similarity to the query's vector, the vectors kept out of the record", func() {
+		r := call(0, http.MethodPost, meaning.base+"/search", meaning.searchKey,
+			[]byte(`{"q": "shoe", "explain": true, "hybrid": {"embedder": "use"}, "vector": [1, 0, 0]}`))
+		Expect(r.status).To(Equal(http.StatusOK), string(r.body))
+		Expect(string(r.body)).NotTo(ContainSubstring("_vectors"))
+		var res struct {
+			Hits []struct {
+				ObjectID string `json:"objectID"`
+				Ranking  struct {
+					Words              int      `json:"words"`
+					SemanticSimilarity *float64 `json:"semanticSimilarity"`
+				} `json:"ranking"`
+			} `json:"hits"`
+		}
+		Expect(json.Unmarshal(r.body, &res)).To(Succeed())
+		Expect(res.Hits).To(HaveLen(3))
+		Expect(res.Hits[0].ObjectID).To(Equal("shoe"))
+		Expect(*res.Hits[0].Ranking.SemanticSimilarity).To(BeNumerically("~", 0.5, 1e-9), "orthogonal: (1+0)/2")
+		Expect(res.Hits[1].ObjectID).To(Equal("hat"))
+		Expect(*res.Hits[1].Ranking.SemanticSimilarity).To(BeNumerically("~", 1, 1e-9))
+		Expect(res.Hits[1].Ranking.Words).To(Equal(0), "found by meaning alone")
 	})
 
 	DescribeTable("refuses a record whose vector its index cannot take, writing nothing",
@@ -64,7 +83,7 @@ var _ = Describe("Hybrid search with a userProvided embedder (issue 38)", Ordere
 			r := call(0, http.MethodPost, tie.base+"/records", tie.writeKey, []byte(`{"records": [`+record+`]}`))
 			Expect(r.status).To(Equal(http.StatusBadRequest), string(r.body))
 			Expect(string(r.body)).To(ContainSubstring(want))
-			Expect(call(0, http.MethodGet, tie.base+"/records/c", tie.writeKey, nil).status).To(Equal(http.StatusNotFound))
+			Expect(recordOf(tie, "c")).To(BeNil(), "nothing written")
 		},
 		Entry("the wrong dimensions", `{"objectID": "c", "name": "x", "_vectors": {"use": [1, 0]}}`,
 			`records[0]: field \"_vectors.use\" (embedder \"use\"): must be 3 numbers (the embedder's dimensions), got 2`),
@@ -86,3 +105,17 @@ var _ = Describe("Hybrid search with a userProvided embedder (issue 38)", Ordere
 			`hybrid.embedder: \"bert\" is not an embedder of the index (embedders: use)`),
 	)
 })
+
+// recordOf is GET /records/{id}'s record, nil when there is none.
+func recordOf(ci catalogIndex, id string) map[string]any {
+	got := call(0, http.MethodGet, ci.base+"/records/"+id, ci.writeKey, nil)
+	if got.status == http.StatusNotFound {
+		return nil
+	}
+	Expect(got.status).To(Equal(http.StatusOK), string(got.body))
+	var rec struct {
+		Record map[string]any `json:"record"`
+	}
+	Expect(json.Unmarshal(got.body, &rec)).To(Succeed())
+	return rec.Record
+}

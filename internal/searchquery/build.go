@@ -104,6 +104,9 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	addFacetsAndGroups(body, plan, req, s, sel)
 	if req.Explain {
 		plan.explain = newExplainPlan(tp, order)
+		if plan.explain.semantic = sem; sem != nil {
+			body["_source"] = semanticSource(body["_source"].(map[string]any), sem)
+		}
 		plan.explain.popularity = popular
 		plan.explain.rulesShift = band.shift
 	}

@@ -31,7 +31,7 @@ type Hybrid struct {
 // worse than words alone on the judged benchmark (docs/benchmarks.md); semanticK is
 // the size of the kNN top k, which is what meaning alone can add to a search.
 const (
-	DefaultSemanticRatio = 0.5
+	DefaultSemanticRatio = 0.02
 	semanticK            = 100
 	semanticCandidates   = 200
 )
