@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -61,8 +62,8 @@ func checkVector(v any, dims int) error {
 			return fmt.Errorf("[%d] is %s, not a number", i, preview(el))
 		}
 		x, err := n.Float64()
-		if err != nil {
-			return fmt.Errorf("[%d] is out of range", i)
+		if err != nil || math.Abs(x) > math.MaxFloat32 {
+			return fmt.Errorf("[%d] is out of range for a float", i)
 		}
 		zero = zero && x == 0
 	}

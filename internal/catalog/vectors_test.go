@@ -24,6 +24,7 @@ func TestCheckRecordsChecksVectorsAgainstTheEmbedders(t *testing.T) {
 		`{"objectID": "r", "_vectors": {"use": [0.1, 0.2]}}`:       `records[0]: field "_vectors.use" (embedder "use"): must be 3 numbers (the embedder's dimensions), got 2`,
 		`{"objectID": "r", "_vectors": {"use": [1, "x", 0]}}`:      `records[0]: field "_vectors.use" (embedder "use"): [1] is "x", not a number`,
 		`{"objectID": "r", "_vectors": {"use": [0, 0, 0]}}`:        `records[0]: field "_vectors.use" (embedder "use"): must not be all zeros (a cosine needs a direction)`,
+		`{"objectID": "r", "_vectors": {"use": [1, 1e39, 0]}}`:     `records[0]: field "_vectors.use" (embedder "use"): [1] is out of range for a float`,
 		`{"objectID": "r", "_vectors": {"use": 1}}`:                `records[0]: field "_vectors.use" (embedder "use"): must be an array of 3 numbers`,
 		`{"objectID": "r", "_vectors": {"bert": [1, 2, 3]}}`:       `records[0]: field "_vectors.bert": the index has no embedder "bert" (embedders: use)`,
 		`{"objectID": "r", "_vectors": [1, 2, 3]}`:                 `records[0]: field "_vectors": must be an object of vectors by embedder`,

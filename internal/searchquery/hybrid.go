@@ -1,6 +1,7 @@
 package searchquery
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -72,6 +73,8 @@ func semanticOf(req Request, r Rules, p *problems) *semanticPlan {
 		p.add("vector", "must be %d numbers (embedder %s's dimensions), got %d", e.Dimensions, req.Hybrid.Embedder, len(req.Vector))
 	case !slices.ContainsFunc(req.Vector, func(x float64) bool { return x != 0 }):
 		p.add("vector", "must not be all zeros (a cosine needs a direction)")
+	case slices.ContainsFunc(req.Vector, func(x float64) bool { return math.Abs(x) > math.MaxFloat32 }):
+		p.add("vector", "holds a number out of range for a float")
 	}
 	return &semanticPlan{field: indexmapping.VectorPath(req.Hybrid.Embedder), vector: req.Vector, ratio: ratio}
 }

@@ -50,15 +50,26 @@ func (s *semanticPlan) similarityOf(hit *Hit) (*float64, error) {
 }
 
 // cosineScore is Elasticsearch's score of the cosine similarity: (1+cos)/2, in 0..1.
+// Each vector is scaled by its largest magnitude first, so that no square overflows.
 func cosineScore(a, b []float64) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += a[i] * b[i]
-		na += a[i] * a[i]
-		nb += b[i] * b[i]
-	}
-	if na == 0 || nb == 0 {
+	sa, sb := largest(a), largest(b)
+	if sa == 0 || sb == 0 {
 		return 0
 	}
-	return (1 + dot/math.Sqrt(na*nb)) / 2
+	var dot, na, nb float64
+	for i := range a {
+		x, y := a[i]/sa, b[i]/sb
+		dot += x * y
+		na += x * x
+		nb += y * y
+	}
+	return max(0, min(1, (1+dot/math.Sqrt(na*nb))/2))
+}
+
+func largest(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = max(m, math.Abs(x))
+	}
+	return m
 }

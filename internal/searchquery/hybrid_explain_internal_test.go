@@ -2,6 +2,7 @@ package searchquery
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 )
 
@@ -17,6 +18,7 @@ func TestSimilarityOfAHitIsElasticsearchsCosineScoreAndItsVectorsAreStripped(t *
 		{`{"objectID":"a","_vectors":{"use":[-1,0],"other":[1]}}`, ptrTo(0.0), `{"objectID":"a"}`},
 		{`{"objectID":"a","_vectors":{"other":[1,0]}}`, nil, `{"objectID":"a"}`},
 		{`{"objectID":"a"}`, nil, `{"objectID":"a"}`},
+		{`{"objectID":"a","_vectors":{"use":[1e308,1e308]}}`, ptrTo((1 + math.Sqrt(0.5)) / 2), `{"objectID":"a"}`},
 	} {
 		hit := Hit{Record: json.RawMessage(c.record)}
 		got, err := s.similarityOf(&hit)

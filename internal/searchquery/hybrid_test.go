@@ -37,6 +37,8 @@ var _ = Describe("Search by meaning", func() {
 			`vector: must be 3 numbers (embedder use's dimensions), got 2`),
 		Entry("a zero vector", `{"q": "tv", "hybrid": {"embedder": "use"}, "vector": [0, 0, 0]}`,
 			`vector: must not be all zeros (a cosine needs a direction)`),
+		Entry("a vector out of a float's range", `{"q": "tv", "hybrid": {"embedder": "use"}, "vector": [1, 1e39, 0]}`,
+			`vector: holds a number out of range for a float`),
 		Entry("a vector without hybrid", `{"q": "tv", "vector": [1, 0, 0]}`, `vector: needs hybrid, naming the vector's embedder`),
 	)
 
