@@ -182,14 +182,19 @@ func boolQuery(text any, filters []any) map[string]any {
 	return b
 }
 
+// Hidden are the fields no hit returns: the version field, and the vectors when the
+// index has embedders (they are for the search, not for the page).
+func Hidden(r Rules) []string {
+	if len(r.Settings.Embedders) > 0 {
+		return []string{VersionField, indexmapping.VectorsField}
+	}
+	return []string{VersionField}
+}
+
 // source filters the returned fields: never the version field; for browsers only the
 // retrievable fields; and the request's fields when it names some.
 func source(req Request, r Rules) map[string]any {
-	src := map[string]any{"excludes": []string{VersionField}}
-	if len(r.Settings.Embedders) > 0 {
-		// Vectors are for the search, not for the page.
-		src["excludes"] = []string{VersionField, indexmapping.VectorsField}
-	}
+	src := map[string]any{"excludes": Hidden(r)}
 	includes := req.Fields
 	if len(includes) == 0 {
 		includes = r.retrievable()
