@@ -30,6 +30,26 @@ var _ = Describe("Hybrid search with a userProvided embedder (issue 38)", Ordere
 			`{"objectID": "hat", "name": "wool hat", "brand": "other", "_vectors": {"use": [1, 0, 0]}}`)
 	})
 
+	It("keeps a browser's search by meaning within the public policy's forced filters", func() {
+		origin := "https://hybrid.test"
+		rankedIndexWith("hybrid-public", hybridSettings, []searchv1alpha1.Origin{searchv1alpha1.Origin(origin)},
+			&searchv1alpha1.PublicSearchPolicy{ForcedFilters: []searchv1alpha1.FilterCondition{{Field: "brand", Values: []string{"acme"}}}},
+			`{"objectID": "shoe", "name": "red shoe", "brand": "acme", "_vectors": {"use": [0, 1, 0]}}`,
+			`{"objectID": "boot", "name": "leather boot", "brand": "acme", "_vectors": {"use": [1, 0.1, 0]}}`,
+			`{"objectID": "hat", "name": "wool hat", "brand": "other", "_vectors": {"use": [1, 0, 0]}}`)
+		for body, want := range map[string][]string{
+			`{"q": "shoe", "hybrid": {"embedder": "use"}, "vector": [1, 0, 0]}`:                     {"shoe", "boot"},
+			`{"q": "shoe", "hybrid": {"embedder": "use", "semanticRatio": 1}, "vector": [1, 0, 0]}`: {"boot", "shoe"},
+		} {
+			r := callWith(0, http.MethodPost, "/api/public/indexes/pub-shop-hybrid-public/search", "", []byte(body),
+				map[string]string{"Origin": origin, "User-Agent": "hybrid-spec"})
+			Expect(r.status).To(Equal(http.StatusOK), string(r.body))
+			var res rankedResult
+			Expect(json.Unmarshal(r.body, &res)).To(Succeed())
+			Expect(res.ids()).To(Equal(want), body)
+		}
+	})
+
 	It("breaks a tie of the words by similarity", func() {
 		Expect(searchIn(tie, `{"q": "shoe", "hybrid": {"embedder": "use"}, "vector": [0, 1, 0]}`).ids()).To(Equal([]string{"b", "a"}))
 		Expect(searchIn(tie, `{"q": "shoe", "hybrid": {"embedder": "use"}, "vector": [1, 0, 0]}`).ids()).To(Equal([]string{"a", "b"}))
