@@ -50,7 +50,7 @@ func (b settingsBody) settings() searchv1alpha1.IndexSettings {
 		SortableFields: b.SortableFields, Ranking: b.Ranking, CustomRanking: b.CustomRanking, Synonyms: b.Synonyms,
 		Language: b.Language, CountBrowserOrders: b.CountBrowserOrders, Recommendations: b.Recommendations,
 		Distinct: b.Distinct, EventRanking: b.EventRanking, ReRanking: b.ReRanking, Suggestions: b.Suggestions,
-		FacetOrdering: b.FacetOrdering,
+		FacetOrdering: b.FacetOrdering, Embedders: b.Embedders,
 	}
 	if t := b.TypoTolerance; t != nil {
 		s.TypoTolerance = &searchv1alpha1.TypoTolerance{Enabled: t.Enabled, MinWordSizeFor1Typo: t.MinWordSizeFor1Typo,

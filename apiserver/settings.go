@@ -32,6 +32,8 @@ type settingsBody struct {
 	Suggestions *searchv1alpha1.SuggestionsSetting `json:"suggestions,omitempty"`
 	// FacetOrdering is absent when never set.
 	FacetOrdering *searchv1alpha1.FacetOrdering `json:"facetOrdering,omitempty"`
+	// Embedders is absent when the index has none.
+	Embedders map[string]searchv1alpha1.Embedder `json:"embedders,omitempty"`
 }
 
 // typoToleranceBody and stopWordsBody are the wire forms of the settings' objects:
@@ -89,6 +91,7 @@ func settingsOf(s searchv1alpha1.IndexSettings) settingsBody {
 		ReRanking:          s.ReRanking,
 		Suggestions:        s.Suggestions,
 		FacetOrdering:      s.FacetOrdering,
+		Embedders:          s.Embedders,
 	}
 }
 

@@ -320,6 +320,12 @@ type IndexSettings struct {
 	// +optional
 	Suggestions *SuggestionsSetting `json:"suggestions,omitempty"`
 
+	// Embedders name the vectors records and searches may carry (_vectors.<name>), for
+	// search by meaning (a request's hybrid). Absent: words only.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=4
+	Embedders map[string]Embedder `json:"embedders,omitempty"`
+
 	// FacetOrdering is the order in which pages show facets and their values, returned
 	// with each search answer as renderingContent. Absent: none is returned.
 	// +optional

@@ -40,8 +40,9 @@ func FuzzValidateRecords(f *testing.F) {
 // the live index's before it takes a revision, are either fine or refused with ErrInvalid.
 func FuzzCheckRecords(f *testing.F) {
 	f.Add([]byte(`{"records": [{"objectID": "a", "stock": 1e19, "price": "x", "d": {"_id": 1}, "n": [1, 2.5, "3"]}]}`))
+	f.Add([]byte(`{"records": [{"objectID": "a", "_vectors": {"use": [1, 0.5, -2e300], "bert": null}}, {"objectID": "b", "_vectors.use": [0, 0, 0]}]}`))
 	var m esmapping.Mapping
-	if err := json.Unmarshal([]byte(`{"properties": {"price": {"type": "float"}, "stock": {"type": "long"}, "tag": {"type": "keyword"}, "at": {"type": "date"}, "o": {"properties": {"h": {"type": "half_float"}}}}}`), &m); err != nil {
+	if err := json.Unmarshal([]byte(`{"properties": {"price": {"type": "float"}, "stock": {"type": "long"}, "tag": {"type": "keyword"}, "at": {"type": "date"}, "o": {"properties": {"h": {"type": "half_float"}}}, "_vectors": {"properties": {"use": {"type": "dense_vector", "dims": 3, "similarity": "cosine"}}}}}`), &m); err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {

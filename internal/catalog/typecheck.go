@@ -85,6 +85,12 @@ func (c *typeChecker) object(prefix string, obj map[string]any, props map[string
 		if prefix == "" && esmapping.IsMetadataField(key) {
 			return fmt.Errorf("field %q is reserved for the search backend's metadata", key)
 		}
+		if prefix == "" && key == indexmapping.VectorsField {
+			if err := checkVectors(val, props[key], c.final); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := c.value(prefix+key, val, props[key]); err != nil {
 			return err
 		}

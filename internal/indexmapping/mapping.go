@@ -69,6 +69,9 @@ func Build(s searchv1alpha1.IndexSettings) (Body, error) {
 			return Body{}, err
 		}
 	}
+	if v := vectorFields(s); v != nil {
+		props[VectorsField] = v
+	}
 	return Body{
 		Settings: map[string]any{"analysis": analysis(s)},
 		Mappings: map[string]any{
@@ -80,7 +83,7 @@ func Build(s searchv1alpha1.IndexSettings) (Body, error) {
 }
 
 // Hash is a stable digest of what decides the physical index: the paths of the
-// searchable fields, the language, and the version of the mapping's layout (a release
+// searchable fields, the language, the embedders (their vector fields), and the version of the mapping's layout (a release
 // that changes the layout rebuilds every index once). Everything else (weights,
 // filterable, facet and sortable fields, ranking, synonyms, typo tolerance, stop words)
 // is applied at query time, so changing it needs no rebuild and leaves the hash as it is.
@@ -104,6 +107,8 @@ type definingSettings struct {
 	Searchable []string                `json:"searchable"`
 	Language   searchv1alpha1.Language `json:"language"`
 	Layout     int                     `json:"layout"`
+	// Embedders are left out when none, so that an index without any keeps its hash.
+	Embedders map[string]searchv1alpha1.Embedder `json:"embedders,omitempty"`
 }
 
 func indexDefining(s searchv1alpha1.IndexSettings) definingSettings {
@@ -112,7 +117,7 @@ func indexDefining(s searchv1alpha1.IndexSettings) definingSettings {
 		paths = append(paths, string(f.Path))
 	}
 	sort.Strings(paths)
-	return definingSettings{Searchable: paths, Language: relevance.Language(s), Layout: layout}
+	return definingSettings{Searchable: paths, Language: relevance.Language(s), Layout: layout, Embedders: Embedders(s)}
 }
 
 // NeedsRebuild reports whether moving from settings a to b changes the physical index.

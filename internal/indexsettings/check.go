@@ -58,6 +58,7 @@ func Check(s searchv1alpha1.IndexSettings, reserved string) []FieldError {
 	out = append(out, checkPopularity(s)...)
 	out = append(out, checkSuggestions(s)...)
 	out = append(out, checkFacetOrdering(s)...)
+	out = append(out, checkEmbedders(s)...)
 	return append(out, checkRecommendations(s)...)
 }
 

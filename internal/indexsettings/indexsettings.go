@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"github.com/aislehq/aisle/internal/relevance"
 )
 
@@ -30,6 +31,7 @@ const (
 	ReRanking          = "reRanking"
 	Suggestions        = "suggestions"
 	FacetOrdering      = "facetOrdering"
+	Embedders          = "embedders"
 )
 
 // Changes lists the settings that differ between two versions, split by when they
@@ -43,7 +45,8 @@ type Changes struct {
 	// apart from the records) and the suggestion settings.
 	Applied []string
 	// Rebuilt need a new physical index: the set of searchable fields and the language
-	// (their analysis: analysis settings of an open index cannot change).
+	// (their analysis: analysis settings of an open index cannot change), and the
+	// embedders (their vector fields).
 	Rebuilt []string
 }
 
@@ -76,6 +79,8 @@ func Diff(old, new searchv1alpha1.IndexSettings) Changes {
 	add(ReRanking, ReRankOf(old) != ReRankOf(new), false)
 	add(Suggestions, !reflect.DeepEqual(SuggestionsOf(old), SuggestionsOf(new)), false)
 	add(FacetOrdering, !reflect.DeepEqual(old.FacetOrdering, new.FacetOrdering), false)
+	// Each embedder is a vector field of the physical index.
+	add(Embedders, !reflect.DeepEqual(indexmapping.Embedders(old), indexmapping.Embedders(new)), true)
 	return c
 }
 

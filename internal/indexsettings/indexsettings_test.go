@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"github.com/aislehq/aisle/internal/indexsettings"
 	"github.com/aislehq/aisle/internal/relevance"
 	"github.com/aislehq/aisle/internal/searchquery"
@@ -100,7 +101,20 @@ var _ = Describe("Classifying a settings change", func() {
 			s.EventRanking = &searchv1alpha1.EventRanking{HalfLifeDays: searchv1alpha1.DefaultHalfLifeDays}
 			s.ReRanking = &searchv1alpha1.ReRanking{MinSearches: searchv1alpha1.DefaultMinSearches, Strength: searchv1alpha1.DefaultStrength}
 		}), []string{}, []string{}),
+		Entry("an embedder (a vector field of the index)", with(func(s *S) {
+			s.Embedders = map[string]searchv1alpha1.Embedder{"use": {Source: "userProvided", Dimensions: 512}}
+		}), []string{}, []string{"embedders"}),
 	)
+	It("takes an embedder's similarity left to its default as cosine", func() {
+		e := searchv1alpha1.Embedder{Source: "userProvided", Dimensions: 3}
+		a, b := with(func(s *S) { s.Embedders = map[string]searchv1alpha1.Embedder{"e": e} }), with(func(s *S) {
+			e.Similarity = "cosine"
+			s.Embedders = map[string]searchv1alpha1.Embedder{"e": e}
+		})
+		Expect(indexsettings.Diff(a, b).Rebuilt).To(BeEmpty())
+		Expect(indexmapping.NeedsRebuild(a, b)).To(BeFalse())
+		Expect(indexmapping.NeedsRebuild(base, a)).To(BeTrue())
+	})
 })
 
 var _ = Describe("Checking settings", func() {
@@ -113,6 +127,12 @@ var _ = Describe("Checking settings", func() {
 			Expect(got).To(Equal(want))
 		},
 		Entry("valid settings", base, nil),
+		Entry("embedders whose names, sources, dimensions or similarity cannot be", S{Embedders: map[string]searchv1alpha1.Embedder{
+			"a.b": {Source: "userProvided", Dimensions: 3}, "ok": {Source: "openAI", Dimensions: 0, Similarity: "l2_norm"}}},
+			[]string{`embedders.a.b: an embedder's name is 1 to 64 letters, digits, _ and -`,
+				`embedders.ok.source: "openAI" is not a source (sources: userProvided)`,
+				`embedders.ok.dimensions: must be 1 to 4096, got 0`,
+				`embedders.ok.similarity: "l2_norm" is not a similarity (similarities: cosine)`}),
 		Entry("the reserved version field", S{FilterableFields: []F{"aisleVersion"}, CustomRanking: []searchv1alpha1.RankingRule{{Field: "aisleVersion"}}},
 			[]string{`filterableFields[0]: "aisleVersion" is reserved for record versions`, `customRanking[0].field: "aisleVersion" is reserved for record versions`}),
 		Entry("duplicates", S{FacetFields: []F{"brand", "brand"}, SearchableFields: []searchv1alpha1.SearchableField{sf("a", 1), sf("a", 2)}},

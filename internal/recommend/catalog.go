@@ -39,10 +39,10 @@ func (s *Service) view(ctx context.Context, req Request) (catalogView, error) {
 	return catalogView{alias: alias, schema: schema, filters: filters, source: sourceFilter(req.Rules)}, nil
 }
 
-// sourceFilter leaves out the catalog's version field and, for browsers, all but the
-// retrievable fields.
+// sourceFilter leaves out the catalog's version field and vectors and, for browsers,
+// all but the retrievable fields.
 func sourceFilter(r searchquery.Rules) obj {
-	src := obj{"excludes": []string{searchquery.VersionField}}
+	src := obj{"excludes": searchquery.Hidden(r)}
 	if fields := r.Retrievable(); fields != nil {
 		src["includes"] = append([]string{"objectID"}, fields...)
 	}

@@ -2,6 +2,9 @@ package searchquery
 
 import (
 	"encoding/json"
+	"slices"
+
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // Plan is a validated request: the Elasticsearch body and what shaping the answer needs.
@@ -64,6 +67,7 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	filters := filterClauses(req.Filters, r, s, &p)
 	sel := checkFacetFilters(&req, r, s, &p)
 	dist := distinctOf(req, r, s, &p)
+	sem := semanticOf(req, r, &p)
 	if err := p.err(); err != nil {
 		return Plan{}, err
 	}
@@ -75,6 +79,11 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 	}
 	tp, band := newWeighedPlan(req, r, s, in.Drop, quantized, in.Words, len(order.after) == 0).withMerch(r, in.Merch, quantized)
 	tp.named = req.Explain && (tp.strategy == StrategyFrequency || tp.strategy == StrategyAny)
+	if sem != nil {
+		sem.filters = slices.Concat(filters, in.Merch.filters())
+		tp.semantic = sem
+		sem.blend(tp.tail)
+	}
 	ranked := append(order.bandClauses(tp.radix, in.Stats), band.clauses(tp.radix)...)
 	if popular {
 		ranked = append(ranked, popularityClauses(tp.radix, in.Signals)...)
@@ -88,13 +97,16 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 		"_source":          source(req, r),
 	}
 	plan := Plan{Limit: limit, Offset: req.Offset, Facets: req.Facets, IgnoredWords: tp.words.ignored,
-		Retry: tp.strategy == StrategyAll && len(tp.words.kept) > 1, facets: facetPlan(req, s, sel), distinct: dist}
+		Retry: tp.strategy == StrategyAll && len(tp.words.kept) > 1 && sem == nil, facets: facetPlan(req, s, sel), distinct: dist}
 	if plan.highlight = highlightPlanOf(req, r, s, hasText); plan.highlight != nil {
 		body["highlight"] = plan.highlight.body()
 	}
 	addFacetsAndGroups(body, plan, req, s, sel)
 	if req.Explain {
 		plan.explain = newExplainPlan(tp, order)
+		if plan.explain.semantic = sem; sem != nil {
+			body["_source"] = semanticSource(body["_source"].(map[string]any), sem)
+		}
 		plan.explain.popularity = popular
 		plan.explain.rulesShift = band.shift
 	}
@@ -170,10 +182,19 @@ func boolQuery(text any, filters []any) map[string]any {
 	return b
 }
 
+// Hidden are the fields no hit returns: the version field, and the vectors when the
+// index has embedders (they are for the search, not for the page).
+func Hidden(r Rules) []string {
+	if len(r.Settings.Embedders) > 0 {
+		return []string{VersionField, indexmapping.VectorsField}
+	}
+	return []string{VersionField}
+}
+
 // source filters the returned fields: never the version field; for browsers only the
 // retrievable fields; and the request's fields when it names some.
 func source(req Request, r Rules) map[string]any {
-	src := map[string]any{"excludes": []string{VersionField}}
+	src := map[string]any{"excludes": Hidden(r)}
 	includes := req.Fields
 	if len(includes) == 0 {
 		includes = r.retrievable()

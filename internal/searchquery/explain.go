@@ -42,6 +42,10 @@ type Ranking struct {
 	// Rules is the weight the merchandising rules gave the hit: the boosts it matches
 	// less the buries it matches (absent when no rule boosts or buries).
 	Rules *int `json:"rules,omitempty"`
+	// SemanticSimilarity is the hit's similarity to the query's vector, as the kNN
+	// search scores it (cosine: (1+cos)/2, 0..1), with hybrid; absent when the record
+	// has no vector for the embedder.
+	SemanticSimilarity *float64 `json:"semanticSimilarity,omitempty"`
 	// ReRank is how re-ranking moved the hit on the first page (absent when it did
 	// not apply to the search, or had no score for the hit).
 	ReRank *ReRankShift `json:"reRank,omitempty"`
@@ -63,6 +67,8 @@ type explainPlan struct {
 	popularity bool
 	// units are the words of each named unit; nil when the units are not named.
 	units map[string][]string
+	// semantic is the search by meaning whose similarity each hit shows; nil: none.
+	semantic *semanticPlan
 }
 
 func newExplainPlan(tp textPlan, o hitOrder) *explainPlan {

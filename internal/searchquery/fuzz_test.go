@@ -33,6 +33,9 @@ var fuzzSettings = searchv1alpha1.IndexSettings{
 // in testdata/fuzz/FuzzBuild.
 func FuzzBuild(f *testing.F) {
 	f.Add([]byte(`{"q": "shoe", "offset": 10, "limit": 5, "filters": {"and": [{"field": "price", "range": {"gte": 1}}, {"field": "inStock", "eq": true}]}}`))
+	f.Add([]byte(`{"q": "shoe", "hybrid": {"embedder": "use", "semanticRatio": 0.3}, "vector": [1, 0, 0], "explain": true, "filters": {"field": "inStock", "eq": true}}`))
+	hybrid := *fuzzSettings.DeepCopy()
+	hybrid.Embedders = map[string]searchv1alpha1.Embedder{"use": {Source: searchv1alpha1.EmbedderUserProvided, Dimensions: 3}}
 	public := searchv1alpha1.PublicSearchPolicy{AllowedFilters: fuzzSettings.FilterableFields, AllowedFacets: fuzzSettings.FacetFields,
 		ForcedFilters: []searchv1alpha1.FilterCondition{{Field: "inStock", Values: []string{"true"}}}}
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -40,7 +43,7 @@ func FuzzBuild(f *testing.F) {
 		if strictjson.Decode(body, &req) != nil {
 			return
 		}
-		for _, rules := range []searchquery.Rules{searchquery.KeyedRules(fuzzSettings), searchquery.PublicRules(fuzzSettings, public)} {
+		for _, rules := range []searchquery.Rules{searchquery.KeyedRules(fuzzSettings), searchquery.PublicRules(fuzzSettings, public), searchquery.KeyedRules(hybrid)} {
 			plan, err := searchquery.Build(req, rules, fuzzSchema)
 			if err != nil {
 				if !errors.Is(err, searchquery.ErrInvalid) {

@@ -95,6 +95,10 @@ type Request struct {
 	EnableRules *bool `json:"enableRules"`
 	// RuleContexts name the page's contexts; rules conditioned on one apply (rulecontexts.go).
 	RuleContexts []string `json:"ruleContexts"`
+	// Hybrid searches by meaning with an embedder of the index as well as by words
+	// (hybrid.go); Vector is the query's vector for it.
+	Hybrid *Hybrid   `json:"hybrid"`
+	Vector []float64 `json:"vector"`
 }
 
 // SnippetRequest asks for a snippet of about Words words (default 10) of Field.

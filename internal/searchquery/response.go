@@ -68,6 +68,9 @@ func (p Plan) hitShaper() func(esHit) (Hit, error) {
 		hit, err := shapeHit(h, p.highlight)
 		if err == nil && p.explain != nil {
 			hit.Ranking = p.explain.ranking(h.Sort, h.MatchedQueries)
+			if p.explain.semantic != nil {
+				hit.Ranking.SemanticSimilarity, err = p.explain.semantic.similarityOf(&hit)
+			}
 		}
 		return hit, err
 	}

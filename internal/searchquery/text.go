@@ -42,6 +42,8 @@ type textPlan struct {
 	neg relevance.Negations
 	// tail breaks the ties of the last criterion by BM25 (tiebreak.go); nil: none.
 	tail *tieBreak
+	// semantic is the request's search by meaning (hybrid.go); nil: words only.
+	semantic *semanticPlan
 }
 
 // newTextPlan reads the query's words and sizes the bands of the ranking.
@@ -123,6 +125,9 @@ func (p textPlan) typoField() bool {
 // query is the text query: the units by the matching strategy, then the clauses that
 // only rank (proximity, and the quantized and rules' bands added by the caller).
 func (p textPlan) query(ranked []any) any {
+	if p.semantic.meaningOnly(len(p.words.kept)) {
+		return p.semantic.meaningQuery(ranked)
+	}
 	if len(p.words.kept) == 0 {
 		return matchAllRanked(ranked)
 	}
@@ -140,6 +145,9 @@ func (p textPlan) query(ranked []any) any {
 	if p.named {
 		clauses = p.nameUnits(clauses)
 	}
+	if len(clauses) == 0 && p.semantic != nil {
+		return p.semantic.meaningQuery(ranked)
+	}
 	if len(clauses) == 0 {
 		return matchNone
 	}
@@ -152,6 +160,7 @@ func (p textPlan) query(ranked []any) any {
 	default:
 		must = clauses
 	}
+	must = p.semantic.orMeaning(must)
 	should = append(append(append(should, p.proximity()...), p.negationClauses()...), ranked...)
 	if p.tail != nil {
 		should = append(should, p.tail.clause())

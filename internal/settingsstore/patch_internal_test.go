@@ -34,7 +34,7 @@ var _ = Describe("A full-object merge patch", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(patch).To(MatchJSON(`{"spec": {"settings": {"searchableFields": null, "filterableFields": null, "facetFields": null,
 			"sortableFields": null, "ranking": null, "customRanking": null, "synonyms": null, "stopWords": null, "language": null,
-			"countBrowserOrders": null, "recommendations": null, "distinct": null, "eventRanking": null, "reRanking": null, "suggestions": null, "facetOrdering": null, "typoTolerance": {"onNumbers": true, "enabled": null, "minWordSizeFor1Typo": null,
+			"countBrowserOrders": null, "recommendations": null, "distinct": null, "eventRanking": null, "reRanking": null, "suggestions": null, "facetOrdering": null, "embedders": null, "typoTolerance": {"onNumbers": true, "enabled": null, "minWordSizeFor1Typo": null,
 			"minWordSizeFor2Typos": null, "disableOnFields": null, "disableOnWords": null}}}}`))
 	})
 })
@@ -46,7 +46,7 @@ var _ = Describe("A full-object merge patch of settings", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(patch).To(MatchJSON(`{"spec": {"settings": {"searchableFields": null, "filterableFields": null,
 			"facetFields": null, "sortableFields": null, "ranking": null, "customRanking": null, "synonyms": null,
-			"typoTolerance": null, "stopWords": null, "language": null, "countBrowserOrders": null, "distinct": null, "eventRanking": null, "reRanking": null, "suggestions": null, "facetOrdering": null, "recommendations": {"similarWithin": "brand", "minSharedOrders": null,
+			"typoTolerance": null, "stopWords": null, "language": null, "countBrowserOrders": null, "distinct": null, "eventRanking": null, "reRanking": null, "suggestions": null, "facetOrdering": null, "embedders": null, "recommendations": {"similarWithin": "brand", "minSharedOrders": null,
 			"eventWeights": {"view": null, "click": null, "addToCart": null, "purchase": null}}}}}`))
 	})
 })
@@ -109,5 +109,25 @@ var _ = Describe("The settings keys a full-object patch replaces", func() {
 		Expect(settingsKeys).To(ContainElements("searchableFields", "typoTolerance", "typoTolerance.enabled",
 			"recommendations.eventWeights", "recommendations.eventWeights.view", "suggestions", "suggestions.exclude"))
 		Expect(settingsKeys).NotTo(ContainElement(HavePrefix("searchableFields.")), "a slice is replaced whole")
+	})
+})
+
+var _ = Describe("A settings patch of embedders", func() {
+	It("drops the embedders and keys the new settings leave out", func() {
+		use := searchv1alpha1.Embedder{Source: "userProvided", Dimensions: 512, Similarity: "cosine"}
+		before := searchv1alpha1.IndexSettings{Embedders: map[string]searchv1alpha1.Embedder{"use": use, "old": use}}
+		next := searchv1alpha1.IndexSettings{Embedders: map[string]searchv1alpha1.Embedder{"use": {Source: "userProvided", Dimensions: 3}}}
+		patch, err := settingsPatch(before, next)
+		Expect(err).NotTo(HaveOccurred())
+		var got struct {
+			Spec struct {
+				Settings struct {
+					Embedders map[string]any `json:"embedders"`
+				} `json:"settings"`
+			} `json:"spec"`
+		}
+		Expect(json.Unmarshal(patch, &got)).To(Succeed())
+		Expect(got.Spec.Settings.Embedders).To(Equal(map[string]any{"old": nil,
+			"use": map[string]any{"source": "userProvided", "dimensions": 3.0, "similarity": nil}}))
 	})
 })

@@ -79,7 +79,7 @@ func searchIndex(s *judged.Set) *searchv1alpha1.SearchIndex {
 	}
 	return &searchv1alpha1.SearchIndex{ObjectMeta: metav1.ObjectMeta{Namespace: workspace, Name: s.Name},
 		Spec: searchv1alpha1.SearchIndexSpec{Settings: searchv1alpha1.IndexSettings{
-			Language: searchv1alpha1.LanguageEnglish, SearchableFields: fields}}}
+			Language: searchv1alpha1.LanguageEnglish, SearchableFields: fields, Embedders: embedders(s)}}}
 }
 
 func readKey(ctx context.Context, c client.Client) string {

@@ -48,11 +48,14 @@ func indexURL(s *judged.Set, path string) string {
 	return fmt.Sprintf("%s/api/teams/%s/indexes/%s%s", running.Env.BaseURL, workspace, s.Name, path)
 }
 
-// loadThroughAPI writes the set's products with POST /records, 1,000 a request: each is
-// searchable once its 202 came back.
+// loadThroughAPI writes the set's products with POST /records, 1,000 a request (with
+// their vectors when the set has an embedder): each is searchable once its 202 came back.
 func loadThroughAPI(ctx context.Context, s *judged.Set) {
 	for i := 0; i < len(s.Products); i += 1000 {
-		batch := s.Products[i:min(i+1000, len(s.Products))]
+		batch := make([]map[string]any, 0, 1000)
+		for _, p := range s.Products[i:min(i+1000, len(s.Products))] {
+			batch = append(batch, withVectors(s, p))
+		}
 		Expect(call(ctx, http.MethodPost, indexURL(s, "/records"), map[string]any{"records": batch}, nil)).To(Equal(http.StatusAccepted))
 	}
 }

@@ -1,0 +1,48 @@
+package indexmapping
+
+import (
+	"maps"
+
+	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+)
+
+// VectorsField holds a record's vectors, one per embedder: {"_vectors": {name: [...]}},
+// as the record was written (Meilisearch's spelling). Each embedder's path is a
+// dense_vector field, so a vector is checked and indexed like any other value.
+const VectorsField = "_vectors"
+
+// VectorPath is the field of an embedder's vectors.
+func VectorPath(embedder string) string { return VectorsField + "." + embedder }
+
+// Embedders are the index's embedders with their defaults spelled out (cosine), so that
+// an unset similarity and cosine compare equal.
+func Embedders(s searchv1alpha1.IndexSettings) map[string]searchv1alpha1.Embedder {
+	if len(s.Embedders) == 0 {
+		return nil
+	}
+	out := maps.Clone(s.Embedders)
+	for name, e := range out {
+		if e.Similarity == "" {
+			e.Similarity = searchv1alpha1.SimilarityCosine
+		}
+		out[name] = e
+	}
+	return out
+}
+
+// vectorFields maps each embedder to a dense_vector field: int8 HNSW keeps the graph
+// small (a byte per dimension) at a recall close to float's.
+func vectorFields(s searchv1alpha1.IndexSettings) map[string]any {
+	es := Embedders(s)
+	if len(es) == 0 {
+		return nil
+	}
+	props := map[string]any{}
+	for name, e := range es {
+		props[name] = map[string]any{
+			"type": "dense_vector", "dims": e.Dimensions, "index": true,
+			"similarity": string(e.Similarity), "index_options": map[string]any{"type": "int8_hnsw"},
+		}
+	}
+	return map[string]any{"properties": props}
+}
