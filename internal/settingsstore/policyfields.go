@@ -14,7 +14,7 @@ import (
 func policyFieldProblems(s searchv1alpha1.IndexSettings, p searchv1alpha1.PublicSearchPolicy) []indexsettings.FieldError {
 	var out []indexsettings.FieldError
 	for _, l := range []struct {
-		policy, settings     []searchv1alpha1.FieldPath
+		policy, settings      []searchv1alpha1.FieldPath
 		policyKey, settingKey string
 	}{
 		{p.AllowedFacets, s.FacetFields, "allowedFacets", "facetFields"},
