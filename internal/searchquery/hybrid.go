@@ -1,6 +1,7 @@
 package searchquery
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -83,12 +84,7 @@ func embedderList[V any](es map[string]V) string {
 	if len(es) == 0 {
 		return "none"
 	}
-	names := make([]string, 0, len(es))
-	for n := range es {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
+	return strings.Join(slices.Sorted(maps.Keys(es)), ", ")
 }
 
 // meaningOnly: the words do not rank (ratio 1) or there are none.
