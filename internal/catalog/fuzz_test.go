@@ -95,3 +95,27 @@ func FuzzValidateIdentifiers(f *testing.F) {
 		}
 	})
 }
+
+// GET /records' query: refused with ErrInvalid or read into a page size within bounds
+// and a cursor that a page returned (the objectID it encodes comes back as it was).
+func FuzzParseExportQuery(f *testing.F) {
+	f.Add("", "")
+	f.Add("1000", "c2t1LTE")
+	f.Add("0", "%%%")
+	f.Add("-3", "")
+	f.Fuzz(func(t *testing.T, limit, cursor string) {
+		n, after, err := ParseExportQuery(limit, cursor)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("limit %q cursor %q: %v is not a 400", limit, cursor, err)
+			}
+			return
+		}
+		if n < 1 || n > MaxExportPage {
+			t.Fatalf("limit %q read as %d", limit, n)
+		}
+		if cursor != "" && (after == "" || !utf8.ValidString(after)) {
+			t.Fatalf("cursor %q read as %q", cursor, after)
+		}
+	})
+}
