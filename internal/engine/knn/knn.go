@@ -115,7 +115,10 @@ func searchSegment(ss *scorch.SegmentSnapshot, offset uint64, req Request) ([]Hi
 		return req.Filter == nil || req.Filter.Contains(uint32(offset+uint64(doc)))
 	}
 	var places []int32
-	if v.Graph != nil && !req.Exact && !fewAccepted(req.Filter, offset, ss.Segment().Count(), req.NumCandidates) {
+	// A segment of no more vectors than a walk keeps is compared whole: the walk would
+	// visit about as many, and a comparison of all of them cannot miss one.
+	small := len(v.Docs) <= vectors.MinWalk
+	if v.Graph != nil && !req.Exact && !small && !fewAccepted(req.Filter, offset, ss.Segment().Count(), req.NumCandidates) {
 		places = v.Graph.Candidates(v.Options.Similarity, v.Values, v.Quantized, req.Vector, req.NumCandidates, accept)
 	} else {
 		places = exact(v, req, accept)
