@@ -25,7 +25,7 @@ func (s *Server) facetRoutes(idx keyedGroup) {
 // secured keys (whose filters narrow the records counted).
 func (s *Server) postFacetSearch(c *fiber.Ctx) error {
 	t := tenantFrom(c.UserContext())
-	return s.facetSearch(c, t.index, searchRules(t))
+	return s.facetSearch(c, t.index, searchAccess(t))
 }
 
 // publicFacetSearch answers the public facet value search under the index's policy and
@@ -35,11 +35,11 @@ func (s *Server) publicFacetSearch(c *fiber.Ctx) error {
 	if err := requireJSONBody(c); err != nil {
 		return err
 	}
-	return s.facetSearch(c, idx, publicRules(idx))
+	return s.facetSearch(c, idx, publicAccess(idx))
 }
 
 // facetSearch binds a facet value search, counts it as a search and answers it.
-func (s *Server) facetSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules searchquery.Rules) error {
+func (s *Server) facetSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, access searchquery.Access) error {
 	field, err := url.PathUnescape(c.Params("field"))
 	if err != nil {
 		return errFieldEscape
@@ -53,7 +53,7 @@ func (s *Server) facetSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rule
 	if err := s.countSearch(ctx, idx); err != nil {
 		return err
 	}
-	res, err := s.search.SearchFacetValues(ctx, esnames.For(idx.Namespace, idx.Name).Alias(), rules, field, req)
+	res, err := s.search.SearchFacetValues(ctx, esnames.For(idx.Namespace, idx.Name).Alias(), access, field, req)
 	if err != nil {
 		return err
 	}

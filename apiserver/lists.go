@@ -32,26 +32,26 @@ func (s *Server) needLists(c *fiber.Ctx) error {
 
 func (s *Server) getList(c *fiber.Ctx) error {
 	idx := tenantFrom(c.UserContext()).index
-	return s.list(c, idx, searchquery.KeyedRules(idx.Spec.Settings))
+	return s.list(c, idx, searchquery.KeyedAccess(idx.Spec.Settings))
 }
 
 func (s *Server) publicList(c *fiber.Ctx) error {
 	idx := c.Locals(publicKey{}).(*searchv1alpha1.SearchIndex)
-	return s.list(c, idx, publicRules(idx))
+	return s.list(c, idx, publicAccess(idx))
 }
 
 func (s *Server) getTrending(c *fiber.Ctx) error {
 	idx := tenantFrom(c.UserContext()).index
-	return s.trending(c, idx, searchquery.KeyedRules(idx.Spec.Settings))
+	return s.trending(c, idx, searchquery.KeyedAccess(idx.Spec.Settings))
 }
 
 func (s *Server) publicTrending(c *fiber.Ctx) error {
 	idx := c.Locals(publicKey{}).(*searchv1alpha1.SearchIndex)
-	return s.trending(c, idx, publicRules(idx))
+	return s.trending(c, idx, publicAccess(idx))
 }
 
-// list answers GET /lists/{list}/{objectID} (similar, goesWith) under rules.
-func (s *Server) list(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules searchquery.Rules) error {
+// list answers GET /lists/{list}/{objectID} (similar, goesWith) under access.
+func (s *Server) list(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, access searchquery.Access) error {
 	name := c.Params("list")
 	if err := recommend.ParseList(name); err != nil {
 		return err
@@ -60,7 +60,7 @@ func (s *Server) list(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules searc
 	if err != nil {
 		return err
 	}
-	req, err := listRequest(c, idx, rules, false)
+	req, err := listRequest(c, idx, access, false)
 	if err != nil {
 		return err
 	}
@@ -77,9 +77,9 @@ func (s *Server) list(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules searc
 	return c.JSON(list)
 }
 
-// trending answers GET /lists/trending under rules.
-func (s *Server) trending(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules searchquery.Rules) error {
-	req, err := listRequest(c, idx, rules, true)
+// trending answers GET /lists/trending under access.
+func (s *Server) trending(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, access searchquery.Access) error {
+	req, err := listRequest(c, idx, access, true)
 	if err != nil {
 		return err
 	}
@@ -91,14 +91,14 @@ func (s *Server) trending(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules s
 }
 
 // listRequest binds a list's query parameters, copied (they outlive the handler in the
-// service's caches), and caps its limit at the rules' hit cap.
-func listRequest(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules searchquery.Rules, trending bool) (recommend.Request, error) {
+// service's caches), and caps its limit at the access's hit cap.
+func listRequest(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, access searchquery.Access, trending bool) (recommend.Request, error) {
 	q := recommend.Query{Limit: c.Query("limit"), Filters: c.Query("filters"),
 		Field: utils.CopyString(c.Query("field")), Value: utils.CopyString(c.Query("value"))}
 	params, err := recommend.ParseParams(q, trending)
 	if err != nil {
 		return recommend.Request{}, err
 	}
-	params.Limit = min(params.Limit, rules.HitCap())
-	return recommend.Request{Index: esnames.For(idx.Namespace, idx.Name), Settings: idx.Spec.Settings, Rules: rules, Params: params}, nil
+	params.Limit = min(params.Limit, access.HitCap())
+	return recommend.Request{Index: esnames.For(idx.Namespace, idx.Name), Settings: idx.Spec.Settings, Access: access, Params: params}, nil
 }

@@ -84,7 +84,7 @@ func (s *Server) postMultiSearch(c *fiber.Ctx) error {
 
 // admitKeyed decodes one keyed query and admits it as authorize and postSearch admit a
 // search: its index allowed to the key with search (and, for a secured key sent by a
-// page, allowing its origin), counted against the plan, under the key's rules.
+// page, allowing its origin), counted against the plan, under the key's access.
 func (s *Server) admitKeyed(ctx context.Context, p tenancy.Principal, ws, origin string, raw json.RawMessage) (admitted, error) {
 	var q keyedQuery
 	if err := strictjson.Decode(raw, &q); err != nil {
@@ -106,8 +106,8 @@ func (s *Server) admitKeyed(ctx context.Context, p tenancy.Principal, ws, origin
 	if err := s.countSearch(ctx, idx); err != nil {
 		return admitted{}, err
 	}
-	rules := searchRules(tenant{principal: p, index: idx})
-	return admitted{search.Query{Alias: esnames.For(idx.Namespace, idx.Name).Alias(), Rules: rules, Request: q.Request}, idx}, nil
+	access := searchAccess(tenant{principal: p, index: idx})
+	return admitted{search.Query{Alias: esnames.For(idx.Namespace, idx.Name).Alias(), Access: access, Request: q.Request}, idx}, nil
 }
 
 // bindQueries reads a multi-search's body: 1 to limit queries, each still raw.

@@ -92,17 +92,17 @@ func (s *Server) publicSearch(c *fiber.Ctx) error {
 	if err := strictjson.Decode(c.Body(), &req); err != nil {
 		return err
 	}
-	return s.runSearch(c, idx, publicRules(idx), req, true)
+	return s.runSearch(c, idx, publicAccess(idx), req, true)
 }
 
-// publicRules are public search's rules for the index, under its policy: filters, facets,
+// publicAccess is what public search may ask of the index, under its policy: filters, facets,
 // fields and hit cap (public search and the public lists).
-func publicRules(idx *searchv1alpha1.SearchIndex) searchquery.Rules {
+func publicAccess(idx *searchv1alpha1.SearchIndex) searchquery.Access {
 	var policy searchv1alpha1.PublicSearchPolicy
 	if idx.Spec.PublicAccess != nil && idx.Spec.PublicAccess.Policy != nil {
 		policy = *idx.Spec.PublicAccess.Policy
 	}
-	return searchquery.PublicRules(idx.Spec.Settings, policy)
+	return searchquery.PublicAccess(idx.Spec.Settings, policy)
 }
 
 // requireJSONBody refuses a public search body not declared as JSON (415).

@@ -91,5 +91,5 @@ func (s *Server) admitPublic(ctx context.Context, raw json.RawMessage, v visitor
 	if err := s.countSearch(ctx, idx); err != nil {
 		return admitted{}, 0, err
 	}
-	return admitted{search.Query{Alias: esnames.For(idx.Namespace, idx.Name).Alias(), Rules: publicRules(idx), Request: q.Request}, idx}, 0, nil
+	return admitted{search.Query{Alias: esnames.For(idx.Namespace, idx.Name).Alias(), Access: publicAccess(idx), Request: q.Request}, idx}, 0, nil
 }

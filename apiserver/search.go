@@ -26,17 +26,17 @@ func (s *Server) postSearch(c *fiber.Ctx) error {
 	if err := strictjson.Decode(c.Body(), &req); err != nil {
 		return err
 	}
-	return s.runSearch(c, t.index, searchRules(t), req, false)
+	return s.runSearch(c, t.index, searchAccess(t), req, false)
 }
 
 // runSearch counts the search against the workspace's plan, runs it, answers and
 // records it in the search log (keyed or public).
-func (s *Server) runSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules searchquery.Rules, req searchquery.Request, public bool) error {
+func (s *Server) runSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, access searchquery.Access, req searchquery.Request, public bool) error {
 	ctx := c.UserContext()
 	if err := s.countSearch(ctx, idx); err != nil {
 		return err
 	}
-	res, err := s.search.Search(ctx, esnames.For(idx.Namespace, idx.Name).Alias(), rules, req)
+	res, err := s.search.Search(ctx, esnames.For(idx.Namespace, idx.Name).Alias(), access, req)
 	if err != nil {
 		return err
 	}

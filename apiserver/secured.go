@@ -15,19 +15,19 @@ import (
 // Secured keys (docs/secured-keys.md) are search keys a shop's server derives for a
 // browser, with restrictions baked in. tenancy authenticates them and narrows their
 // indexes; the endpoints that take them (their scope is securedSearchScope) apply the
-// rest with searchRules, and serve browsers: CORS for the index's allowed origins.
+// rest with searchAccess, and serve browsers: CORS for the index's allowed origins.
 // Every other keyed endpoint answers a secured key 403.
 
 // securedSearchScope is the scope of the endpoints that take secured keys: search ones,
-// each running its search under searchRules.
+// each running its search under searchAccess.
 var securedSearchScope = searchScope.AlsoSecured()
 
-// searchRules are the rules of a keyed search by t's key on t's index: the index's
+// searchAccess is what a keyed search may ask by t's key on t's index: the index's
 // settings, narrowed by a secured key's restriction (its filters ANDed with the
 // request's, its hit cap capping the request's limit). The key's index subset was
-// applied when it was authorized, and a plain key's rules are the index's own.
-func searchRules(t tenant) searchquery.Rules {
-	return searchquery.KeyedRules(t.index.Spec.Settings).Restricted(t.principal.Restriction)
+// applied when it was authorized, and a plain key's access is the index's own.
+func searchAccess(t tenant) searchquery.Access {
+	return searchquery.KeyedAccess(t.index.Spec.Settings).Restricted(t.principal.Restriction)
 }
 
 // checkSecuredOrigin refuses a secured key sent by a browser (an Origin header) from an

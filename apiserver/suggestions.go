@@ -36,14 +36,14 @@ func (s *Server) needSuggestions(c *fiber.Ctx) error {
 // getSuggestions answers GET /suggestions; categories come from the first facet field.
 func (s *Server) getSuggestions(c *fiber.Ctx) error {
 	idx := tenantFrom(c.UserContext()).index
-	return s.suggest(c, idx, searchquery.KeyedRules(idx.Spec.Settings), firstOf(idx.Spec.Settings.FacetFields))
+	return s.suggest(c, idx, searchquery.KeyedAccess(idx.Spec.Settings), firstOf(idx.Spec.Settings.FacetFields))
 }
 
 // publicSuggestions answers the public twin; categories come from the first facet the
 // public policy allows.
 func (s *Server) publicSuggestions(c *fiber.Ctx) error {
 	idx := c.Locals(publicKey{}).(*searchv1alpha1.SearchIndex)
-	return s.suggest(c, idx, publicRules(idx), firstOf(EffectivePolicy(idx).AllowedFacets))
+	return s.suggest(c, idx, publicAccess(idx), firstOf(EffectivePolicy(idx).AllowedFacets))
 }
 
 func firstOf(fields []searchv1alpha1.FieldPath) string {
@@ -55,7 +55,7 @@ func firstOf(fields []searchv1alpha1.FieldPath) string {
 
 // suggest binds the parameters, picks the suggestions from the index's search log
 // and, when asked, adds the top values of field among each one's hits.
-func (s *Server) suggest(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules searchquery.Rules, field string) error {
+func (s *Server) suggest(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, access searchquery.Access, field string) error {
 	req, err := searchlog.ParseRequest(c.Query("q"), c.Query("limit"), c.Query("categories"))
 	if err != nil {
 		return err
@@ -70,18 +70,18 @@ func (s *Server) suggest(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, rules se
 	m := searchquery.NewSuggestionMatcher(req.Q, idx.Spec.Settings, setting.Exclude)
 	list := searchlog.Suggest(candidates, int64(*setting.MinDays), req.Limit, m)
 	if req.Categories && field != "" {
-		s.addCategories(ctx, names.Alias(), rules, field, list)
+		s.addCategories(ctx, names.Alias(), access, field, list)
 	}
 	return c.JSON(fiber.Map{"suggestions": list})
 }
 
 // addCategories runs each suggestion as a search for the facet values of field, in one
 // multi-search; a suggestion whose search fails goes without categories.
-func (s *Server) addCategories(ctx context.Context, alias string, rules searchquery.Rules, field string, list []searchlog.Suggestion) {
+func (s *Server) addCategories(ctx context.Context, alias string, access searchquery.Access, field string, list []searchlog.Suggestion) {
 	one := 1
 	queries := make([]search.Query, len(list))
 	for i, sg := range list {
-		queries[i] = search.Query{Alias: alias, Rules: rules, Request: searchquery.Request{
+		queries[i] = search.Query{Alias: alias, Access: access, Request: searchquery.Request{
 			Q: sg.Query, Limit: &one, Facets: []string{field}, MaxValuesPerFacet: categoryValues}}
 	}
 	for i, r := range s.search.MultiSearch(ctx, queries) {

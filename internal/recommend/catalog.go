@@ -32,16 +32,16 @@ func (s *Service) view(ctx context.Context, req Request) (catalogView, error) {
 	if err != nil {
 		return catalogView{}, err
 	}
-	filters, err := searchquery.Filters(req.Filter, req.Rules, schema)
+	filters, err := searchquery.Filters(req.Filter, req.Access, schema)
 	if err != nil {
 		return catalogView{}, badSearchParameter(err)
 	}
-	return catalogView{alias: alias, schema: schema, filters: filters, source: sourceFilter(req.Rules)}, nil
+	return catalogView{alias: alias, schema: schema, filters: filters, source: sourceFilter(req.Access)}, nil
 }
 
 // sourceFilter leaves out the catalog's version field and vectors and, for browsers,
 // all but the retrievable fields.
-func sourceFilter(r searchquery.Rules) obj {
+func sourceFilter(r searchquery.Access) obj {
 	src := obj{"excludes": searchquery.Hidden(r)}
 	if fields := r.Retrievable(); fields != nil {
 		src["includes"] = append([]string{"objectID"}, fields...)

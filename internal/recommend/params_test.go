@@ -51,7 +51,7 @@ var _ = Describe("A list's query parameters", func() {
 	})
 
 	It("names a search rule the filters break as the list's parameter", func() {
-		_, err := searchquery.Filters(&searchquery.Filter{Field: "name", Eq: "x"}, searchquery.KeyedRules(shelf), nil)
+		_, err := searchquery.Filters(&searchquery.Filter{Field: "name", Eq: "x"}, searchquery.KeyedAccess(shelf), nil)
 		err = badSearchParameter(err)
 		Expect(errors.Is(err, ErrBadParameter)).To(BeTrue())
 		Expect(err).To(MatchError(`invalid parameter: filters.field: "name" is not a filterable field (filterable fields: brand, inStock)`))

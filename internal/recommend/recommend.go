@@ -66,8 +66,8 @@ type Hit struct {
 type Request struct {
 	Index    esnames.Index
 	Settings searchv1alpha1.IndexSettings
-	// Rules are a search's rules: keyed, or public with the policy's filters and fields.
-	Rules searchquery.Rules
+	// Access is what the search may ask: keyed, or public with the policy's filters and fields.
+	Access searchquery.Access
 	// ObjectID is the product of similar and goes with.
 	ObjectID string
 	Params

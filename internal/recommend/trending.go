@@ -165,7 +165,7 @@ func (s *Service) Trending(ctx context.Context, req Request) (List, error) {
 	}
 	var category any
 	if req.Field != "" {
-		if category, err = searchquery.FacetFilter(req.Field, req.Value, req.Rules, v.schema); err != nil {
+		if category, err = searchquery.FacetFilter(req.Field, req.Value, req.Access, v.schema); err != nil {
 			return List{}, badSearchParameter(err)
 		}
 		v.filters = append(v.filters, category)

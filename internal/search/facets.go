@@ -8,16 +8,16 @@ import (
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
-// SearchFacetValues runs a facet value search of field under rules against the index
+// SearchFacetValues runs a facet value search of field under access against the index
 // behind alias. Invalid requests fail with searchquery.ErrInvalid. As a search, a q that
 // matches nothing with all its words (matchingStrategy all) drops words from its end.
-func (s *Service) SearchFacetValues(ctx context.Context, alias string, rules searchquery.Rules, field string, req searchquery.FacetSearchRequest) (searchquery.FacetSearchResponse, error) {
+func (s *Service) SearchFacetValues(ctx context.Context, alias string, access searchquery.Access, field string, req searchquery.FacetSearchRequest) (searchquery.FacetSearchResponse, error) {
 	schema, err := s.Schema(ctx, alias)
 	if err != nil {
 		return searchquery.FacetSearchResponse{}, err
 	}
 	for drop := 0; ; drop++ {
-		plan, err := searchquery.BuildFacetSearch(req, field, rules, schema, drop)
+		plan, err := searchquery.BuildFacetSearch(req, field, access, schema, drop)
 		if err != nil {
 			return searchquery.FacetSearchResponse{}, err
 		}

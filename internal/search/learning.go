@@ -25,13 +25,13 @@ type learned struct {
 
 // learn reads what req needs of the signals of the index behind alias. q is the query
 // as sent, before rules rewrite it: clicks carry that one.
-func (s *Service) learn(ctx context.Context, alias string, rules searchquery.Rules, req searchquery.Request) (learned, error) {
+func (s *Service) learn(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request) (learned, error) {
 	names, ok := esnames.FromAlias(alias)
 	if !ok {
 		return learned{}, nil
 	}
 	var l learned
-	if indexsettings.RanksByPopularity(rules.Settings) {
+	if indexsettings.RanksByPopularity(access.Settings) {
 		ready, err := s.signals.Ready(ctx, names)
 		if err != nil {
 			return learned{}, err
@@ -40,7 +40,7 @@ func (s *Service) learn(ctx context.Context, alias string, rules searchquery.Rul
 			l.signals = names.Signals()
 		}
 	}
-	rr := indexsettings.ReRankOf(rules.Settings)
+	rr := indexsettings.ReRankOf(access.Settings)
 	query := events.NormalizeQuery(req.Q)
 	if !rr.Enabled || req.Offset > 0 || len(req.Sort) > 0 || query == "" {
 		return l, nil

@@ -7,11 +7,11 @@ import (
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
-// Query is one search of a multi-search: Request under Rules against the index behind
+// Query is one search of a multi-search: Request under Access against the index behind
 // Alias.
 type Query struct {
 	Alias   string
-	Rules   searchquery.Rules
+	Access  searchquery.Access
 	Request searchquery.Request
 }
 
@@ -30,7 +30,7 @@ func (s *Service) MultiSearch(ctx context.Context, queries []Query) []Result {
 	jobs := make([]*job, len(queries))
 	var running []*job
 	for i, q := range queries {
-		j, err := s.prepare(ctx, q.Alias, q.Rules, q.Request)
+		j, err := s.prepare(ctx, q.Alias, q.Access, q.Request)
 		if err != nil {
 			out[i].Err = err
 			continue

@@ -59,13 +59,13 @@ func New(client *elasticsearch.TypedClient, opts ...Option) *Service {
 	return s
 }
 
-// Search runs req under rules against the index behind alias. Invalid requests fail
+// Search runs req under access against the index behind alias. Invalid requests fail
 // with query.ErrInvalid; an index that has no physical index yet has no hits. With
 // matchingStrategy all, a search that matches nothing is run again without its last
 // word until one matches or one word is left; the response names the words dropped.
-func (s *Service) Search(ctx context.Context, alias string, rules searchquery.Rules, req searchquery.Request) (searchquery.Response, error) {
+func (s *Service) Search(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request) (searchquery.Response, error) {
 	start := time.Now()
-	j, err := s.prepare(ctx, alias, rules, req)
+	j, err := s.prepare(ctx, alias, access, req)
 	if err != nil {
 		return searchquery.Response{}, err
 	}
@@ -77,33 +77,33 @@ func (s *Service) Search(ctx context.Context, alias string, rules searchquery.Ru
 // prepare validates a search and reads what its plans need (the mapping, the bounds of
 // quantized fields): the job of running it. Every search goes through here, each query
 // of a multi-search too.
-func (s *Service) prepare(ctx context.Context, alias string, rules searchquery.Rules, req searchquery.Request) (*job, error) {
+func (s *Service) prepare(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request) (*job, error) {
 	schema, err := s.Schema(ctx, alias)
 	if err != nil {
 		return nil, err
 	}
 	// The first build validates the request before anything else is read.
-	if _, err := searchquery.Build(req, rules, schema); err != nil {
+	if _, err := searchquery.Build(req, access, schema); err != nil {
 		return nil, err
 	}
-	l, err := s.learn(ctx, alias, rules, req)
+	l, err := s.learn(ctx, alias, access, req)
 	if err != nil {
 		return nil, err
 	}
-	req, out, err := s.merchandise(ctx, alias, rules, req, schema)
+	req, out, err := s.merchandise(ctx, alias, access, req, schema)
 	if err != nil {
 		return nil, err
 	}
-	stats, err := s.fieldStats(ctx, alias, searchquery.StatsFields(req, rules, schema))
+	stats, err := s.fieldStats(ctx, alias, searchquery.StatsFields(req, access, schema))
 	if err != nil {
 		return nil, err
 	}
-	words, err := s.wordStats(ctx, alias, searchquery.WordClauses(req, rules, schema))
+	words, err := s.wordStats(ctx, alias, searchquery.WordClauses(req, access, schema))
 	if err != nil {
 		return nil, err
 	}
 	j, err := newJob(alias, out, func(drop int, m *searchquery.Merch) (searchquery.Plan, error) {
-		return searchquery.BuildWith(req, rules, schema, searchquery.Inputs{Stats: stats, Drop: drop, Merch: m, Signals: l.signals, Words: words})
+		return searchquery.BuildWith(req, access, schema, searchquery.Inputs{Stats: stats, Drop: drop, Merch: m, Signals: l.signals, Words: words})
 	})
 	if j != nil {
 		j.learned = l

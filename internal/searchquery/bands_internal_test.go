@@ -43,7 +43,7 @@ var _ = Describe("The score's radix", func() {
 		for w := int32(1); w <= 9; w++ {
 			s.SearchableFields = append(s.SearchableFields, searchv1alpha1.SearchableField{Path: searchv1alpha1.FieldPath("f" + string(rune('a'+w))), Weight: w})
 		}
-		tp := newTextPlan(Request{Q: "one two three four five six seven eight nine tenth", MatchingStrategy: StrategyAny}, KeyedRules(s), nil, 0, []searchv1alpha1.RankingCriterion{critCustom})
+		tp := newTextPlan(Request{Q: "one two three four five six seven eight nine tenth", MatchingStrategy: StrategyAny}, KeyedAccess(s), nil, 0, []searchv1alpha1.RankingCriterion{critCustom})
 		product := int64(1)
 		for _, b := range tp.radix.bands {
 			product *= b.size
@@ -59,7 +59,7 @@ var _ = Describe("The bands of a query", func() {
 	s := searchv1alpha1.IndexSettings{Ranking: everyCriterion,
 		SearchableFields: []searchv1alpha1.SearchableField{{Path: "name", Weight: 3}, {Path: "brand", Weight: 2}, {Path: "description"}}}
 	plan := func(q, strategy string) textPlan {
-		return newTextPlan(Request{Q: q, MatchingStrategy: strategy}, KeyedRules(s), nil, 0, nil)
+		return newTextPlan(Request{Q: q, MatchingStrategy: strategy}, KeyedAccess(s), nil, 0, nil)
 	}
 
 	DescribeTable("are sized from the number of words, pairs and field ranks",

@@ -51,12 +51,12 @@ type Inputs struct {
 
 // Build validates req against the rules and the index's schema and returns the plan of
 // its search. Every broken rule is named in one ErrInvalid error.
-func Build(req Request, r Rules, s Schema) (Plan, error) {
+func Build(req Request, r Access, s Schema) (Plan, error) {
 	return BuildWith(req, r, s, Inputs{})
 }
 
 // BuildWith is Build with the inputs read from the index.
-func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
+func BuildWith(req Request, r Access, s Schema, in Inputs) (Plan, error) {
 	var p problems
 	limit := checkPaging(&req, r, &p)
 	checkFacets(&req, r, &p)
@@ -124,7 +124,7 @@ func BuildWith(req Request, r Rules, s Schema, in Inputs) (Plan, error) {
 // in public filters for browsers) and returns it as Elasticsearch queries, with the
 // public policy's forced filters for browsers: what a search applies, for the other
 // reads of the catalog (the recommendation lists). A nil tree is no filter.
-func Filters(f *Filter, r Rules, s Schema) ([]any, error) {
+func Filters(f *Filter, r Access, s Schema) ([]any, error) {
 	var p problems
 	filters := filterClauses(f, r, s, &p)
 	if err := p.err(); err != nil {
@@ -135,7 +135,7 @@ func Filters(f *Filter, r Rules, s Schema) ([]any, error) {
 
 // filterClauses builds f's query, recording its problems in p, and adds a secured key's
 // filter and the forced filters of a browser's search (only used once p holds none).
-func filterClauses(f *Filter, r Rules, s Schema, p *problems) []any {
+func filterClauses(f *Filter, r Access, s Schema, p *problems) []any {
 	var filters []any
 	if f != nil {
 		fb := &filterBuilder{allowed: r.filterable(), schema: s, p: p}
@@ -155,7 +155,7 @@ func filterClauses(f *Filter, r Rules, s Schema, p *problems) []any {
 // FacetFilter validates a facet field and one of its values, as a request's facets and
 // filters are validated (a facet field, allowed in public facets for browsers, and a
 // value the field can hold), and returns the query selecting the records holding it.
-func FacetFilter(field string, value string, r Rules, s Schema) (any, error) {
+func FacetFilter(field string, value string, r Access, s Schema) (any, error) {
 	var p problems
 	allowed := r.facetable()
 	if !allowed.has(field) {
@@ -184,7 +184,7 @@ func boolQuery(text any, filters []any) map[string]any {
 
 // Hidden are the fields no hit returns: the version field, and the vectors when the
 // index has embedders (they are for the search, not for the page).
-func Hidden(r Rules) []string {
+func Hidden(r Access) []string {
 	if len(r.Settings.Embedders) > 0 {
 		return []string{VersionField, indexmapping.VectorsField}
 	}
@@ -193,7 +193,7 @@ func Hidden(r Rules) []string {
 
 // source filters the returned fields: never the version field; for browsers only the
 // retrievable fields; and the request's fields when it names some.
-func source(req Request, r Rules) map[string]any {
+func source(req Request, r Access) map[string]any {
 	src := map[string]any{"excludes": Hidden(r)}
 	includes := req.Fields
 	if len(includes) == 0 {

@@ -37,7 +37,7 @@ func decode(body string) searchquery.Request {
 	return r
 }
 
-func build(body string, r searchquery.Rules) map[string]any {
+func build(body string, r searchquery.Access) map[string]any {
 	plan, err := searchquery.Build(decode(body), r, schema)
 	Expect(err).NotTo(HaveOccurred())
 	var m map[string]any
@@ -73,11 +73,11 @@ func ptr[T any](v T) *T { return &v }
 var longPopularity = searchv1alpha1.IndexSettings{FilterableFields: []searchv1alpha1.FieldPath{"popularity"}}
 
 var _ = Describe("Building a search", func() {
-	keyed := searchquery.KeyedRules(settings)
-	public := searchquery.PublicRules(settings, policy)
+	keyed := searchquery.KeyedAccess(settings)
+	public := searchquery.PublicAccess(settings, policy)
 
 	DescribeTable("refuses a request that breaks a rule, naming the place and the field",
-		func(body string, r searchquery.Rules, message string) {
+		func(body string, r searchquery.Access, message string) {
 			_, err := searchquery.Build(decode(body), r, schema)
 			Expect(errors.Is(err, searchquery.ErrInvalid)).To(BeTrue(), "error: %v", err)
 			Expect(err.Error()).To(ContainSubstring(message))
@@ -116,7 +116,7 @@ var _ = Describe("Building a search", func() {
 		Entry("a number as the value of a boolean field", `{"filters": {"field": "inStock", "eq": 1}}`, keyed, `filters.eq: must be true or false`),
 		Entry("a word as the value of a date field", `{"filters": {"field": "createdAt", "eq": "soon"}}`, keyed, `filters.eq: must be a date`),
 		Entry("a range on a boolean field", `{"filters": {"field": "inStock", "range": {"gte": 1}}}`, keyed, `filters.range.gte: field "inStock" has no range`),
-		Entry("a number bound beyond a long", `{"filters": {"field": "popularity", "range": {"gte": 1e300}}}`, searchquery.KeyedRules(longPopularity), `filters.range.gte: must be a number, as field "popularity" holds numbers`),
+		Entry("a number bound beyond a long", `{"filters": {"field": "popularity", "range": {"gte": 1e300}}}`, searchquery.KeyedAccess(longPopularity), `filters.range.gte: must be a number, as field "popularity" holds numbers`),
 		Entry("filters nested too deep", `{"filters": {"not": {"not": {"not": {"not": {"not": {"field": "brand", "eq": "a"}}}}}}}`, keyed, "filters nest at most 5 levels deep"),
 		Entry("a public facet the policy does not allow", `{"facets": ["specs.color"]}`, public,
 			`facets[0]: "specs.color" is not allowed in public facets (allowed: brand)`),
@@ -142,7 +142,7 @@ var _ = Describe("Building a search", func() {
 	})
 
 	It("matches each word by its best variant, each a constant score carrying the word's levels", func() {
-		one := searchquery.KeyedRules(searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}})
+		one := searchquery.KeyedAccess(searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}})
 		// One word, one field: typo (3 levels, base 2) and exact (2 levels, base 1) bands;
 		// the exact variant is typo 2 and exact 1 (5), the one-typo variant typo 1 (2).
 		m := build(`{"q": "shoe ", "matchingStrategy": "all"}`, one)
@@ -155,7 +155,7 @@ var _ = Describe("Building a search", func() {
 	})
 
 	It("matches every text field at once when none is configured, leaving typos out when typo tolerance is off", func() {
-		m := build(`{"q": "red", "typoTolerance": false, "matchingStrategy": "all"}`, searchquery.KeyedRules(searchv1alpha1.IndexSettings{}))
+		m := build(`{"q": "red", "typoTolerance": false, "matchingStrategy": "all"}`, searchquery.KeyedAccess(searchv1alpha1.IndexSettings{}))
 		Expect(toJSON(textQuery(m)["must"])).To(MatchJSON(`[{"dis_max": {"queries": [
 			{"constant_score": {"filter": {"multi_match": {"query": "red", "lenient": true, "operator": "and"}}, "boost": 1}},
 			{"constant_score": {"filter": {"multi_match": {"query": "red", "lenient": true, "type": "bool_prefix", "operator": "and"}}, "boost": 0}}
@@ -182,7 +182,7 @@ var _ = Describe("Building a search", func() {
 	)
 
 	It("filters a configured field that no record holds yet by its value's type", func() {
-		s := searchquery.KeyedRules(searchv1alpha1.IndexSettings{FilterableFields: []searchv1alpha1.FieldPath{"size", "weight"}})
+		s := searchquery.KeyedAccess(searchv1alpha1.IndexSettings{FilterableFields: []searchv1alpha1.FieldPath{"size", "weight"}})
 		plan, err := searchquery.Build(decode(`{"filters": {"and": [{"field": "size", "eq": "XL"}, {"field": "weight", "eq": 3}]}}`), s, searchquery.Schema{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(plan.Body)).To(ContainSubstring(`{"term":{"size.keyword":"XL"}},{"term":{"weight":3}}`))
@@ -218,12 +218,12 @@ var _ = Describe("Building a search", func() {
 		})
 
 		It("caps hits at 20 without a policy", func() {
-			m := build(`{"limit": 50}`, searchquery.PublicRules(settings, searchv1alpha1.PublicSearchPolicy{}))
+			m := build(`{"limit": 50}`, searchquery.PublicAccess(settings, searchv1alpha1.PublicSearchPolicy{}))
 			Expect(m["size"]).To(BeEquivalentTo(20))
 		})
 
 		It("allows nothing but relevance without a policy", func() {
-			_, err := searchquery.Build(decode(`{"facets": ["brand"]}`), searchquery.PublicRules(settings, searchv1alpha1.PublicSearchPolicy{}), schema)
+			_, err := searchquery.Build(decode(`{"facets": ["brand"]}`), searchquery.PublicAccess(settings, searchv1alpha1.PublicSearchPolicy{}), schema)
 			Expect(err).To(MatchError(ContainSubstring("allowed in public facets (allowed: none)")))
 		})
 	})
@@ -264,7 +264,7 @@ var _ = Describe("A public search policy's forced filters", func() {
 	It("match no record at search time when a value no longer fits its field, rather than failing the search", func() {
 		p := forcing(searchv1alpha1.FilterCondition{Field: "price", Range: &searchv1alpha1.RangeBounds{GTE: ptr("abc")}},
 			searchv1alpha1.FilterCondition{Field: "inStock", Values: []string{"maybe", "true"}})
-		m := build(`{}`, searchquery.PublicRules(settings, p))
+		m := build(`{}`, searchquery.PublicAccess(settings, p))
 		Expect(toJSON(filtersOf(m))).To(MatchJSON(`[{"match_none": {}}, {"terms": {"inStock": [true]}}]`))
 	})
 })

@@ -89,7 +89,7 @@ type distinctPlan struct {
 // distinctOf resolves the request's distinct against the index's setting: nil when the
 // search does not group. A field no record holds yet groups nothing: each record is
 // its own group, which is an ungrouped search.
-func distinctOf(req Request, r Rules, s Schema, p *problems) *distinctPlan {
+func distinctOf(req Request, r Access, s Schema, p *problems) *distinctPlan {
 	if req.VariantsLimit < 0 || req.VariantsLimit > MaxVariants {
 		p.add("variantsLimit", "must be between 0 and %d", MaxVariants)
 	}

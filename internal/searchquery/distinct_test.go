@@ -11,13 +11,13 @@ import (
 )
 
 func shopPlan(body string) searchquery.Plan {
-	plan, err := searchquery.Build(decode(body), searchquery.KeyedRules(shopSettings), shopSchema)
+	plan, err := searchquery.Build(decode(body), searchquery.KeyedAccess(shopSettings), shopSchema)
 	Expect(err).NotTo(HaveOccurred())
 	return plan
 }
 
 var _ = Describe("Distinct", func() {
-	keyed := searchquery.KeyedRules(shopSettings)
+	keyed := searchquery.KeyedAccess(shopSettings)
 
 	It("collapses on the setting's field and counts the groups, those of records without it included", func() {
 		m := buildShop(`{"facets": ["brand"]}`, keyed)
@@ -60,15 +60,15 @@ var _ = Describe("Distinct", func() {
 	})
 
 	DescribeTable("refuses what it cannot do, naming the place",
-		func(body string, r searchquery.Rules, message string) {
+		func(body string, r searchquery.Access, message string) {
 			_, err := searchquery.Build(decode(body), r, shopSchema)
 			Expect(errors.Is(err, searchquery.ErrInvalid)).To(BeTrue(), "error: %v", err)
 			Expect(err).To(MatchError(ContainSubstring(message)))
 		},
 		Entry("more than 10 hits a group", `{"distinct": 11}`, keyed, "distinct: must be true, false or a number of hits per group from 0 to 10"),
 		Entry("a negative number", `{"distinct": -1}`, keyed, "distinct: must be true, false or a number"),
-		Entry("true without a setting", `{"distinct": true}`, searchquery.KeyedRules(settings), "distinct: the index has no distinct setting"),
-		Entry("a number without a setting", `{"distinct": 2}`, searchquery.KeyedRules(settings), "distinct: the index has no distinct setting"),
+		Entry("true without a setting", `{"distinct": true}`, searchquery.KeyedAccess(settings), "distinct: the index has no distinct setting"),
+		Entry("a number without a setting", `{"distinct": 2}`, searchquery.KeyedAccess(settings), "distinct: the index has no distinct setting"),
 		Entry("more than 20 variants", `{"variantsLimit": 21}`, keyed, "variantsLimit: must be between 0 and 20"),
 		Entry("negative variants", `{"variantsLimit": -1}`, keyed, "variantsLimit: must be between 0 and 20"),
 	)
@@ -155,7 +155,7 @@ var _ = Describe("Shaping a distinct search", func() {
 		})
 
 		It("keeps the records a rule promoted out of the merge round, as out of the first", func() {
-			plan, err := searchquery.BuildWith(decode(`{"facetFilters": {"brand": ["acme"]}}`), searchquery.KeyedRules(shopSettings), shopSchema,
+			plan, err := searchquery.BuildWith(decode(`{"facetFilters": {"brand": ["acme"]}}`), searchquery.KeyedAccess(shopSettings), shopSchema,
 				searchquery.Inputs{Merch: &searchquery.Merch{Promoted: []string{"p"}}})
 			Expect(err).NotTo(HaveOccurred())
 			g, s, err := plan.MergeBodies()

@@ -26,7 +26,7 @@ type selection map[string]any
 
 // checkFacetFilters validates facetFilters (facet fields, allowed in public facets for
 // browsers; 1 to MaxInValues values the field can hold) and returns their queries.
-func checkFacetFilters(req *Request, r Rules, s Schema, p *problems) selection {
+func checkFacetFilters(req *Request, r Access, s Schema, p *problems) selection {
 	if len(req.FacetFilters) > MaxFacetFilterFields {
 		p.add("facetFilters", "at most %d fields", MaxFacetFilterFields)
 		return nil

@@ -27,7 +27,7 @@ var shopSchema = func() searchquery.Schema {
 	return s
 }()
 
-func buildShop(body string, r searchquery.Rules) map[string]any {
+func buildShop(body string, r searchquery.Access) map[string]any {
 	plan, err := searchquery.Build(decode(body), r, shopSchema)
 	Expect(err).NotTo(HaveOccurred())
 	return fromJSON(plan.Body)
@@ -45,8 +45,8 @@ func repeatJSON(v string, n int) string {
 }
 
 var _ = Describe("Disjunctive facets", func() {
-	keyed := searchquery.KeyedRules(shopSettings)
-	public := searchquery.PublicRules(shopSettings, searchv1alpha1.PublicSearchPolicy{AllowedFacets: []searchv1alpha1.FieldPath{"brand"}})
+	keyed := searchquery.KeyedAccess(shopSettings)
+	public := searchquery.PublicAccess(shopSettings, searchv1alpha1.PublicSearchPolicy{AllowedFacets: []searchv1alpha1.FieldPath{"brand"}})
 
 	It("narrow the hits to every selection with post_filter, leaving the query and the aggregations to the others", func() {
 		m := buildShop(`{"distinct": false, "facets": ["brand"], "facetFilters": {"brand": ["acme", "globex"], "specs.color": ["red"]},
@@ -83,7 +83,7 @@ var _ = Describe("Disjunctive facets", func() {
 	})
 
 	DescribeTable("refuse selections a search may not make, naming the place",
-		func(body string, r searchquery.Rules, message string) {
+		func(body string, r searchquery.Access, message string) {
 			_, err := searchquery.Build(decode(body), r, shopSchema)
 			Expect(errors.Is(err, searchquery.ErrInvalid)).To(BeTrue(), "error: %v", err)
 			Expect(err).To(MatchError(ContainSubstring(message)))
@@ -102,7 +102,7 @@ var _ = Describe("Disjunctive facets", func() {
 var _ = Describe("Shaping facets", func() {
 	It("reads the counts under their filters and the stats of numeric facets", func() {
 		plan, err := searchquery.Build(decode(`{"distinct": false, "facets": ["brand", "price", "inStock"], "facetFilters": {"brand": ["acme"]}}`),
-			searchquery.KeyedRules(shopSettings), shopSchema)
+			searchquery.KeyedAccess(shopSettings), shopSchema)
 		Expect(err).NotTo(HaveOccurred())
 		res, err := searchquery.Shape(plan, []byte(`{"hits": {"total": {"value": 3}, "hits": []}, "aggregations": {
 			"f0": {"buckets": [{"key": "acme", "doc_count": 3}, {"key": "globex", "doc_count": 2}]},
@@ -116,7 +116,7 @@ var _ = Describe("Shaping facets", func() {
 	})
 
 	It("leaves out the stats of a numeric facet no record holds", func() {
-		plan, err := searchquery.Build(decode(`{"distinct": false, "facets": ["price"]}`), searchquery.KeyedRules(shopSettings), shopSchema)
+		plan, err := searchquery.Build(decode(`{"distinct": false, "facets": ["price"]}`), searchquery.KeyedAccess(shopSettings), shopSchema)
 		Expect(err).NotTo(HaveOccurred())
 		res, err := searchquery.Shape(plan, []byte(`{"hits": {"total": {"value": 0}, "hits": []}, "aggregations": {
 			"f0": {"buckets": []}, "s0": {"count": 0, "min": null, "max": null, "avg": null, "sum": 0}}}`))

@@ -67,7 +67,7 @@ type FacetSearchPlan struct {
 
 // BuildFacetSearch validates a facet value search of field under the rules and the
 // index's schema and returns its plan, drop words dropped from the end of q.
-func BuildFacetSearch(req FacetSearchRequest, field string, r Rules, s Schema, drop int) (FacetSearchPlan, error) {
+func BuildFacetSearch(req FacetSearchRequest, field string, r Access, s Schema, drop int) (FacetSearchPlan, error) {
 	var p problems
 	sreq := Request{Q: req.Q, Filters: req.Filters, FacetFilters: req.FacetFilters}
 	checkFacetSearch(req, field, r, &p)
@@ -95,7 +95,7 @@ func BuildFacetSearch(req FacetSearchRequest, field string, r Rules, s Schema, d
 
 // checkFacetSearch validates the field (a facet field, allowed in public facets for
 // browsers), the facet query and maxValues.
-func checkFacetSearch(req FacetSearchRequest, field string, r Rules, p *problems) {
+func checkFacetSearch(req FacetSearchRequest, field string, r Access, p *problems) {
 	if allowed := r.facetable(); !allowed.has(field) {
 		p.add("field", "%s", notAllowed(field, allowed))
 	}

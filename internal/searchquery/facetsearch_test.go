@@ -13,7 +13,7 @@ import (
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
-func facetSearchPlan(body, field string, r searchquery.Rules) searchquery.FacetSearchPlan {
+func facetSearchPlan(body, field string, r searchquery.Access) searchquery.FacetSearchPlan {
 	var req searchquery.FacetSearchRequest
 	Expect(json.Unmarshal([]byte(body), &req)).To(Succeed())
 	plan, err := searchquery.BuildFacetSearch(req, field, r, shopSchema, 0)
@@ -38,7 +38,7 @@ func facetHits(plan searchquery.FacetSearchPlan, raw []byte) string {
 }
 
 var _ = Describe("A facet value search", func() {
-	keyed := searchquery.KeyedRules(shopSettings)
+	keyed := searchquery.KeyedAccess(shopSettings)
 	brands := valuesAnswer("Acme", 9, "Globex", 7, "New Balance", 5, "Achtung", 3, "Crème brûlée", 2, "Tom & Jerry", 1)
 
 	DescribeTable("matches values as a prefix of their words with the index's typos, marking what matched",
@@ -72,7 +72,7 @@ var _ = Describe("A facet value search", func() {
 	It("matches without typos when the index turns them off", func() {
 		off := shopSettings.DeepCopy()
 		off.TypoTolerance = &searchv1alpha1.TypoTolerance{Enabled: ptr(false)}
-		plan := facetSearchPlan(`{"facetQuery": "acmr"}`, "brand", searchquery.KeyedRules(*off))
+		plan := facetSearchPlan(`{"facetQuery": "acmr"}`, "brand", searchquery.KeyedAccess(*off))
 		Expect(facetHits(plan, brands)).To(MatchJSON(`{"values": []}`))
 	})
 
@@ -100,7 +100,7 @@ var _ = Describe("A facet value search", func() {
 	})
 
 	DescribeTable("refuses what a search may not ask, naming the place",
-		func(body, field string, r searchquery.Rules, message string) {
+		func(body, field string, r searchquery.Access, message string) {
 			var req searchquery.FacetSearchRequest
 			Expect(json.Unmarshal([]byte(body), &req)).To(Succeed())
 			_, err := searchquery.BuildFacetSearch(req, field, r, shopSchema, 0)
@@ -109,7 +109,7 @@ var _ = Describe("A facet value search", func() {
 		},
 		Entry("a field that is not a facet field", `{}`, "groupId", keyed, `field: "groupId" is not a facet field`),
 		Entry("a facet the policy does not allow", `{}`, "price",
-			searchquery.PublicRules(shopSettings, searchv1alpha1.PublicSearchPolicy{AllowedFacets: []searchv1alpha1.FieldPath{"brand"}}),
+			searchquery.PublicAccess(shopSettings, searchv1alpha1.PublicSearchPolicy{AllowedFacets: []searchv1alpha1.FieldPath{"brand"}}),
 			`field: "price" is not allowed in public facets (allowed: brand)`),
 		Entry("more than 100 values", `{"maxValues": 101}`, "brand", keyed, "maxValues: must be between 1 and 100"),
 		Entry("a negative maxValues", `{"maxValues": -1}`, "brand", keyed, "maxValues: must be between 1 and 100"),

@@ -36,7 +36,7 @@ func (f field) words() string {
 // searchFields are the index's searchable fields with their ranks, and the number of
 // ranks. With none configured (every text field searchable, without a words subfield)
 // there is no field list: the query matches every field at once.
-func searchFields(r Rules, s Schema, t typoRules) ([]field, int) {
+func searchFields(r Access, s Schema, t typoRules) ([]field, int) {
 	sf := r.Settings.SearchableFields
 	if len(sf) == 0 {
 		return nil, 1

@@ -19,20 +19,20 @@ func asJSON(v any) string {
 
 // The recommendation lists filter the catalog as a search does.
 var _ = Describe("Filters outside a search", func() {
-	public := searchquery.PublicRules(settings, searchv1alpha1.PublicSearchPolicy{
+	public := searchquery.PublicAccess(settings, searchv1alpha1.PublicSearchPolicy{
 		AllowedFilters: []searchv1alpha1.FieldPath{"price"}, AllowedFacets: []searchv1alpha1.FieldPath{"brand"},
 		ForcedFilters: []searchv1alpha1.FilterCondition{{Field: "inStock", Values: []string{"true"}}},
 	})
 
 	It("are a search's filters, with the forced filters for browsers", func() {
 		f := &searchquery.Filter{Field: "price", Range: &searchquery.Range{LT: 50.0}}
-		keyed, err := searchquery.Filters(f, searchquery.KeyedRules(settings), schema)
+		keyed, err := searchquery.Filters(f, searchquery.KeyedAccess(settings), schema)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(asJSON(keyed)).To(MatchJSON(`[{"range": {"price": {"lt": 50}}}]`))
 		browser, err := searchquery.Filters(f, public, schema)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(asJSON(browser)).To(MatchJSON(`[{"range": {"price": {"lt": 50}}}, {"terms": {"inStock": [true]}}]`))
-		none, err := searchquery.Filters(nil, searchquery.KeyedRules(settings), schema)
+		none, err := searchquery.Filters(nil, searchquery.KeyedAccess(settings), schema)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(none).To(BeEmpty())
 	})
@@ -44,12 +44,12 @@ var _ = Describe("Filters outside a search", func() {
 	})
 
 	It("select a facet value, refusing a field that is no facet and a value it cannot hold", func() {
-		q, err := searchquery.FacetFilter("brand", "Acme", searchquery.KeyedRules(settings), schema)
+		q, err := searchquery.FacetFilter("brand", "Acme", searchquery.KeyedAccess(settings), schema)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(asJSON(q)).To(MatchJSON(`{"term": {"brand.keyword": "Acme"}}`))
-		_, err = searchquery.FacetFilter("price", "1", searchquery.KeyedRules(settings), schema)
+		_, err = searchquery.FacetFilter("price", "1", searchquery.KeyedAccess(settings), schema)
 		Expect(err).To(MatchError(`invalid search request: field: "price" is not a facet field (facet fields: brand, specs.color, inStock)`))
-		_, err = searchquery.FacetFilter("inStock", "maybe", searchquery.KeyedRules(settings), schema)
+		_, err = searchquery.FacetFilter("inStock", "maybe", searchquery.KeyedAccess(settings), schema)
 		Expect(err).To(MatchError(`invalid search request: value: must be true or false, as field "inStock" holds booleans`))
 		_, err = searchquery.FacetFilter("specs.color", "red", public, schema)
 		Expect(err).To(MatchError(`invalid search request: field: "specs.color" is not allowed in public facets (allowed: brand)`))

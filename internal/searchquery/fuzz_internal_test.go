@@ -23,7 +23,7 @@ func FuzzQueryWords(f *testing.F) {
 	f.Add("walnut desk unicornium", uint8(0), uint8(1))
 	f.Fuzz(func(t *testing.T, q string, strategy, drop uint8) {
 		req := Request{Q: q, MatchingStrategy: []string{StrategyAll, StrategyLast, StrategyAny}[strategy%3]}
-		tp := newTextPlan(req, KeyedRules(fuzzRankSettings), nil, int(drop%12), []searchv1alpha1.RankingCriterion{critCustom})
+		tp := newTextPlan(req, KeyedAccess(fuzzRankSettings), nil, int(drop%12), []searchv1alpha1.RankingCriterion{critCustom})
 		n := len(tp.words.kept)
 		if n > MaxWords {
 			t.Fatalf("%q: %d words kept", q, n)

@@ -43,8 +43,8 @@ func FuzzBuild(f *testing.F) {
 		if strictjson.Decode(body, &req) != nil {
 			return
 		}
-		for _, rules := range []searchquery.Rules{searchquery.KeyedRules(fuzzSettings), searchquery.PublicRules(fuzzSettings, public), searchquery.KeyedRules(hybrid)} {
-			plan, err := searchquery.Build(req, rules, fuzzSchema)
+		for _, access := range []searchquery.Access{searchquery.KeyedAccess(fuzzSettings), searchquery.PublicAccess(fuzzSettings, public), searchquery.KeyedAccess(hybrid)} {
+			plan, err := searchquery.Build(req, access, fuzzSchema)
 			if err != nil {
 				if !errors.Is(err, searchquery.ErrInvalid) {
 					t.Fatalf("%q: an error that is not a 400: %v", body, err)
@@ -71,7 +71,7 @@ func FuzzCheckPolicy(f *testing.F) {
 			t.Fatalf("%q: an error that is not a 400: %v", body, err)
 		}
 		p.AllowedFilters, p.AllowedFacets, p.AllowedSorts = nil, nil, nil
-		if _, err := searchquery.Build(searchquery.Request{}, searchquery.PublicRules(fuzzSettings, p), fuzzSchema); err != nil {
+		if _, err := searchquery.Build(searchquery.Request{}, searchquery.PublicAccess(fuzzSettings, p), fuzzSchema); err != nil {
 			t.Fatalf("%q: a public search under the policy failed: %v", body, err)
 		}
 	})
@@ -97,8 +97,8 @@ func FuzzBuildGrouped(f *testing.F) {
 		if strictjson.Decode(body, &req) != nil {
 			return
 		}
-		for _, rules := range []searchquery.Rules{searchquery.KeyedRules(groupedSettings), searchquery.PublicRules(groupedSettings, public)} {
-			plan, err := searchquery.Build(req, rules, fuzzSchema)
+		for _, access := range []searchquery.Access{searchquery.KeyedAccess(groupedSettings), searchquery.PublicAccess(groupedSettings, public)} {
+			plan, err := searchquery.Build(req, access, fuzzSchema)
 			if err != nil {
 				if !errors.Is(err, searchquery.ErrInvalid) {
 					t.Fatalf("%q: an error that is not a 400: %v", body, err)
@@ -123,7 +123,7 @@ func FuzzFacetSearch(f *testing.F) {
 		if strictjson.Decode(body, &req) != nil {
 			return
 		}
-		plan, err := searchquery.BuildFacetSearch(req, field, searchquery.KeyedRules(groupedSettings), fuzzSchema, 0)
+		plan, err := searchquery.BuildFacetSearch(req, field, searchquery.KeyedAccess(groupedSettings), fuzzSchema, 0)
 		if err != nil {
 			if !errors.Is(err, searchquery.ErrInvalid) {
 				t.Fatalf("%q %q: an error that is not a 400: %v", body, field, err)

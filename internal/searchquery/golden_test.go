@@ -30,7 +30,7 @@ var _ = Describe("A typical two-word search", func() {
 			"popularity": {Path: "popularity", Kind: searchquery.KindNumber, Type: "long", Keyword: "popularity"},
 		}
 		plan, err := searchquery.Build(decode(`{"q": "leathr wallet", "limit": 20, "facets": ["brand"],
-		"filters": {"field": "price", "range": {"lt": 400}}}`), searchquery.KeyedRules(s), bench)
+		"filters": {"field": "price", "range": {"lt": 400}}}`), searchquery.KeyedAccess(s), bench)
 		Expect(err).NotTo(HaveOccurred())
 		var pretty bytes.Buffer
 		Expect(json.Indent(&pretty, plan.Body, "", "  ")).To(Succeed())

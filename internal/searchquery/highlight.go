@@ -39,7 +39,7 @@ type snippetSpec struct {
 // highlightPlanOf is nil when the request wants neither highlights nor snippets. Only
 // fields the hit returns are highlighted: a browser never sees a field through its
 // highlight that the policy does not return.
-func highlightPlanOf(req Request, r Rules, s Schema, hasText bool) *highlightPlan {
+func highlightPlanOf(req Request, r Access, s Schema, hasText bool) *highlightPlan {
 	h := &highlightPlan{words: len(r.Settings.SearchableFields) > 0, schema: s}
 	for _, sn := range req.Snippets {
 		h.snippets = append(h.snippets, snippetSpec{path: sn.Field, words: snippetWords(sn)})
@@ -62,7 +62,7 @@ func snippetWords(s SnippetRequest) int {
 
 // highlighted are the fields to highlight: the searchable fields a hit returns; with
 // none configured, the fields it returns, or all (every text field is searchable then).
-func highlighted(req Request, r Rules) ([]string, bool) {
+func highlighted(req Request, r Access) ([]string, bool) {
 	returned := returnedFields(req, r)
 	if len(r.Settings.SearchableFields) == 0 {
 		return returned, returned == nil
@@ -77,7 +77,7 @@ func highlighted(req Request, r Rules) ([]string, bool) {
 }
 
 // returnedFields are the fields a hit returns (nil: all).
-func returnedFields(req Request, r Rules) []string {
+func returnedFields(req Request, r Access) []string {
 	if len(req.Fields) > 0 {
 		return req.Fields
 	}

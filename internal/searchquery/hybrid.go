@@ -49,7 +49,7 @@ type semanticPlan struct {
 
 // semanticOf validates hybrid and vector against the index's embedders; nil without
 // hybrid.
-func semanticOf(req Request, r Rules, p *problems) *semanticPlan {
+func semanticOf(req Request, r Access, p *problems) *semanticPlan {
 	if req.Hybrid == nil {
 		if req.Vector != nil {
 			p.add("vector", "needs hybrid, naming the vector's embedder")

@@ -14,7 +14,7 @@ import (
 var _ = Describe("Search by meaning", func() {
 	withEmbedder := settings
 	withEmbedder.Embedders = map[string]searchv1alpha1.Embedder{"use": {Source: "userProvided", Dimensions: 3}}
-	rules := searchquery.KeyedRules(withEmbedder)
+	rules := searchquery.KeyedAccess(withEmbedder)
 	// Without custom ranking nothing sorts after the score: BM25 breaks the ties.
 	tied := withEmbedder
 	tied.CustomRanking = nil
@@ -43,7 +43,7 @@ var _ = Describe("Search by meaning", func() {
 	)
 
 	It("leaves the body of a words-only search as it is, but for the vectors kept out of the hits", func() {
-		plain := build(`{"q": "red tv"}`, searchquery.KeyedRules(settings))
+		plain := build(`{"q": "red tv"}`, searchquery.KeyedAccess(settings))
 		words := build(`{"q": "red tv"}`, rules)
 		Expect(words["_source"]).To(Equal(map[string]any{"excludes": []any{"aisleVersion", "_vectors"}}))
 		delete(words, "_source")
@@ -52,7 +52,7 @@ var _ = Describe("Search by meaning", func() {
 	})
 
 	It("matches the words or the kNN top k, the similarity scaled into the fraction beside BM25", func() {
-		m := build(`{"q": "red tv", "hybrid": {"embedder": "use", "semanticRatio": 0.25}, "vector": [1, 0, 0], "filters": {"field": "brand", "eq": "acme"}}`, searchquery.KeyedRules(tied))
+		m := build(`{"q": "red tv", "hybrid": {"embedder": "use", "semanticRatio": 0.25}, "vector": [1, 0, 0], "filters": {"field": "brand", "eq": "acme"}}`, searchquery.KeyedAccess(tied))
 		must := m["query"].(map[string]any)["bool"].(map[string]any)["must"].([]any)
 		either := must[0].(map[string]any)["bool"].(map[string]any)["must"].([]any)[0].(map[string]any)["bool"].(map[string]any)["should"].([]any)
 		Expect(either).To(HaveLen(2))
@@ -62,7 +62,7 @@ var _ = Describe("Search by meaning", func() {
 		Expect(knn["boost"]).To(BeNumerically("~", 0.45*0.25, 1e-9))
 		Expect(knn["filter"]).To(Equal(filtersOf(m)), "the kNN search is pre-filtered as the search is")
 
-		words := build(`{"q": "red tv"}`, searchquery.KeyedRules(tied))
+		words := build(`{"q": "red tv"}`, searchquery.KeyedAccess(tied))
 		Expect(tieBoost(m)).To(BeNumerically("~", tieBoost(words)*0.75, 1e-12))
 	})
 

@@ -12,7 +12,7 @@ import (
 )
 
 var _ = Describe("Ranking by popularity (customRanking _popularity)", func() {
-	popular := searchquery.Rules{Settings: searchv1alpha1.IndexSettings{
+	popular := searchquery.Access{Settings: searchv1alpha1.IndexSettings{
 		EventRanking:  &searchv1alpha1.EventRanking{Enabled: true},
 		CustomRanking: []searchv1alpha1.RankingRule{{Field: "_popularity"}, {Field: "price", Order: "asc"}}}}
 	plan := func(body string, signals string) string {

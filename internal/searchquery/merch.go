@@ -58,7 +58,7 @@ type Window struct {
 // the fields they may name.
 func RuleFilter(f *Filter, place string, settings searchv1alpha1.IndexSettings, s Schema) (any, []string) {
 	var p problems
-	fb := &filterBuilder{allowed: KeyedRules(settings).filterable(), schema: s, p: &p}
+	fb := &filterBuilder{allowed: KeyedAccess(settings).filterable(), schema: s, p: &p}
 	q := fb.build(f, place, 1)
 	if len(p) > 0 {
 		return nil, p
@@ -68,7 +68,7 @@ func RuleFilter(f *Filter, place string, settings searchv1alpha1.IndexSettings, 
 
 // checkMerch refuses enableRules false from browsers: public search always applies the
 // index's rules (turning them off is the merchandiser's preview).
-func checkMerch(req *Request, r Rules, p *problems) {
+func checkMerch(req *Request, r Access, p *problems) {
 	if r.Public && req.EnableRules != nil && !*req.EnableRules {
 		p.add("enableRules", "is only available with a key: public search always applies the index's rules")
 	}
@@ -94,7 +94,7 @@ type merchBand struct {
 // withMerch adds the rules' band to the radix, its size what the score has room for
 // once the text criteria and a full range for each quantized criterion are counted: the
 // weights are scaled down to fit when they exceed it.
-func (p textPlan) withMerch(r Rules, m *Merch, quantized []searchv1alpha1.RankingCriterion) (textPlan, merchBand) {
+func (p textPlan) withMerch(r Access, m *Merch, quantized []searchv1alpha1.RankingCriterion) (textPlan, merchBand) {
 	if m == nil || len(m.Boost)+len(m.Bury) == 0 {
 		return p, merchBand{}
 	}

@@ -25,7 +25,7 @@ var merchSchema = Schema{
 func brandIs(v string) any { return map[string]any{"term": map[string]any{"brand.keyword": v}} }
 
 // merchBody builds q with m and returns the plan and its body.
-func merchBody(q string, r Rules, m *Merch) (Plan, map[string]any) {
+func merchBody(q string, r Access, m *Merch) (Plan, map[string]any) {
 	plan, err := BuildWith(Request{Q: q, Explain: !r.Public}, r, merchSchema, Inputs{Merch: m})
 	Expect(err).NotTo(HaveOccurred())
 	var body map[string]any
@@ -51,8 +51,8 @@ var _ = Describe("The rules' band of the score", func() {
 	)
 
 	It("scores a boost's matches and a bury's non-matches by their weights at the band's base", func() {
-		tp, band := newTextPlan(Request{Q: "red shoe", MatchingStrategy: StrategyAll}, KeyedRules(merchSettings), merchSchema, 0, nil).
-			withMerch(KeyedRules(merchSettings), &Merch{Boost: []Weighted{{brandIs("a"), 3}}, Bury: []Weighted{{brandIs("b"), 2}}}, nil)
+		tp, band := newTextPlan(Request{Q: "red shoe", MatchingStrategy: StrategyAll}, KeyedAccess(merchSettings), merchSchema, 0, nil).
+			withMerch(KeyedAccess(merchSettings), &Merch{Boost: []Weighted{{brandIs("a"), 3}}, Bury: []Weighted{{brandIs("b"), 2}}}, nil)
 		base := tp.radix.base(critRules)
 		Expect(base).To(Equal(tp.radix.base(critProximity) * tp.radix.bands[2].size))
 		Expect(band.size).To(Equal(int64(6)))
@@ -68,7 +68,7 @@ var _ = Describe("The rules' band of the score", func() {
 			many = append(many, Weighted{brandIs("x"), 10})
 		}
 		long := Request{Q: "one two three four five six seven eight nine tenth", MatchingStrategy: StrategyAny}
-		tp, band := newTextPlan(long, KeyedRules(merchSettings), merchSchema, 0, nil).withMerch(KeyedRules(merchSettings), &Merch{Boost: many}, nil)
+		tp, band := newTextPlan(long, KeyedAccess(merchSettings), merchSchema, 0, nil).withMerch(KeyedAccess(merchSettings), &Merch{Boost: many}, nil)
 		Expect(band.size).To(BeNumerically("<", 2001))
 		Expect(band.size).To(BeNumerically(">", 1))
 		product := int64(1)
@@ -79,20 +79,20 @@ var _ = Describe("The rules' band of the score", func() {
 	})
 
 	It("ranks a search without words by the band alone, after the request's sort", func() {
-		_, body := merchBody("", KeyedRules(merchSettings), &Merch{Boost: []Weighted{{brandIs("a"), 1}}})
+		_, body := merchBody("", KeyedAccess(merchSettings), &Merch{Boost: []Weighted{{brandIs("a"), 1}}})
 		Expect(jsonOf(body["query"].(map[string]any)["bool"].(map[string]any)["must"])).To(MatchJSON(
 			`[{"bool": {"filter": [{"match_all": {}}], "should": [{"constant_score": {"filter": {"term": {"brand.keyword": "a"}}, "boost": 1}}]}}]`))
 	})
 
 	It("shows in explain the weight a hit got: boosts matched less buries matched", func() {
-		plan, _ := merchBody("", KeyedRules(merchSettings), &Merch{Boost: []Weighted{{brandIs("a"), 3}}, Bury: []Weighted{{brandIs("b"), 2}}})
+		plan, _ := merchBody("", KeyedAccess(merchSettings), &Merch{Boost: []Weighted{{brandIs("a"), 3}}, Bury: []Weighted{{brandIs("b"), 2}}})
 		for score, want := range map[float64]int{5: 3, 2: 0, 0: -2, 3: 1} {
 			Expect(*plan.explain.ranking([]json.RawMessage{json.RawMessage(jsonOf(score))}, nil).Rules).To(Equal(want), "score %v", score)
 		}
 	})
 
 	It("adds no band, and no rules to explain, without boosts or buries", func() {
-		plan, _ := merchBody("shoe", KeyedRules(merchSettings), &Merch{Hide: []string{"h"}})
+		plan, _ := merchBody("shoe", KeyedAccess(merchSettings), &Merch{Hide: []string{"h"}})
 		Expect(plan.explain.radix.has(critRules)).To(BeFalse())
 		Expect(plan.explain.ranking(nil, nil).Rules).To(BeNil())
 	})
@@ -100,7 +100,7 @@ var _ = Describe("The rules' band of the score", func() {
 
 var _ = Describe("What the rules change in a search's body", func() {
 	It("ANDs their filters with the request's and keeps hidden records out of hits and facets", func() {
-		_, body := merchBody("shoe", KeyedRules(merchSettings), &Merch{Filters: []any{brandIs("a")}, Hide: []string{"h1", "h2"}})
+		_, body := merchBody("shoe", KeyedAccess(merchSettings), &Merch{Filters: []any{brandIs("a")}, Hide: []string{"h1", "h2"}})
 		q := body["query"].(map[string]any)["bool"].(map[string]any)
 		Expect(jsonOf(q["filter"])).To(MatchJSON(`[{"term": {"brand.keyword": "a"}}]`))
 		Expect(jsonOf(q["must_not"])).To(MatchJSON(`[{"ids": {"values": ["h1", "h2"]}}]`))
@@ -108,7 +108,7 @@ var _ = Describe("What the rules change in a search's body", func() {
 	})
 
 	It("keeps promoted records out of the organic hits only, and fetches them apart through every filter, in the window's places", func() {
-		plan, body := merchBody("shoe", PublicRules(merchSettings, searchv1alpha1.PublicSearchPolicy{
+		plan, body := merchBody("shoe", PublicAccess(merchSettings, searchv1alpha1.PublicSearchPolicy{
 			RetrievableFields: []searchv1alpha1.FieldPath{"name"},
 			ForcedFilters:     []searchv1alpha1.FilterCondition{{Field: "brand", Values: []string{"a"}}}}),
 			&Merch{Promoted: []string{"p1", "p2"}, Hide: []string{"h"}, Window: &Window{From: 3, Size: 7}})
@@ -133,11 +133,11 @@ var _ = Describe("What the rules change in a search's body", func() {
 			asked = [2]int{offset, limit}
 			return Window{From: offset, Size: limit + 1}
 		}
-		_, body := merchBody("shoe", KeyedRules(merchSettings), &Merch{Promoted: []string{"p"}, Cover: cover})
+		_, body := merchBody("shoe", KeyedAccess(merchSettings), &Merch{Promoted: []string{"p"}, Cover: cover})
 		Expect(asked).To(Equal([2]int{0, 20}), "the page's offset and limit")
 		Expect(body["from"]).To(BeNumerically("==", 0))
 		Expect(body["size"]).To(BeNumerically("==", 21))
-		_, body = merchBody("shoe", KeyedRules(merchSettings), &Merch{Promoted: []string{"p"}, Cover: cover, Window: &Window{From: 5, Size: 9}})
+		_, body = merchBody("shoe", KeyedAccess(merchSettings), &Merch{Promoted: []string{"p"}, Cover: cover, Window: &Window{From: 5, Size: 9}})
 		Expect(body["from"]).To(BeNumerically("==", 5))
 		Expect(body["size"]).To(BeNumerically("==", 9))
 	})
@@ -163,17 +163,17 @@ var _ = Describe("What the rules change in a search's body", func() {
 	})
 
 	It("leaves the body as it was without rules", func() {
-		plain, _ := merchBody("shoe", KeyedRules(merchSettings), nil)
-		empty, _ := merchBody("shoe", KeyedRules(merchSettings), &Merch{})
+		plain, _ := merchBody("shoe", KeyedAccess(merchSettings), nil)
+		empty, _ := merchBody("shoe", KeyedAccess(merchSettings), &Merch{})
 		Expect(plain.Body).To(MatchJSON(empty.Body))
 		Expect(plain.Pinned).To(BeNil())
 	})
 
 	It("refuses enableRules false from a browser, and takes it with a key", func() {
 		off := false
-		_, err := Build(Request{EnableRules: &off}, PublicRules(merchSettings, searchv1alpha1.PublicSearchPolicy{}), merchSchema)
+		_, err := Build(Request{EnableRules: &off}, PublicAccess(merchSettings, searchv1alpha1.PublicSearchPolicy{}), merchSchema)
 		Expect(err).To(MatchError(ContainSubstring("enableRules: is only available with a key")))
-		_, err = Build(Request{EnableRules: &off}, KeyedRules(merchSettings), merchSchema)
+		_, err = Build(Request{EnableRules: &off}, KeyedAccess(merchSettings), merchSchema)
 		Expect(err).NotTo(HaveOccurred())
 	})
 

@@ -26,11 +26,11 @@ func PopularityLevelID(l int) string { return "popularity-" + strconv.Itoa(l) }
 
 // popularityOf reports that the custom criterion ranks by popularity in this search:
 // the settings put _popularity first and the search has a signals index to read.
-func popularityOf(r Rules, signalsIndex string) bool {
+func popularityOf(r Access, signalsIndex string) bool {
 	return signalsIndex != "" && firstCustomIsPopularity(r)
 }
 
-func firstCustomIsPopularity(r Rules) bool {
+func firstCustomIsPopularity(r Access) bool {
 	return len(r.Settings.CustomRanking) > 0 && r.Settings.CustomRanking[0].Field == searchv1alpha1.PopularityField
 }
 

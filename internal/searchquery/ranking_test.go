@@ -27,7 +27,7 @@ func withRanking(s searchv1alpha1.IndexSettings, ranking ...searchv1alpha1.Ranki
 }
 
 func planOf(body string, s searchv1alpha1.IndexSettings, in searchquery.Inputs) (searchquery.Plan, map[string]any) {
-	plan, err := searchquery.BuildWith(decode(body), searchquery.KeyedRules(s), schema, in)
+	plan, err := searchquery.BuildWith(decode(body), searchquery.KeyedAccess(s), schema, in)
 	Expect(err).NotTo(HaveOccurred())
 	var m map[string]any
 	Expect(json.Unmarshal(plan.Body, &m)).To(Succeed())
@@ -64,13 +64,13 @@ var _ = Describe("The ranking's query", func() {
 	It("puts custom ranking after the score, exactly, and objectID last", func() {
 		_, m := planOf(`{"q": "shoe"}`, rankedSettings, searchquery.Inputs{})
 		Expect(toJSON(m["sort"])).To(MatchJSON(`[{"_score": {"order": "desc"}}, {"popularity": {"order": "desc"}}, {"objectID": {"order": "asc"}}]`))
-		Expect(searchquery.StatsFields(decode(`{"q": "shoe"}`), searchquery.KeyedRules(rankedSettings), schema)).To(BeEmpty())
+		Expect(searchquery.StatsFields(decode(`{"q": "shoe"}`), searchquery.KeyedAccess(rankedSettings), schema)).To(BeEmpty())
 	})
 
 	It("cuts custom ranking moved before proximity into ranges of its values, and keeps its exact values after the score", func() {
 		s := withRanking(rankedSettings, "sort", "words", "typo", "custom", "proximity", "attribute", "exact")
 		req := decode(`{"q": "red shoe"}`)
-		Expect(searchquery.StatsFields(req, searchquery.KeyedRules(s), schema)).To(Equal([]string{"popularity"}))
+		Expect(searchquery.StatsFields(req, searchquery.KeyedAccess(s), schema)).To(Equal([]string{"popularity"}))
 		plan, m := planOf(`{"q": "red shoe", "explain": true, "matchingStrategy": "all"}`, s, searchquery.Inputs{Stats: searchquery.FieldStats{"popularity": {Min: 0, Max: 100}}})
 		should := toJSON(textQuery(m)["should"])
 		Expect(should).To(ContainSubstring(`{"range":{"popularity":{"gte":50}}}`))
@@ -91,7 +91,7 @@ var _ = Describe("The ranking's query", func() {
 	It("sorts by the request's keys after the score when sort is moved, ranging them in the score", func() {
 		s := withRanking(rankedSettings, "words", "sort", "typo", "proximity", "attribute", "exact", "custom")
 		req := `{"q": "red shoe", "sort": [{"field": "price"}]}`
-		Expect(searchquery.StatsFields(decode(req), searchquery.KeyedRules(s), schema)).To(Equal([]string{"price"}))
+		Expect(searchquery.StatsFields(decode(req), searchquery.KeyedAccess(s), schema)).To(Equal([]string{"price"}))
 		_, m := planOf(req, s, searchquery.Inputs{Stats: searchquery.FieldStats{"price": {Min: 0, Max: 10}}})
 		Expect(toJSON(textQuery(m)["should"])).To(ContainSubstring(`{"range":{"price":{"lt":5}}}`))
 		Expect(toJSON(m["sort"])).To(MatchJSON(`[{"_score": {"order": "desc"}}, {"price": {"order": "asc"}},
@@ -109,7 +109,7 @@ var _ = Describe("The ranking's query", func() {
 
 	It("matches typos and prefixes on the field itself while the index has no words subfield yet (until its rebuild)", func() {
 		old := searchquery.Schema{"name": {Path: "name", Kind: searchquery.KindString, Type: "text", Keyword: "name.keyword"}}
-		one := searchquery.KeyedRules(searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}})
+		one := searchquery.KeyedAccess(searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}})
 		plan, err := searchquery.Build(decode(`{"q": "shoe"}`), one, old)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(plan.Body)).NotTo(ContainSubstring("name.words"))
@@ -117,20 +117,20 @@ var _ = Describe("The ranking's query", func() {
 	})
 
 	DescribeTable("highlights the fields a hit returns",
-		func(body string, r searchquery.Rules, want string) {
+		func(body string, r searchquery.Access, want string) {
 			plan, err := searchquery.Build(decode(body), r, schema)
 			Expect(err).NotTo(HaveOccurred())
 			var m map[string]any
 			Expect(json.Unmarshal(plan.Body, &m)).To(Succeed())
 			Expect(toJSON(m["highlight"].(map[string]any)["fields"])).To(MatchJSON(want))
 		},
-		Entry("a browser's, when the policy returns every field", `{"q": "shoe"}`, searchquery.PublicRules(rankedSettings, searchv1alpha1.PublicSearchPolicy{}),
+		Entry("a browser's, when the policy returns every field", `{"q": "shoe"}`, searchquery.PublicAccess(rankedSettings, searchv1alpha1.PublicSearchPolicy{}),
 			`{"name": {"matched_fields": ["name", "name.words"]}, "description": {"matched_fields": ["description", "description.words"]}}`),
 		Entry("a browser's, only the retrievable ones", `{"q": "shoe"}`,
-			searchquery.PublicRules(rankedSettings, searchv1alpha1.PublicSearchPolicy{RetrievableFields: []searchv1alpha1.FieldPath{"name"}}),
+			searchquery.PublicAccess(rankedSettings, searchv1alpha1.PublicSearchPolicy{RetrievableFields: []searchv1alpha1.FieldPath{"name"}}),
 			`{"name": {"matched_fields": ["name", "name.words"]}}`),
-		Entry("every field, when none is searchable", `{"q": "shoe"}`, searchquery.KeyedRules(searchv1alpha1.IndexSettings{}), `{"*": {}}`),
-		Entry("the fields asked for, when none is searchable", `{"q": "shoe", "fields": ["brand"]}`, searchquery.KeyedRules(searchv1alpha1.IndexSettings{}), `{"brand": {}}`),
+		Entry("every field, when none is searchable", `{"q": "shoe"}`, searchquery.KeyedAccess(searchv1alpha1.IndexSettings{}), `{"*": {}}`),
+		Entry("the fields asked for, when none is searchable", `{"q": "shoe", "fields": ["brand"]}`, searchquery.KeyedAccess(searchv1alpha1.IndexSettings{}), `{"brand": {}}`),
 	)
 })
 
@@ -182,12 +182,12 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 var _ = DescribeTable("A ranked request is refused when it breaks a rule",
 	func(body string, public bool, message string) {
-		r := searchquery.KeyedRules(rankedSettings)
+		r := searchquery.KeyedAccess(rankedSettings)
 		if strings.Contains(body, "price") {
-			r = searchquery.KeyedRules(searchv1alpha1.IndexSettings{})
+			r = searchquery.KeyedAccess(searchv1alpha1.IndexSettings{})
 		}
 		if public {
-			r = searchquery.PublicRules(rankedSettings, searchv1alpha1.PublicSearchPolicy{RetrievableFields: []searchv1alpha1.FieldPath{"name"}})
+			r = searchquery.PublicAccess(rankedSettings, searchv1alpha1.PublicSearchPolicy{RetrievableFields: []searchv1alpha1.FieldPath{"name"}})
 		}
 		_, err := searchquery.Build(decode(body), r, schema)
 		Expect(err).To(MatchError(ContainSubstring(message)))

@@ -7,7 +7,7 @@ type Restriction struct {
 	// Filters must hold for every hit; nil adds none.
 	Filters *Filter
 	// MaxHits caps the request's limit (a request asking more gets MaxHits); 0 leaves
-	// the rules' cap.
+	// the access's cap.
 	MaxHits int
 }
 
@@ -16,13 +16,13 @@ type Restriction struct {
 const restrictionPlace = "securedKey.filters"
 
 // Restricted returns r narrowed by a secured key's restriction; nil leaves r as it is.
-func (r Rules) Restricted(k *Restriction) Rules {
+func (r Access) Restricted(k *Restriction) Access {
 	r.Key = k
 	return r
 }
 
 // keyFilter builds the restriction's filter, checked as a request's filters are.
-func (r Rules) keyFilter(s Schema, p *problems) map[string]any {
+func (r Access) keyFilter(s Schema, p *problems) map[string]any {
 	if r.Key == nil || r.Key.Filters == nil {
 		return nil
 	}
@@ -31,7 +31,7 @@ func (r Rules) keyFilter(s Schema, p *problems) map[string]any {
 }
 
 // keyCap lowers limit to the restriction's hit cap.
-func (r Rules) keyCap(limit int) int {
+func (r Access) keyCap(limit int) int {
 	if r.Key == nil || r.Key.MaxHits <= 0 {
 		return limit
 	}

@@ -10,7 +10,7 @@ import (
 // A secured key's restriction goes on top of the request: it can only narrow.
 var _ = Describe("A search under a secured key's restriction", func() {
 	group := &searchquery.Filter{Field: "brand", Eq: "b2b-42"}
-	restricted := searchquery.KeyedRules(settings).Restricted(&searchquery.Restriction{Filters: group, MaxHits: 5})
+	restricted := searchquery.KeyedAccess(settings).Restricted(&searchquery.Restriction{Filters: group, MaxHits: 5})
 
 	It("adds the key's filter beside the request's, so both must hold", func() {
 		body := build(`{"filters": {"field": "price", "range": {"lt": 50}}}`, restricted)
@@ -38,7 +38,7 @@ var _ = Describe("A search under a secured key's restriction", func() {
 	})
 
 	It("names the key's filter when it cannot apply, rather than dropping it", func() {
-		bad := searchquery.KeyedRules(settings).Restricted(&searchquery.Restriction{Filters: &searchquery.Filter{Field: "customerGroup", Eq: "b2b-42"}})
+		bad := searchquery.KeyedAccess(settings).Restricted(&searchquery.Restriction{Filters: &searchquery.Filter{Field: "customerGroup", Eq: "b2b-42"}})
 		_, err := searchquery.Build(decode(`{}`), bad, schema)
 		Expect(err).To(MatchError(`invalid search request: securedKey.filters.field: "customerGroup" is not a filterable field (filterable fields: brand, price, inStock, createdAt, specs.color)`))
 	})
@@ -51,6 +51,6 @@ var _ = Describe("A search under a secured key's restriction", func() {
 	})
 
 	It("changes nothing without a restriction", func() {
-		Expect(searchquery.KeyedRules(settings).Restricted(nil)).To(Equal(searchquery.KeyedRules(settings)))
+		Expect(searchquery.KeyedAccess(settings).Restricted(nil)).To(Equal(searchquery.KeyedAccess(settings)))
 	})
 })

@@ -35,7 +35,7 @@ var _ = Describe("Reading the mapping", func() {
 
 var _ = Describe("Shaping the answer", func() {
 	It("returns hits without the version field, highlights, facet counts and the total", func() {
-		plan, err := searchquery.Build(decode(`{"q": "red", "facets": ["brand", "inStock"], "limit": 2}`), searchquery.KeyedRules(settings), schema)
+		plan, err := searchquery.Build(decode(`{"q": "red", "facets": ["brand", "inStock"], "limit": 2}`), searchquery.KeyedAccess(settings), schema)
 		Expect(err).NotTo(HaveOccurred())
 		res, err := searchquery.Shape(plan, []byte(`{"took": 3, "hits": {"total": {"value": 42, "relation": "eq"}, "hits": [
 			{"_id": "a", "_source": {"objectID": "a", "name": "Red shoe", "aisleVersion": 7, "big": 12345678901234567890},
@@ -52,7 +52,7 @@ var _ = Describe("Shaping the answer", func() {
 	})
 
 	It("answers empty facets for a facet no record holds", func() {
-		plan, err := searchquery.Build(decode(`{"facets": ["brand"]}`), searchquery.KeyedRules(settings), schema)
+		plan, err := searchquery.Build(decode(`{"facets": ["brand"]}`), searchquery.KeyedAccess(settings), schema)
 		Expect(err).NotTo(HaveOccurred())
 		res, err := searchquery.Shape(plan, []byte(`{"hits": {"total": {"value": 0}, "hits": []}}`))
 		Expect(err).NotTo(HaveOccurred())

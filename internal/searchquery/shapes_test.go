@@ -26,7 +26,7 @@ var _ = Describe("Fields that hold no sortable values", func() {
 		CustomRanking:  []searchv1alpha1.RankingRule{{Field: "empty"}, {Field: "loc"}, {Field: "price"}},
 	}
 	plan := func(body string) map[string]any {
-		p, err := searchquery.Build(decode(body), searchquery.KeyedRules(oddSettings), odd)
+		p, err := searchquery.Build(decode(body), searchquery.KeyedAccess(oddSettings), odd)
 		Expect(err).NotTo(HaveOccurred())
 		var m map[string]any
 		Expect(json.Unmarshal(p.Body, &m)).To(Succeed())

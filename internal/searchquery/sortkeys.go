@@ -50,7 +50,7 @@ func (o hitOrder) quantized() []searchv1alpha1.RankingCriterion {
 
 // orderOf places the sort and custom criteria. text is false for an empty query: no
 // text criterion decides anything then, so none is moved.
-func orderOf(req Request, r Rules, s Schema, text bool) hitOrder {
+func orderOf(req Request, r Access, s Schema, text bool) hitOrder {
 	o := hitOrder{bands: map[searchv1alpha1.RankingCriterion]sortKey{}}
 	ranking := relevance.Ranking(r.Settings)
 	leading := true
@@ -95,7 +95,7 @@ func beforeText(later []searchv1alpha1.RankingCriterion) bool {
 // keysOf are the keys of criterion c: the request's sort or the custom ranking, without
 // the fields no record holds yet or holding what has no order (objects, geo points):
 // Elasticsearch refuses to sort on them, and sorting on them would change nothing.
-func keysOf(c searchv1alpha1.RankingCriterion, req Request, r Rules, s Schema) []sortKey {
+func keysOf(c searchv1alpha1.RankingCriterion, req Request, r Access, s Schema) []sortKey {
 	var out []sortKey
 	add := func(path, order, def string) {
 		f, ok := s[path]
@@ -124,7 +124,7 @@ func keysOf(c searchv1alpha1.RankingCriterion, req Request, r Rules, s Schema) [
 }
 
 // StatsFields are the fields whose FieldStats a request's ranking needs.
-func StatsFields(req Request, r Rules, s Schema) []string {
+func StatsFields(req Request, r Access, s Schema) []string {
 	var out []string
 	for _, k := range orderOf(req, r, s, len(splitWords(req.Q)) > 0).bands {
 		out = append(out, k.field)

@@ -47,13 +47,13 @@ type textPlan struct {
 }
 
 // newTextPlan reads the query's words and sizes the bands of the ranking.
-func newTextPlan(req Request, r Rules, s Schema, drop int, quantized []searchv1alpha1.RankingCriterion) textPlan {
+func newTextPlan(req Request, r Access, s Schema, drop int, quantized []searchv1alpha1.RankingCriterion) textPlan {
 	return newWeighedPlan(req, r, s, drop, quantized, WordStats{}, false)
 }
 
 // newWeighedPlan is newTextPlan with the index's word frequencies, and with tail when
 // nothing ranks after the score.
-func newWeighedPlan(req Request, r Rules, s Schema, drop int, quantized []searchv1alpha1.RankingCriterion, stats WordStats, tail bool) textPlan {
+func newWeighedPlan(req Request, r Access, s Schema, drop int, quantized []searchv1alpha1.RankingCriterion, stats WordStats, tail bool) textPlan {
 	stops := relevance.StopsOf(r.Settings)
 	neg := relevance.NegationsOf(r.Settings)
 	p := textPlan{words: parseWords(req.Q, stops, neg, drop), neg: neg, typos: typoRulesOf(r.Settings, req.TypoTolerance), strategy: strategyOf(req)}

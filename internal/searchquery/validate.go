@@ -42,7 +42,7 @@ func notAllowed(path string, l list) string {
 
 // checkPaging validates q, limit, offset and maxValuesPerFacet, returning the limit to
 // use (capped by the public policy).
-func checkPaging(req *Request, r Rules, p *problems) int {
+func checkPaging(req *Request, r Access, p *problems) int {
 	if len(req.Q) > MaxQueryLength {
 		p.add("q", "must be at most %d bytes", MaxQueryLength)
 	}
@@ -65,7 +65,7 @@ func checkPaging(req *Request, r Rules, p *problems) int {
 	return limit
 }
 
-func checkFacets(req *Request, r Rules, p *problems) {
+func checkFacets(req *Request, r Access, p *problems) {
 	allowed := r.facetable()
 	for i, f := range req.Facets {
 		if !allowed.has(f) {
@@ -74,7 +74,7 @@ func checkFacets(req *Request, r Rules, p *problems) {
 	}
 }
 
-func checkSort(req *Request, r Rules, p *problems) {
+func checkSort(req *Request, r Access, p *problems) {
 	allowed := r.sortable()
 	for i, s := range req.Sort {
 		place := fmt.Sprintf("sort[%d]", i)
@@ -88,7 +88,7 @@ func checkSort(req *Request, r Rules, p *problems) {
 }
 
 // checkFields validates the requested fields; a browser may only ask for retrievable ones.
-func checkFields(req *Request, r Rules, p *problems) {
+func checkFields(req *Request, r Access, p *problems) {
 	allowed := r.retrievable()
 	for i, f := range req.Fields {
 		if f == "" {
@@ -153,7 +153,7 @@ func isDate(s string) bool {
 // checkRanking validates the ranking's request fields: the matching strategy, explain
 // (keyed searches only: it shows custom ranking values a policy may not return) and the
 // snippets (searchable text fields, returned to browsers, 1 to 100 words).
-func checkRanking(req *Request, r Rules, s Schema, p *problems) {
+func checkRanking(req *Request, r Access, s Schema, p *problems) {
 	switch req.MatchingStrategy {
 	case "", StrategyFrequency, StrategyAll, StrategyLast, StrategyAny:
 	default:
@@ -170,7 +170,7 @@ func checkRanking(req *Request, r Rules, s Schema, p *problems) {
 	}
 }
 
-func checkSnippet(sn SnippetRequest, place string, r Rules, s Schema, p *problems) {
+func checkSnippet(sn SnippetRequest, place string, r Access, s Schema, p *problems) {
 	searchable, retrievable := r.searchable(), r.retrievable()
 	switch {
 	case sn.Field == "":

@@ -21,7 +21,7 @@ var _ = Describe("Words weighed by how few records hold them", func() {
 
 	plan := func(q string, stats WordStats) textPlan {
 		s := searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name", Weight: 2}, {Path: "description"}}}
-		return newWeighedPlan(Request{Q: q}, KeyedRules(s), nil, 0, nil, stats, true)
+		return newWeighedPlan(Request{Q: q}, KeyedAccess(s), nil, 0, nil, stats, true)
 	}
 	freq := func(q string, df ...int64) WordStats {
 		p := plan(q, WordStats{})
@@ -73,7 +73,7 @@ var _ = Describe("Words weighed by how few records hold them", func() {
 		for w := int32(1); w <= 8; w++ {
 			s.SearchableFields = append(s.SearchableFields, searchv1alpha1.SearchableField{Path: searchv1alpha1.FieldPath("f" + string(rune('a'+w))), Weight: w})
 		}
-		p := newWeighedPlan(Request{Q: "one two three four five six seven eight nine tenth"}, KeyedRules(s), nil, 0, nil, WordStats{}, true)
+		p := newWeighedPlan(Request{Q: "one two three four five six seven eight nine tenth"}, KeyedAccess(s), nil, 0, nil, WordStats{}, true)
 		Expect(p.radix.total()).To(BeNumerically(">", tailLimit))
 		Expect(p.tail).To(BeNil())
 	})

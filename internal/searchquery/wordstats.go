@@ -39,7 +39,7 @@ const relaxMinLetters = 5
 // WordClauses are the clauses whose frequencies a request's ranking weighs: each unit of
 // its words, and its relaxed form for the words that may need one. None for matching
 // strategies that do not weigh words, or an empty query.
-func WordClauses(req Request, r Rules, s Schema) []WordClause {
+func WordClauses(req Request, r Access, s Schema) []WordClause {
 	tp := newTextPlan(req, r, s, 0, nil)
 	if tp.strategy != StrategyFrequency {
 		return nil

@@ -58,7 +58,7 @@ func direct(b *testing.B, sys system) target {
 		raw, _ := json.Marshal(requestBody(q))
 		var req searchquery.Request
 		must(b, json.Unmarshal(raw, &req))
-		plan, err := searchquery.Build(req, searchquery.KeyedRules(settings), schema)
+		plan, err := searchquery.Build(req, searchquery.KeyedAccess(settings), schema)
 		must(b, err)
 		bodies[i] = plan.Body
 	}

@@ -6,9 +6,9 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
 
-// Rules say what a request may ask of an index: from its settings for keyed search, and
+// Access says what a request may ask of an index: from its settings for keyed search, and
 // narrowed by the public search policy for browsers.
-type Rules struct {
+type Access struct {
 	Settings searchv1alpha1.IndexSettings
 	// Public marks a browser search: Policy applies.
 	Public bool
@@ -17,22 +17,22 @@ type Rules struct {
 	Key *Restriction
 }
 
-// KeyedRules are the rules of POST /search.
-func KeyedRules(s searchv1alpha1.IndexSettings) Rules {
-	return Rules{Settings: s}
+// KeyedAccess is what POST /search may ask.
+func KeyedAccess(s searchv1alpha1.IndexSettings) Access {
+	return Access{Settings: s}
 }
 
-// PublicRules are the rules of public search under policy p (maxHits 0 means the
+// PublicAccess is what public search may ask under policy p (maxHits 0 means the
 // default cap).
-func PublicRules(s searchv1alpha1.IndexSettings, p searchv1alpha1.PublicSearchPolicy) Rules {
-	return Rules{Settings: s, Public: true, Policy: p}
+func PublicAccess(s searchv1alpha1.IndexSettings, p searchv1alpha1.PublicSearchPolicy) Access {
+	return Access{Settings: s, Public: true, Policy: p}
 }
 
 // DefaultPublicMaxHits is the public hit cap when the policy does not set one.
 const DefaultPublicMaxHits = 20
 
 // maxLimit is the largest limit a request may ask for (400 above).
-func (r Rules) maxLimit() int {
+func (r Access) maxLimit() int {
 	if r.Public {
 		return MaxPublicLimit
 	}
@@ -41,16 +41,16 @@ func (r Rules) maxLimit() int {
 
 // HitCap is the most hits returned, whatever the request asks: the policy's maxHits for
 // browsers, a secured key's maxHits.
-func (r Rules) HitCap() int { return r.hitCap() }
+func (r Access) HitCap() int { return r.hitCap() }
 
 // Retrievable returns the fields a hit may show (nil: all).
-func (r Rules) Retrievable() []string { return r.retrievable() }
+func (r Access) Retrievable() []string { return r.retrievable() }
 
-func (r Rules) hitCap() int {
+func (r Access) hitCap() int {
 	return r.keyCap(r.policyCap())
 }
 
-func (r Rules) policyCap() int {
+func (r Access) policyCap() int {
 	if !r.Public {
 		return MaxLimit
 	}
@@ -73,21 +73,21 @@ type list struct {
 
 func (l list) has(path string) bool { return slices.Contains(l.allowed, path) }
 
-func (r Rules) filterable() list {
+func (r Access) filterable() list {
 	return r.narrow(paths(r.Settings.FilterableFields), r.Policy.AllowedFilters, "filterable", "filters")
 }
 
-func (r Rules) facetable() list {
+func (r Access) facetable() list {
 	return r.narrow(paths(r.Settings.FacetFields), r.Policy.AllowedFacets, "facet", "facets")
 }
 
-func (r Rules) sortable() list {
+func (r Access) sortable() list {
 	return r.narrow(paths(r.Settings.SortableFields), r.Policy.AllowedSorts, "sortable", "sorts")
 }
 
 // narrow intersects the settings' list with the policy's for browsers: a field must be
 // configured and allowed.
-func (r Rules) narrow(settings []string, policy []searchv1alpha1.FieldPath, what, publicWhat string) list {
+func (r Access) narrow(settings []string, policy []searchv1alpha1.FieldPath, what, publicWhat string) list {
 	if !r.Public {
 		return list{allowed: settings, is: "a " + what + " field", label: what + " fields"}
 	}
@@ -103,7 +103,7 @@ func (r Rules) narrow(settings []string, policy []searchv1alpha1.FieldPath, what
 }
 
 // retrievable returns the fields a hit may show (nil: all).
-func (r Rules) retrievable() []string {
+func (r Access) retrievable() []string {
 	if !r.Public {
 		return nil
 	}
@@ -119,7 +119,7 @@ func paths(fs []searchv1alpha1.FieldPath) []string {
 }
 
 // searchable lists the searchable fields (nil allowed: every text field is).
-func (r Rules) searchable() list {
+func (r Access) searchable() list {
 	var paths []string
 	for _, f := range r.Settings.SearchableFields {
 		paths = append(paths, string(f.Path))
