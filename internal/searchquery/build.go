@@ -88,31 +88,34 @@ func BuildWith(req Request, r Access, s Schema, in Inputs) (Plan, error) {
 	if popular {
 		ranked = append(ranked, popularityClauses(tp.radix, in.Signals)...)
 	}
-	body := map[string]any{
-		"query":            map[string]any{"bool": boolQuery(tp.query(ranked), append(filters, in.Merch.filters()...))},
-		"from":             req.Offset,
-		"size":             limit,
-		"track_total_hits": true,
-		"sort":             order.sort(),
-		"_source":          source(req, r),
+	body := searchBody{
+		Query:          boolBody{boolQuery(tp.query(ranked), append(filters, in.Merch.filters()...))},
+		From:           req.Offset,
+		Size:           limit,
+		TrackTotalHits: true,
+		Sort:           order.sort(),
+		Source:         source(req, r),
 	}
 	plan := Plan{Limit: limit, Offset: req.Offset, Facets: req.Facets, IgnoredWords: tp.words.ignored,
 		Retry: tp.strategy == StrategyAll && len(tp.words.kept) > 1 && sem == nil, facets: facetPlan(req, s, sel), distinct: dist}
 	if plan.highlight = highlightPlanOf(req, r, s, hasText); plan.highlight != nil {
-		body["highlight"] = plan.highlight.body()
+		body.Highlight = plan.highlight.body()
 	}
-	addFacetsAndGroups(body, plan, req, s, sel)
+	body, plan.distinct = withFacetsAndGroups(body, plan, req, s, sel)
 	if req.Explain {
 		plan.explain = newExplainPlan(tp, order)
 		if plan.explain.semantic = sem; sem != nil {
-			body["_source"] = semanticSource(body["_source"].(map[string]any), sem)
+			body.Source = semanticSource(body.Source, sem)
 		}
 		plan.explain.popularity = popular
 		plan.explain.rulesShift = band.shift
 	}
 	var err error
-	if plan.Pinned, plan.Organic, err = in.Merch.arrange(body, plan.Offset, plan.Limit); err != nil {
+	if body, plan.Pinned, plan.Organic, err = in.Merch.arrange(body, Window{From: plan.Offset, Size: plan.Limit}); err != nil {
 		return Plan{}, err
+	}
+	if plan.distinct != nil {
+		plan.distinct = plan.distinct.over(body)
 	}
 	if plan.Body, err = json.Marshal(body); err != nil {
 		return Plan{}, err
@@ -173,14 +176,6 @@ func FacetFilter(field string, value string, r Access, s Schema) (any, error) {
 
 // ExactField is the field holding path's exact values in s, for terms queries on it.
 func (s Schema) ExactField(path string) string { return s.exactField(path, "") }
-
-func boolQuery(text any, filters []any) map[string]any {
-	b := map[string]any{"must": []any{text}}
-	if len(filters) > 0 {
-		b["filter"] = filters
-	}
-	return b
-}
 
 // Hidden are the fields no hit returns: the version field, and the vectors when the
 // index has embedders (they are for the search, not for the page).

@@ -81,7 +81,7 @@ type distinctPlan struct {
 	limit, variants int
 	// base is the search's body, sel its selections and desc its sort's directions,
 	// from which the merge round's bodies are made (distinctmerge.go).
-	base map[string]any
+	base searchBody
 	sel  selection
 	desc []bool
 }
@@ -224,24 +224,36 @@ type Variant struct {
 // groupsAgg names the aggregation counting the groups.
 const groupsAgg = "groups"
 
-// addFacetsAndGroups adds to a search body the facets' aggregations, the selections of
-// facetFilters as its post_filter and, with distinct, the collapse and the group count.
-func addFacetsAndGroups(body map[string]any, plan Plan, req Request, s Schema, sel selection) {
+// withFacetsAndGroups is body with the facets' aggregations, the selections of
+// facetFilters as its post_filter and, with distinct, the collapse and the group count;
+// and the plan's grouping with the selections and sort directions its merge round needs.
+func withFacetsAndGroups(body searchBody, plan Plan, req Request, s Schema, sel selection) (searchBody, *distinctPlan) {
 	aggs := facetAggs(plan.facets, req, s, sel)
 	if pf := sel.postFilter(); pf != nil {
-		body["post_filter"] = pf
+		body.PostFilter = pf
 	}
-	if d := plan.distinct; d != nil {
+	d := plan.distinct
+	if d != nil {
 		var highlight map[string]any
 		if plan.highlight != nil {
 			highlight = plan.highlight.body()
 		}
-		sort := body["sort"].([]any)
-		body["collapse"] = d.collapse(sort, body["_source"].(map[string]any), highlight)
+		body.Collapse = d.collapse(body.Sort, body.Source, highlight)
 		aggs[groupsAgg] = d.countAgg(sel)
-		d.base, d.sel, d.desc = body, sel, sortDirections(sort)
+		grouped := *d
+		grouped.sel, grouped.desc = sel, sortDirections(body.Sort)
+		d = &grouped
 	}
 	if len(aggs) > 0 {
-		body["aggs"] = aggs
+		body.Aggs = aggs
 	}
+	return body, d
+}
+
+// over is the grouping with body as the search's finished body, which the merge round's
+// bodies are made from.
+func (d *distinctPlan) over(body searchBody) *distinctPlan {
+	out := *d
+	out.base = body
+	return &out
 }

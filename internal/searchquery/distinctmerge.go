@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math"
 	"strings"
 )
@@ -47,25 +46,26 @@ func (p Plan) Ungrouped(raw []byte) (bool, error) {
 // (collapsed) and those without it, from the first hit to the end of the page.
 func (p Plan) MergeBodies() (grouped, single []byte, err error) {
 	d := p.distinct
-	top := func(without string, filter any) map[string]any {
-		b := maps.Clone(d.base)
-		for _, k := range []string{"aggs", without} {
-			delete(b, k)
+	top := func(collapsed bool, filter any) searchBody {
+		b := d.base
+		b.Aggs = nil
+		if !collapsed {
+			b.Collapse = nil
 		}
-		b["from"], b["size"], b["track_total_hits"] = 0, p.Offset+p.Limit, false
+		b.From, b.Size, b.TrackTotalHits = 0, p.Offset+p.Limit, false
 		// The base's post_filter: the selections, and the promoted records kept out.
 		var pf []any
-		if prev, ok := d.base["post_filter"]; ok {
-			pf = append(pf, prev)
+		if d.base.PostFilter != nil {
+			pf = append(pf, d.base.PostFilter)
 		}
-		b["post_filter"] = and(append(pf, filter))
+		b.PostFilter = and(append(pf, filter))
 		return b
 	}
 	exists := map[string]any{"exists": map[string]any{"field": d.field}}
-	if grouped, err = json.Marshal(top("", exists)); err != nil {
+	if grouped, err = json.Marshal(top(true, exists)); err != nil {
 		return nil, nil, err
 	}
-	single, err = json.Marshal(top("collapse", map[string]any{"bool": map[string]any{"must_not": []any{exists}}}))
+	single, err = json.Marshal(top(false, map[string]any{"bool": map[string]any{"must_not": []any{exists}}}))
 	return grouped, single, err
 }
 

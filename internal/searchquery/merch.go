@@ -2,6 +2,7 @@ package searchquery
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
@@ -200,47 +201,41 @@ func matchAllRanked(ranked []any) any {
 	return boolQ(map[string][]any{"filter": {all}, "should": ranked})
 }
 
-// arrange adds to a built body what the rules change in the organic search (hidden
-// records, the promoted ones out of the hits, the window), and returns the body of the
-// pinned search: the promoted records that pass every filter of the search, whatever
-// the text matches (it only ranks and highlights them), with the same fields and
-// highlights, and the window of organic hits the body asks for. Nil without promoted
-// records.
-func (m *Merch) arrange(body map[string]any, offset, limit int) ([]byte, Window, error) {
-	page := Window{From: offset, Size: limit}
+// arrange is a built body with what the rules change in the organic search (hidden
+// records, the promoted ones out of the hits, the window of page it asks for), the body
+// of the pinned search: the promoted records that pass every filter of the search,
+// whatever the text matches (it only ranks and highlights them), with the same fields
+// and highlights, and the window of organic hits the body asks for. The pinned body is
+// nil without promoted records.
+func (m *Merch) arrange(body searchBody, page Window) (searchBody, []byte, Window, error) {
 	if m == nil {
-		return nil, page, nil
+		return body, nil, page, nil
 	}
-	query := body["query"].(map[string]any)["bool"].(map[string]any)
 	if len(m.Hide) > 0 {
-		query["must_not"] = []any{idsQuery(m.Hide)}
+		body.Query.Bool.MustNot = []any{idsQuery(m.Hide)}
 	}
 	if len(m.Promoted) == 0 {
-		return nil, page, nil
+		return body, nil, page, nil
 	}
 	// The shopper's facetFilters are the body's post_filter (disjunctive facets): the
 	// promoted records pass them too.
-	filter := append([]any{idsQuery(m.Promoted)}, anySlice(query["filter"])...)
-	if pf, ok := body["post_filter"]; ok {
-		filter = append(filter, pf)
+	filter := append([]any{idsQuery(m.Promoted)}, body.Query.Bool.Filter...)
+	if body.PostFilter != nil {
+		filter = append(filter, body.PostFilter)
+	}
+	pinned := pinnedBody{Query: boolBody{boolClauses{Filter: filter, MustNot: body.Query.Bool.MustNot}}, Size: len(m.Promoted), Source: body.Source}
+	if body.Highlight != nil {
+		pinned.Highlight = highlightWords(body.Highlight, body.Query.Bool.Must)
 	}
 	// By the objectID field rather than by ids: a filter on an exact-value field is checked
 	// from its column, where an ids filter walks the index beside every hit.
 	exclude := map[string]any{"bool": map[string]any{"must_not": []any{objectIDsQuery(m.Promoted)}}}
-	addPostFilter(body, exclude)
-	excludeFromGroups(body, exclude)
+	body = body.withPostFilter(exclude)
+	body.Aggs = excludeFromGroups(body.Aggs, exclude)
 	organic := m.window(page)
-	body["from"], body["size"] = organic.From, organic.Size
-	pinned := map[string]any{"bool": map[string]any{"filter": filter}}
-	if len(m.Hide) > 0 {
-		pinned["bool"].(map[string]any)["must_not"] = query["must_not"]
-	}
-	out := map[string]any{"query": pinned, "size": len(m.Promoted), "_source": body["_source"]}
-	if h, ok := body["highlight"].(map[string]any); ok {
-		out["highlight"] = highlightWords(h, query["must"])
-	}
-	raw, err := json.Marshal(out)
-	return raw, organic, err
+	body.From, body.Size = organic.From, organic.Size
+	raw, err := json.Marshal(pinned)
+	return body, raw, organic, err
 }
 
 // window is the organic hits' window of page: the one set, the one Cover gives, or the
@@ -260,7 +255,7 @@ func (m *Merch) window(page Window) Window {
 // rules', not the score's), so the words that mark their fields come from there rather
 // than from a text query scored beside the filter, which would cost a second expansion
 // of the words' typos and prefixes over the index.
-func highlightWords(h map[string]any, words any) map[string]any {
+func highlightWords(h map[string]any, words []any) map[string]any {
 	if words == nil {
 		return h
 	}
@@ -272,21 +267,18 @@ func highlightWords(h map[string]any, words any) map[string]any {
 	return out
 }
 
-// excludeFromGroups ANDs exclude with the filter of the body's group count (distinct),
-// if it has one: a promoted record is counted once, in the promoted records.
-func excludeFromGroups(body map[string]any, exclude any) {
-	aggs, _ := body["aggs"].(map[string]any)
-	if g, ok := aggs[groupsAgg].(map[string]any); ok {
-		g["filter"] = map[string]any{"bool": map[string]any{"filter": []any{g["filter"], exclude}}}
+// excludeFromGroups is aggs with exclude ANDed with the filter of its group count
+// (distinct), if it has one: a promoted record is counted once, in the promoted records.
+func excludeFromGroups(aggs map[string]any, exclude any) map[string]any {
+	g, ok := aggs[groupsAgg].(map[string]any)
+	if !ok {
+		return aggs
 	}
-}
-
-// addPostFilter ANDs q with the body's post_filter, if it has one.
-func addPostFilter(body map[string]any, q any) {
-	if prev, ok := body["post_filter"]; ok {
-		q = map[string]any{"bool": map[string]any{"filter": []any{prev, q}}}
-	}
-	body["post_filter"] = q
+	g = maps.Clone(g)
+	g["filter"] = map[string]any{"bool": map[string]any{"filter": []any{g["filter"], exclude}}}
+	aggs = maps.Clone(aggs)
+	aggs[groupsAgg] = g
+	return aggs
 }
 
 // objectIDsQuery matches the records of ids by their objectID field (their _id).
@@ -296,11 +288,6 @@ func objectIDsQuery(ids []string) map[string]any {
 
 func idsQuery(ids []string) map[string]any {
 	return map[string]any{"ids": map[string]any{"values": ids}}
-}
-
-func anySlice(v any) []any {
-	s, _ := v.([]any)
-	return s
 }
 
 // ShapePinned turns the answer of a plan's pinned search into hits by objectID, each

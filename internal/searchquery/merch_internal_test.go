@@ -143,22 +143,23 @@ var _ = Describe("What the rules change in a search's body", func() {
 	})
 
 	It("ANDs the promoted records' exclusion with a post_filter the body has already", func() {
-		body := map[string]any{"query": map[string]any{"bool": map[string]any{"must": []any{}}}, "post_filter": brandIs("x")}
-		_, _, err := (&Merch{Promoted: []string{"p"}}).arrange(body, 0, 20)
+		body := searchBody{PostFilter: brandIs("x")}
+		arranged, _, _, err := (&Merch{Promoted: []string{"p"}}).arrange(body, Window{Size: 20})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(jsonOf(body["post_filter"])).To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"terms": {"objectID": ["p"]}}]}}]}}`))
+		Expect(body.PostFilter).To(Equal(brandIs("x")), "the body it was given is left as it was")
+		Expect(jsonOf(arranged.PostFilter)).To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"terms": {"objectID": ["p"]}}]}}]}}`))
 	})
 
 	It("passes the promoted records through the shopper's facetFilters (the post_filter), and counts their groups once", func() {
-		body := map[string]any{"query": map[string]any{"bool": map[string]any{"must": []any{}}}, "post_filter": brandIs("x"),
-			"aggs": map[string]any{groupsAgg: map[string]any{"filter": brandIs("x")}}}
-		pinned, _, err := (&Merch{Promoted: []string{"p"}}).arrange(body, 0, 20)
+		body := searchBody{PostFilter: brandIs("x"), Aggs: map[string]any{groupsAgg: map[string]any{"filter": brandIs("x")}}}
+		arranged, pinned, _, err := (&Merch{Promoted: []string{"p"}}).arrange(body, Window{Size: 20})
 		Expect(err).NotTo(HaveOccurred())
 		var p map[string]any
 		Expect(json.Unmarshal(pinned, &p)).To(Succeed())
 		Expect(jsonOf(p["query"].(map[string]any)["bool"].(map[string]any)["filter"])).
 			To(MatchJSON(`[{"ids": {"values": ["p"]}}, {"term": {"brand.keyword": "x"}}]`))
-		Expect(jsonOf(body["aggs"].(map[string]any)[groupsAgg].(map[string]any)["filter"])).
+		Expect(jsonOf(body.Aggs[groupsAgg])).To(MatchJSON(`{"filter": {"term": {"brand.keyword": "x"}}}`), "the body it was given is left as it was")
+		Expect(jsonOf(arranged.Aggs[groupsAgg].(map[string]any)["filter"])).
 			To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"terms": {"objectID": ["p"]}}]}}]}}`))
 	})
 

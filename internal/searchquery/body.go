@@ -1,0 +1,59 @@
+package searchquery
+
+// The Elasticsearch bodies a plan sends, as typed values: each step of BuildWith (the
+// facets and groups, the rules' arrangement, the merge round) takes a body and returns
+// the one it makes, so no step reaches into another's maps. The fields are in the
+// order encoding/json writes a map's keys (sorted), so the bytes sent are those of the
+// map literals these replace.
+
+// searchBody is the body of a search.
+type searchBody struct {
+	Source         map[string]any `json:"_source"`
+	Aggs           map[string]any `json:"aggs,omitempty"`
+	Collapse       map[string]any `json:"collapse,omitempty"`
+	From           int            `json:"from"`
+	Highlight      map[string]any `json:"highlight,omitempty"`
+	PostFilter     any            `json:"post_filter,omitempty"`
+	Query          boolBody       `json:"query"`
+	Size           int            `json:"size"`
+	Sort           []any          `json:"sort"`
+	TrackTotalHits bool           `json:"track_total_hits"`
+}
+
+// boolBody is a bool query.
+type boolBody struct {
+	Bool boolClauses `json:"bool"`
+}
+
+// boolClauses are a bool query's clauses: the text query (none in the pinned search's),
+// the filters and the records kept out.
+type boolClauses struct {
+	Filter  []any `json:"filter,omitempty"`
+	Must    []any `json:"must,omitempty"`
+	MustNot []any `json:"must_not,omitempty"`
+}
+
+// pinnedBody is the body of the search for the records the rules promote.
+type pinnedBody struct {
+	Source    map[string]any `json:"_source"`
+	Highlight map[string]any `json:"highlight,omitempty"`
+	Query     any            `json:"query"`
+	Size      int            `json:"size"`
+}
+
+func boolQuery(text any, filters []any) boolClauses {
+	b := boolClauses{Must: []any{text}}
+	if len(filters) > 0 {
+		b.Filter = filters
+	}
+	return b
+}
+
+// withPostFilter ANDs q with the body's post_filter, if it has one.
+func (b searchBody) withPostFilter(q any) searchBody {
+	if b.PostFilter != nil {
+		q = map[string]any{"bool": map[string]any{"filter": []any{b.PostFilter, q}}}
+	}
+	b.PostFilter = q
+	return b
+}
