@@ -2,9 +2,9 @@ package indexsettings
 
 import (
 	"fmt"
-	"slices"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/relevance"
 )
 
 // Popularity is the effective eventRanking setting: the stored one with the CRD's
@@ -55,11 +55,10 @@ func ReRankOf(s searchv1alpha1.IndexSettings) ReRank {
 	return r
 }
 
-// RanksByPopularity reports that s ranks by the popularity the operator computes.
+// RanksByPopularity reports that s ranks by the popularity the operator computes: event
+// ranking is on and customRanking starts with _popularity.
 func RanksByPopularity(s searchv1alpha1.IndexSettings) bool {
-	return PopularityOf(s).Enabled && slices.ContainsFunc(s.CustomRanking, func(r searchv1alpha1.RankingRule) bool {
-		return r.Field == searchv1alpha1.PopularityField
-	})
+	return PopularityOf(s).Enabled && relevance.PopularityFirst(s)
 }
 
 // checkPopularity: _popularity in customRanking needs eventRanking on, and comes first

@@ -80,3 +80,11 @@ func orEmpty[T any](s []T) []T {
 	}
 	return s
 }
+
+// PopularityFirst reports that customRanking starts with _popularity: the one place the
+// settings checks let it stand, since it ranks inside the score, before the exact values
+// of any other field. It is the one test of where popularity ranks: the settings'
+// RanksByPopularity (with event ranking on) and the query's custom criterion both ask it.
+func PopularityFirst(s searchv1alpha1.IndexSettings) bool {
+	return len(s.CustomRanking) > 0 && s.CustomRanking[0].Field == searchv1alpha1.PopularityField
+}

@@ -40,3 +40,22 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("German stops with an added word: %+v", stops)
 	}
 }
+
+func TestPopularityFirst(t *testing.T) {
+	popularity := searchv1alpha1.RankingRule{Field: searchv1alpha1.PopularityField, Order: searchv1alpha1.SortDescending}
+	price := searchv1alpha1.RankingRule{Field: "price", Order: searchv1alpha1.SortAscending}
+	for name, c := range map[string]struct {
+		custom []searchv1alpha1.RankingRule
+		want   bool
+	}{
+		"no custom ranking":         {nil, false},
+		"a field of the records":    {[]searchv1alpha1.RankingRule{price}, false},
+		"_popularity first":         {[]searchv1alpha1.RankingRule{popularity, price}, true},
+		"_popularity alone":         {[]searchv1alpha1.RankingRule{popularity}, true},
+		"_popularity after a field": {[]searchv1alpha1.RankingRule{price, popularity}, false},
+	} {
+		if got := relevance.PopularityFirst(searchv1alpha1.IndexSettings{CustomRanking: c.custom}); got != c.want {
+			t.Errorf("%s: PopularityFirst = %v, want %v", name, got, c.want)
+		}
+	}
+}

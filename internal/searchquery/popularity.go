@@ -3,7 +3,7 @@ package searchquery
 import (
 	"strconv"
 
-	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/relevance"
 )
 
 // Popularity (customRanking's _popularity) is no field of the records: the operator
@@ -25,13 +25,10 @@ const PopularityIDsPath = "ids"
 func PopularityLevelID(l int) string { return "popularity-" + strconv.Itoa(l) }
 
 // popularityOf reports that the custom criterion ranks by popularity in this search:
-// the settings put _popularity first and the search has a signals index to read.
+// the settings put _popularity first and the search has a signals index to read (the
+// search service reads one only when indexsettings.RanksByPopularity).
 func popularityOf(r Access, signalsIndex string) bool {
-	return signalsIndex != "" && firstCustomIsPopularity(r)
-}
-
-func firstCustomIsPopularity(r Access) bool {
-	return len(r.Settings.CustomRanking) > 0 && r.Settings.CustomRanking[0].Field == searchv1alpha1.PopularityField
+	return signalsIndex != "" && relevance.PopularityFirst(r.Settings)
 }
 
 // popularityClauses are the clauses of the custom band: level l's lookup adds l times

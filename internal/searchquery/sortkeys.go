@@ -59,7 +59,7 @@ func orderOf(req Request, r Access, s Schema, text bool) hitOrder {
 		switch {
 		case !isKeyed(c):
 			leading = false
-		case c == critCustom && firstCustomIsPopularity(r):
+		case c == critCustom && relevance.PopularityFirst(r.Settings):
 			// Popularity ranks in the score (popularity.go): the other fields follow it.
 			leading = false
 			o.after = append(o.after, keys...)
