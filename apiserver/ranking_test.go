@@ -44,10 +44,10 @@ var _ = Describe("Ranking criteria (issue 21)", Ordered, func() {
 	It("explains each hit's place with the level of each criterion", func() {
 		res := searchIn(ci, `{"q": "wool socks ", "explain": true}`)
 		Expect(res.ids()).To(Equal([]string{"p1", "p2"}))
-		Expect(res.Hits[0].Ranking).To(Equal(map[string]any{"words": 2.0, "typos": 0.0, "proximity": 3.0, "attribute": 2.0, "exact": 2.0,
+		Expect(res.Hits[0].Ranking).To(Equal(map[string]any{"words": 2.0, "typo": 0.0, "proximity": 3.0, "attribute": 2.0, "exact": 2.0,
 			"custom": map[string]any{"popularity": 4.0}}))
 		Expect(res.Hits[1].Ranking).To(HaveKeyWithValue("proximity", 2.0), "a word between them")
-		Expect(searchIn(ci, `{"q": "ceramik ", "explain": true}`).Hits[1].Ranking).To(HaveKeyWithValue("typos", 1.0))
+		Expect(searchIn(ci, `{"q": "ceramik ", "explain": true}`).Hits[1].Ranking).To(HaveKeyWithValue("typo", 1.0))
 	})
 
 	DescribeTable("needs the query words the matching strategy says, and names the words a search ignored",
@@ -70,7 +70,7 @@ var _ = Describe("Ranking criteria (issue 21)", Ordered, func() {
 		complete := searchIn(ci, `{"q": "northpeak moun ", "explain": true}`)
 		Expect(complete.ids()).To(Equal([]string{"n1"}), "a complete word still matches the start of a longer one")
 		Expect(complete.Hits[0].Ranking).To(HaveKeyWithValue("exact", 1.0), "as a prefix, not a whole word")
-		Expect(complete.Hits[0].Ranking).To(HaveKeyWithValue("typos", 1.0), "ranked as one typo, below whole words")
+		Expect(complete.Hits[0].Ranking).To(HaveKeyWithValue("typo", 1.0), "ranked as one typo, below whole words")
 	})
 
 	It("cuts a snippet around the best match, typos included, HTML-escaped", func() {
@@ -118,7 +118,7 @@ var _ = Describe("Typo tolerance (issue 21)", Ordered, func() {
 	It("highlights a transposed word and counts it as one typo", func() {
 		res := searchIn(ci, `{"q": "sheos ", "explain": true}`)
 		Expect(res.Hits[0].Highlights).To(Equal(map[string]any{"name": "<em>Shoes</em>"}))
-		Expect(res.Hits[0].Ranking).To(HaveKeyWithValue("typos", 1.0))
+		Expect(res.Hits[0].Ranking).To(HaveKeyWithValue("typo", 1.0))
 	})
 })
 
@@ -156,7 +156,7 @@ var _ = Describe("Synonyms (issue 21)", Ordered, func() {
 	)
 
 	It("rank an altCorrection as its typos, and highlight synonyms and snippets of them", func() {
-		Expect(searchIn(ci, `{"q": "adeedas ", "explain": true}`).Hits[0].Ranking).To(HaveKeyWithValue("typos", 1.0))
+		Expect(searchIn(ci, `{"q": "adeedas ", "explain": true}`).Hits[0].Ranking).To(HaveKeyWithValue("typo", 1.0))
 		res := searchIn(ci, `{"q": "tv ", "snippets": [{"field": "description", "words": 4}]}`)
 		Expect(res.ids()).To(ConsistOf("s4", "s6"))
 		for _, h := range res.Hits {

@@ -74,7 +74,7 @@ var _ = Describe("Relevance on shopper queries (issue 34)", Ordered, func() {
 	It("matches a word no record holds with its first letter wrong, as two typos, from five letters", func() {
 		res := searchIn(ci, `{"q": "fragon book ", "explain": true}`)
 		Expect(res.ids()).To(Equal([]string{"dragon", "cook"}))
-		Expect(res.Hits[0].Ranking).To(HaveKeyWithValue("typos", 2.0))
+		Expect(res.Hits[0].Ranking).To(HaveKeyWithValue("typo", 2.0))
 		Expect(searchIn(ci, `{"q": "zook "}`).ids()).To(BeEmpty(), "four letters: no")
 	})
 

@@ -18,9 +18,10 @@ type Ranking struct {
 	// MissingWords are the query words the hit does not match (matching strategies
 	// frequency and any), in query order.
 	MissingWords []string `json:"missingWords,omitempty"`
-	// Typos is the number of typos in the matched words: a transposition or a letter
-	// wrong, missing or extra counts one, a first letter two.
-	Typos int `json:"typos"`
+	// Typo is the number of typos in the matched words: a transposition or a letter
+	// wrong, missing or extra counts one, a first letter two. It is named for its
+	// ranking criterion, typo, as every other level is.
+	Typo int `json:"typo"`
 	// Proximity sums, over pairs of adjacent query words, 3 when a field holds them side
 	// by side in order, 2 within two position moves (a word between them, or the two
 	// swapped), 1 within eight, 0 farther apart or in different fields.
@@ -119,7 +120,7 @@ func (e *explainPlan) ranking(sortValues []json.RawMessage, matched []string) *R
 	}
 	e.matchedWords(r, matched)
 	if e.radix.has(critTypo) {
-		r.Typos = max(0, 2*r.Words-int(lv[critTypo]))
+		r.Typo = max(0, 2*r.Words-int(lv[critTypo]))
 	}
 	r.Proximity, r.Attribute, r.Exact = int(lv[critProximity]), int(lv[critAttribute]), int(lv[critExact])
 	r.CustomLevel, r.SortLevel = levelOf(e.radix, lv, critCustom), levelOf(e.radix, lv, critSort)

@@ -143,7 +143,7 @@ var _ = Describe("The answer of a ranked search", func() {
 		res, err := searchquery.Shape(plan, []byte(`{"hits": {"total": {"value": 1}, "hits": [
 			{"_id": "a", "_source": {"objectID": "a"}, "sort": [139.0, 98, "a"]}]}}`))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(toJSON(res.Hits[0].Ranking)).To(MatchJSON(`{"words": 2, "typos": 1, "proximity": 3, "attribute": 1, "exact": 1,
+		Expect(toJSON(res.Hits[0].Ranking)).To(MatchJSON(`{"words": 2, "typo": 1, "proximity": 3, "attribute": 1, "exact": 1,
 			"custom": {"popularity": 98}}`))
 	})
 
