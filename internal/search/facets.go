@@ -16,7 +16,7 @@ func (s *Service) SearchFacetValues(ctx context.Context, alias string, access se
 	if err != nil {
 		return searchquery.FacetSearchResponse{}, err
 	}
-	for drop := 0; ; drop++ {
+	for drop := 0; ; {
 		plan, err := searchquery.BuildFacetSearch(req, field, access, schema, drop)
 		if err != nil {
 			return searchquery.FacetSearchResponse{}, err
@@ -28,8 +28,10 @@ func (s *Service) SearchFacetValues(ctx context.Context, alias string, access se
 		if err != nil {
 			return searchquery.FacetSearchResponse{}, err
 		}
-		if !plan.Retry || !searchquery.MatchesNothing(raw) {
+		next, again := searchquery.NextDrop(plan.Retry, !searchquery.MatchesNothing(raw), drop)
+		if !again {
 			return searchquery.ShapeFacetSearch(plan, raw)
 		}
+		drop = next
 	}
 }

@@ -105,13 +105,24 @@ func (j *job) refusal(err error) error {
 // conclude finishes with a response, unless it matched nothing and the search may drop
 // a word.
 func (j *job) conclude(res searchquery.Response, err error) {
-	if err == nil && res.Total == 0 && j.plan.Retry {
-		if err := j.replan(j.drop + 1); err != nil {
-			j.finish(searchquery.Response{}, err)
-		}
+	if err == nil && j.retry(res.Total) {
 		return
 	}
 	j.finish(res, err)
+}
+
+// retry plans the search again without one more word when an answer of total hits
+// calls for it (searchquery.NextDrop), finishing it if that plan fails: false when the
+// answer stands.
+func (j *job) retry(total int64) bool {
+	drop, again := searchquery.NextDrop(j.plan.Retry, total > 0, j.drop)
+	if !again {
+		return false
+	}
+	if err := j.replan(drop); err != nil {
+		j.finish(searchquery.Response{}, err)
+	}
+	return true
 }
 
 func (j *job) finish(res searchquery.Response, err error) {

@@ -82,12 +82,10 @@ func (p *pinnedJob) place() {
 		p.placed = merch.Place(p.j.merch.Pins, func(id string) bool { _, ok := p.pinned.hits[id]; return ok })
 	}
 	res, plan := p.organic.res, p.j.plan
-	if res.Total == 0 && plan.Retry {
-		if err := p.j.replan(p.j.drop + 1); err != nil {
-			p.j.finish(searchquery.Response{}, err)
-			return
+	if p.j.retry(res.Total) {
+		if p.j.err == nil {
+			p.start()
 		}
-		p.start()
 		return
 	}
 	lay := merch.Layout(p.placed, res.Total, plan.Offset, plan.Limit)
