@@ -23,7 +23,7 @@ import (
 )
 
 // DefaultSchemaTTL is how long a mapping is reused. A field seen for the first time is
-// treated by its value's type until then (see query.Schema), which gives the same
+// treated by its value's type until then (see searchquery.Schema), which gives the same
 // query for strings and numbers; only sorting on it waits for the refresh.
 const DefaultSchemaTTL = 5 * time.Second
 
@@ -60,7 +60,7 @@ func New(client *elasticsearch.TypedClient, opts ...Option) *Service {
 }
 
 // Search runs req under access against the index behind alias. Invalid requests fail
-// with query.ErrInvalid; an index that has no physical index yet has no hits. With
+// with searchquery.ErrInvalid; an index that has no physical index yet has no hits. With
 // matchingStrategy all, a search that matches nothing is run again without its last
 // word until one matches or one word is left; the response names the words dropped.
 func (s *Service) Search(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request) (searchquery.Response, error) {
@@ -120,7 +120,7 @@ func (s *Service) run(ctx context.Context, alias string, body []byte) ([]byte, e
 // request's problem, anything else the backend's.
 func searchError(alias string, err error) error {
 	if refusedSearch(err) {
-		// query.Build checks values against the mapping it read; the mapping may have
+		// searchquery.Build checks values against the mapping it read; the mapping may have
 		// changed since (a rebuild, a first value). The backend's text is its own.
 		return fmt.Errorf("%w: a filter, sort or facet does not fit its field as the index maps it now", searchquery.ErrInvalid)
 	}

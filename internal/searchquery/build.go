@@ -31,7 +31,7 @@ type Plan struct {
 	distinct *distinctPlan
 }
 
-// Inputs are what a plan takes besides the request, the rules and the mapping: read by
+// Inputs are what a plan takes besides the request, the access and the mapping: read by
 // the search service.
 type Inputs struct {
 	// Stats bound the fields of quantized bands (StatsFields names them).
@@ -49,7 +49,7 @@ type Inputs struct {
 	Words WordStats
 }
 
-// Build validates req against the rules and the index's schema and returns the plan of
+// Build validates req against what access allows and the index's schema and returns the plan of
 // its search. Every broken rule is named in one ErrInvalid error.
 func Build(req Request, r Access, s Schema) (Plan, error) {
 	return BuildWith(req, r, s, Inputs{})
@@ -123,7 +123,7 @@ func BuildWith(req Request, r Access, s Schema, in Inputs) (Plan, error) {
 	return plan, nil
 }
 
-// Filters validates a filter tree under the rules (its fields filterable, and allowed
+// Filters validates a filter tree under access (its fields filterable, and allowed
 // in public filters for browsers) and returns it as Elasticsearch queries, with the
 // public policy's forced filters for browsers: what a search applies, for the other
 // reads of the catalog (the recommendation lists). A nil tree is no filter.

@@ -65,7 +65,7 @@ type FacetSearchPlan struct {
 	max     int
 }
 
-// BuildFacetSearch validates a facet value search of field under the rules and the
+// BuildFacetSearch validates a facet value search of field under access and the
 // index's schema and returns its plan, drop words dropped from the end of q.
 func BuildFacetSearch(req FacetSearchRequest, field string, r Access, s Schema, drop int) (FacetSearchPlan, error) {
 	var p problems
