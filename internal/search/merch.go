@@ -62,18 +62,16 @@ func (s *Service) runAll(ctx context.Context, jobs []*job) {
 	s.runJobs(ctx, rounds...)
 }
 
-// withCover has a search with promoted records planned for the window of organic hits
-// its first round fetches (pinnedJob), instead of for its page and again for that window.
-func withCover(out merch.Outcome) merch.Outcome {
+// covering has a search with promoted records planned for the window of organic hits
+// covering page (merch.Covering) that its first round fetches (pinnedJob), instead of
+// for its page and again for that window.
+func covering(out merch.Outcome, page searchquery.Window) merch.Outcome {
 	if len(out.Pins) == 0 || out.Merch == nil {
 		return out
 	}
 	m := *out.Merch
-	placed := merch.Place(out.Pins, func(string) bool { return true })
-	m.Cover = func(offset, limit int) searchquery.Window {
-		from, size := merch.Covering(placed, offset, limit)
-		return searchquery.Window{From: from, Size: size}
-	}
+	from, size := merch.Covering(merch.Place(out.Pins, func(string) bool { return true }), page.From, page.Size)
+	m.Window = &searchquery.Window{From: from, Size: size}
 	out.Merch = &m
 	return out
 }

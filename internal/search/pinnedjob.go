@@ -29,7 +29,7 @@ func newPinnedJob(j *job) *pinnedJob {
 }
 
 // start plans the first round of j's current plan, whose body searches the window of
-// organic hits covering the page (withCover).
+// organic hits covering the page (covering).
 func (p *pinnedJob) start() {
 	p.pinned = &pinnedFetch{alias: p.j.alias, plan: p.j.plan}
 	p.placed = nil

@@ -82,8 +82,10 @@ func (s *Service) prepare(ctx context.Context, alias string, access searchquery.
 	if err != nil {
 		return nil, err
 	}
-	// The first build validates the request before anything else is read.
-	if _, err := searchquery.Build(req, access, schema); err != nil {
+	// The first build validates the request before anything else is read, and gives the
+	// page it asks for (its limit capped).
+	first, err := searchquery.Build(req, access, schema)
+	if err != nil {
 		return nil, err
 	}
 	l, err := s.learn(ctx, alias, access, req)
@@ -102,7 +104,7 @@ func (s *Service) prepare(ctx context.Context, alias string, access searchquery.
 	if err != nil {
 		return nil, err
 	}
-	j, err := newJob(alias, out, func(drop int, m *searchquery.Merch) (searchquery.Plan, error) {
+	j, err := newJob(alias, out, searchquery.Window{From: first.Offset, Size: first.Limit}, func(drop int, m *searchquery.Merch) (searchquery.Plan, error) {
 		return searchquery.BuildWith(req, access, schema, searchquery.Inputs{Stats: stats, Drop: drop, Merch: m, Signals: l.signals, Words: words})
 	})
 	if j != nil {

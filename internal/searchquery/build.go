@@ -22,7 +22,7 @@ type Plan struct {
 	// Pinned is the body of the search for the records the rules promote (nil: none).
 	Pinned []byte
 	// Organic is the window of organic hits Body asks for: the page's, or with promoted
-	// records the one their places leave (Merch.Window, Merch.Cover).
+	// records the one their places leave (Merch.Window).
 	Organic   Window
 	highlight *highlightPlan
 	explain   *explainPlan
@@ -49,8 +49,8 @@ type Inputs struct {
 	Words WordStats
 }
 
-// Build validates req against what access allows and the index's schema and returns the plan of
-// its search. Every broken rule is named in one ErrInvalid error.
+// Build validates req against what access allows and the index's schema, and returns
+// the plan of its search. Every problem is named in one ErrInvalid error.
 func Build(req Request, r Access, s Schema) (Plan, error) {
 	return BuildWith(req, r, s, Inputs{})
 }

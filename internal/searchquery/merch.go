@@ -34,12 +34,10 @@ type Merch struct {
 	// Promoted are the records the rules pin: not organic hits.
 	Promoted []string
 	// Window, when set, is the organic hits' from and size: the pinned records take the
-	// page's other places.
+	// page's other places. The search service sets it to the window covering the page
+	// (merch.Covering), so a search with promoted records is planned once, for the window
+	// its first round fetches.
 	Window *Window
-	// Cover, when set and Window is not, gives the window of organic hits a page at
-	// offset and limit needs (merch.Covering): a search with promoted records is planned
-	// once, for the window its first round fetches.
-	Cover func(offset, limit int) Window
 }
 
 // Weighted is a boost or bury's query, built by RuleFilter, and its weight.
@@ -238,14 +236,10 @@ func (m *Merch) arrange(body searchBody, page Window) (searchBody, []byte, Windo
 	return body, raw, organic, err
 }
 
-// window is the organic hits' window of page: the one set, the one Cover gives, or the
-// page's own.
+// window is the organic hits' window of page: the one set, or the page's own.
 func (m *Merch) window(page Window) Window {
-	switch {
-	case m.Window != nil:
+	if m.Window != nil {
 		return *m.Window
-	case m.Cover != nil:
-		return m.Cover(page.From, page.Size)
 	}
 	return page
 }

@@ -127,19 +127,15 @@ var _ = Describe("What the rules change in a search's body", func() {
 		Expect(pinned["size"]).To(BeNumerically("==", 2))
 	})
 
-	It("plans a page with promoted records for the window of organic hits that covers it, unless told the window", func() {
-		var asked [2]int
-		cover := func(offset, limit int) Window {
-			asked = [2]int{offset, limit}
-			return Window{From: offset, Size: limit + 1}
-		}
-		_, body := merchBody("shoe", KeyedAccess(merchSettings), &Merch{Promoted: []string{"p"}, Cover: cover})
-		Expect(asked).To(Equal([2]int{0, 20}), "the page's offset and limit")
+	It("plans a page with promoted records for the window of organic hits it is told, else the page's", func() {
+		plan, body := merchBody("shoe", KeyedAccess(merchSettings), &Merch{Promoted: []string{"p"}})
 		Expect(body["from"]).To(BeNumerically("==", 0))
-		Expect(body["size"]).To(BeNumerically("==", 21))
-		_, body = merchBody("shoe", KeyedAccess(merchSettings), &Merch{Promoted: []string{"p"}, Cover: cover, Window: &Window{From: 5, Size: 9}})
+		Expect(body["size"]).To(BeNumerically("==", 20))
+		Expect(plan.Organic).To(Equal(Window{From: 0, Size: 20}))
+		plan, body = merchBody("shoe", KeyedAccess(merchSettings), &Merch{Promoted: []string{"p"}, Window: &Window{From: 5, Size: 9}})
 		Expect(body["from"]).To(BeNumerically("==", 5))
 		Expect(body["size"]).To(BeNumerically("==", 9))
+		Expect(plan.Organic).To(Equal(Window{From: 5, Size: 9}))
 	})
 
 	It("ANDs the promoted records' exclusion with a post_filter the body has already", func() {
