@@ -62,30 +62,6 @@ func (s *Service) runAll(ctx context.Context, jobs []*job) {
 	s.runJobs(ctx, rounds...)
 }
 
-// covering has a search with promoted records planned for the window of organic hits
-// covering page (merch.Covering) that its first round fetches (pinnedJob), instead of
-// for its page and again for that window.
-func covering(out merch.Outcome, page searchquery.Window) merch.Outcome {
-	if len(out.Pins) == 0 || out.Merch == nil {
-		return out
-	}
-	m := *out.Merch
-	from, size := merch.Covering(merch.Place(out.Pins, func(string) bool { return true }), page.From, page.Size)
-	m.Window = &searchquery.Window{From: from, Size: size}
-	out.Merch = &m
-	return out
-}
-
-// within cuts the organic hits of lay out of hits, those of the window fetched; false
-// when fetched does not hold lay's window.
-func within(hits []searchquery.Hit, fetched searchquery.Window, lay merch.PageLayout) ([]searchquery.Hit, bool) {
-	if lay.From < fetched.From || lay.From+lay.Size > fetched.From+fetched.Size {
-		return nil, false
-	}
-	lo := min(lay.From-fetched.From, len(hits))
-	return hits[lo:min(lo+lay.Size, len(hits))], true
-}
-
 // windowJob plans the organic search of the window w, as a job of its own.
 func windowJob(alias string, out merch.Outcome, w searchquery.Window, build func(*searchquery.Merch) (searchquery.Plan, error)) (*job, error) {
 	m := *out.Merch
@@ -133,23 +109,4 @@ func (f *pinnedFetch) take(answers [][]byte, errs []error) {
 	default:
 		f.hits, f.err = searchquery.ShapePinned(f.plan, answers[0])
 	}
-}
-
-// mergePage puts the promoted records at their places of the page and the organic hits,
-// in order, at the others; total counts the promoted records shown in any page.
-func mergePage(res searchquery.Response, lay merch.PageLayout, pinned map[string]searchquery.Hit, promoted int) searchquery.Response {
-	organic := res.Hits
-	hits := make([]searchquery.Hit, 0, res.Limit)
-	for i := 0; i < res.Limit; i++ {
-		if id, ok := lay.Pinned[i]; ok {
-			hits = append(hits, pinned[id])
-			continue
-		}
-		if len(organic) > 0 {
-			hits, organic = append(hits, organic[0]), organic[1:]
-		}
-	}
-	res.Hits = hits
-	res.Total += int64(promoted)
-	return res
 }

@@ -29,7 +29,7 @@ func newPinnedJob(j *job) *pinnedJob {
 }
 
 // start plans the first round of j's current plan, whose body searches the window of
-// organic hits covering the page (covering).
+// organic hits covering the page (merch.Outcome.Covering).
 func (p *pinnedJob) start() {
 	p.pinned = &pinnedFetch{alias: p.j.alias, plan: p.j.plan}
 	p.placed = nil
@@ -89,9 +89,9 @@ func (p *pinnedJob) place() {
 		return
 	}
 	lay := merch.Layout(p.placed, res.Total, plan.Offset, plan.Limit)
-	if hits, ok := within(res.Hits, p.fetched, lay); ok {
+	if hits, ok := merch.Within(res.Hits, p.fetched, lay); ok {
 		res.Hits = hits
-		p.j.finish(mergePage(res, lay, p.pinned.hits, len(p.placed)), nil)
+		p.j.finish(merch.MergePage(res, lay, p.pinned.hits, len(p.placed)), nil)
 		return
 	}
 	p.fetchOrganic(searchquery.Window{From: lay.From, Size: lay.Size})
