@@ -11,18 +11,14 @@ import (
 )
 
 // LoopPlan plans a search's query (as Top returns it) for the engine's own search loop
-// (package loop) over one reader, scored as its scorer would score it; ok is false when
-// the query has a part the loop does not run (the search then goes through bleve).
-func LoopPlan(q bq.Query, c *Context, r index.IndexReader, m mapping.IndexMapping) (n loop.Node, ok bool, err error) {
-	if !Loopable(q, c) {
-		return nil, false, nil
-	}
+// (package loop) over one reader, scored as its scorer would score it. The query must be
+// one the loop runs (Loopable): the searcher decides, once, which path a search takes.
+func LoopPlan(q bq.Query, c *Context, r index.IndexReader, m mapping.IndexMapping) (loop.Node, error) {
 	p, err := newPlanner(r, m, c)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	n, err = p.node(q, 1)
-	return n, err == nil, err
+	return p.node(q, 1)
 }
 
 // Loopable reports whether the loop runs every part of q: term queries (those of match

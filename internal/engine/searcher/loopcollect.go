@@ -59,7 +59,7 @@ func (p *plan) newLoopCollector(ctx context.Context, r index.IndexReader, m mapp
 // loopTop keeps the window's hits by the request's sort, or by score without one.
 func (p *plan) loopTop(v *columns.View) (loopTop, bool, error) {
 	k := p.req.From + p.req.Size
-	specs, _ := p.loopSorts()
+	specs := p.loopSpecs
 	if specs == nil {
 		return byScore{loop.NewTopK(k)}, true, nil
 	}

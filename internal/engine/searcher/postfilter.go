@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	bq "github.com/blevesearch/bleve/v2/search/query"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/aislehq/aisle/internal/engine/columns"
 	"github.com/aislehq/aisle/internal/engine/dsl"
-	"github.com/aislehq/aisle/internal/engine/store"
 )
 
 // postFilter is a search's post_filter: it narrows the hits, and their total, after the
@@ -102,33 +100,3 @@ func (s *postFilterSearcher) keep(ctx *search.SearchContext, d *search.DocumentM
 }
 
 func (s *postFilterSearcher) Close() error { return errors.Join(s.Searcher.Close(), s.m.Close()) }
-
-// narrowHits adds what narrows or groups the plan's hits: the post_filter, around the
-// aggregations' collector, and the collapse.
-func (p *plan) narrowHits(r *Request, qc *dsl.Context, index string) error {
-	f, err := newPostFilter(r.PostFilter, qc)
-	if err != nil {
-		return err
-	}
-	p.post = f
-	p.req.Query = f.wrap(p.req.Query, p.memo)
-	if r.Collapse == nil {
-		return nil
-	}
-	c, err := newCollapser(r, qc, index, p.req.SearchAfter)
-	if r.Size > 0 {
-		p.collapse = c
-	}
-	return err
-}
-
-// searchHits finds the plan's hits, collapsed when the request collapses.
-func (p *plan) searchHits(ctx context.Context, indices []*store.Index) (*bleve.SearchResult, error) {
-	if p.collapse != nil {
-		return p.collapse.search(ctx, indices, p.req.Query)
-	}
-	if res, ok, err := p.searchLoop(ctx, indices); ok || err != nil {
-		return res, err
-	}
-	return Searchable(indices).SearchInContext(ctx, p.req)
-}

@@ -3,13 +3,10 @@ package searcher
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
-	"github.com/blevesearch/bleve/v2"
-	bq "github.com/blevesearch/bleve/v2/search/query"
-
 	"github.com/aislehq/aisle/internal/engine/aggs"
-	"github.com/aislehq/aisle/internal/engine/dsl"
 	"github.com/aislehq/aisle/internal/engine/eserr"
 	"github.com/aislehq/aisle/internal/engine/store"
 )
@@ -94,109 +91,15 @@ func (r *Request) CheckOptions(o Options) error {
 	return nil
 }
 
-// plan is a search request translated for bleve over some indices.
-type plan struct {
-	req   *bleve.SearchRequest
-	query bq.Query // as parsed: req.Query may wrap it to collect aggregations
-	aggs  []*aggs.Agg
-	// coll collects the aggregations in the hits search: set when hits are asked of a
-	// single index (see search).
-	coll      *aggs.Collector
-	sortTypes []string // of each value of the request's sort; nil when it has none
-	post      *postFilter
-	collapse  *collapser
-	// memo shares the predicates' checks in the pass that finds the hits (see dsl.Memo).
-	memo  *dsl.Memo
-	named bool         // the query names some of its clauses
-	qc    *dsl.Context // the query's parser context
-}
-
-// sorted reports whether hits follow the request's sort rather than the score alone.
-func (p *plan) sorted() bool { return p.sortTypes != nil }
-
-func newPlan(indices []*store.Index, r *Request) (*plan, error) {
-	q, qc, err := buildQuery(indices, r.Query, r.Size)
-	if err != nil {
-		return nil, err
-	}
-	named := qc.Named // the query's: names in aggregation filters mark no hit, as in ES
-	if err := checkHighlightQueries(indices, r); err != nil {
-		return nil, err
-	}
-	parsed, err := parseAggs(r.Aggs, qc, indices[0].Name)
-	if err != nil {
-		return nil, err
-	}
-	p := &plan{req: bleve.NewSearchRequestOptions(dsl.WithNamed(q, named), r.Size, r.From, false), query: q, aggs: parsed,
-		memo: dsl.NewMemo(), named: len(named) > 0, qc: qc}
-	if err := p.sort(r, qc, indices[0].Name); err != nil {
-		return nil, err
-	}
-	if parsed != nil && len(indices) == 1 && r.Size > 0 {
-		p.coll = aggs.NewCollector(parsed)
-		p.coll.Index, p.coll.Memo = indices[0].Name, p.memo
-		p.req.Query = p.coll.Wrap(p.req.Query)
-	}
-	if err := p.narrowHits(r, qc, indices[0].Name); err != nil {
-		return nil, err
-	}
-	if r.Size == 0 && !aggs.NeedScores(parsed) {
-		p.req.Score = bleve.ScoreNone // no hit is returned: scores are never read
-	}
-	return p, nil
-}
-
-func parseAggs(raw map[string]any, qc *dsl.Context, index string) ([]*aggs.Agg, error) {
-	if raw == nil {
-		return nil, nil
-	}
-	parsed, err := aggs.Parse(raw, qc)
-	if err != nil {
-		return nil, err
-	}
-	if err := aggs.Validate(parsed, index); err != nil {
-		return nil, err
-	}
-	return parsed, nil
-}
-
-// sort sets the request's sort order and its search_after values, if any.
-func (p *plan) sort(r *Request, qc *dsl.Context, index string) error {
-	sorts, types, err := buildSort(r.Sort, qc, index)
-	if err != nil || sorts == nil {
-		return err
-	}
-	p.req.Sort, p.sortTypes = sorts, types
-	if r.SearchAfter == nil {
-		return nil
-	}
-	formats := make([]string, len(r.Sort))
-	for i, sp := range r.Sort {
-		if l := qc.Leaf(sp.Field); l != nil {
-			formats[i] = l.Format
-		}
-	}
-	after, err := encodeAfter(r.SearchAfter, types, formats)
-	if err != nil {
-		return err
-	}
-	p.req.SearchAfter = after
-	return nil
-}
-
-func renderHits(res *bleve.SearchResult, indices []*store.Index, r *Request, p *plan) ([]any, error) {
-	byName := make(map[string]*store.Index, len(indices))
+func maxWindow(indices []*store.Index) int {
+	w := math.MaxInt32
 	for _, ix := range indices {
-		byName[ix.Name] = ix
-	}
-	hits := make([]any, 0, len(res.Hits))
-	hl := newHighlighters(r)
-	for i, h := range res.Hits {
-		hit, err := renderHit(h, byName, r, p.sorted(), p.sortTypes, hl, i)
-		if err != nil {
-			return nil, err
+		if m := ix.Settings().MaxResultWindow(); m < w {
+			w = m
 		}
-		hits = append(hits, hit)
 	}
-	return hits, nil
+	if len(indices) == 0 {
+		return 10000
+	}
+	return w
 }

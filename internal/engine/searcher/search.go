@@ -11,26 +11,35 @@ import (
 	"github.com/aislehq/aisle/internal/engine/store"
 )
 
-// search finds the plan's hits and collects its aggregations. When hits are asked of a
-// single index, one search does both (the query feeds the collector as it matches);
-// otherwise each index's aggregations come from a search of their own (see
-// searchShards).
+// search finds the plan's hits and collects its aggregations the way its route says.
 func (p *plan) search(ctx context.Context, indices []*store.Index, r *Request) (*bleve.SearchResult, aggs.Result, error) {
-	switch {
-	case p.aggs == nil:
-		res, err := p.searchHits(ctx, indices)
-		return res, aggs.Result{}, err
-	case p.coll != nil:
-		res, err := p.searchHits(ctx, indices)
-		return res, p.coll.Reduce(), err
+	if p.route.aggs == aggsPerIndex {
+		return p.searchShards(ctx, indices, r)
 	}
-	return p.searchShards(ctx, indices, r)
+	res, err := p.searchHits(ctx, indices)
+	if err != nil || p.route.aggs == noAggs {
+		return res, aggs.Result{}, err
+	}
+	return res, p.coll.Reduce(), nil
+}
+
+// searchHits finds the plan's hits the way its route says.
+func (p *plan) searchHits(ctx context.Context, indices []*store.Index) (*bleve.SearchResult, error) {
+	switch p.route.hits {
+	case hitsCollapsed:
+		return p.collapse.search(ctx, indices, p.req.Query)
+	case hitsLoop:
+		if res, ok, err := p.searchLoop(ctx, indices[0]); ok || err != nil {
+			return res, err
+		}
+	}
+	return Searchable(indices).SearchInContext(ctx, p.req)
 }
 
 // searchShards collects the aggregations with one search per index, run in parallel as
 // ES runs them per shard, or takes them from the request cache, and the hits with one
-// search over all the indices, which is skipped when no hit is asked for: the total is
-// then the sum of the indices' matches.
+// search over all the indices, which is skipped when no hit is asked for (noHitsSearch):
+// the total is then the sum of the indices' matches.
 func (p *plan) searchShards(ctx context.Context, indices []*store.Index, r *Request) (*bleve.SearchResult, aggs.Result, error) {
 	g, gctx := errgroup.WithContext(ctx)
 	shards := make([]shardResult, len(indices))
@@ -42,7 +51,7 @@ func (p *plan) searchShards(ctx context.Context, indices []*store.Index, r *Requ
 		})
 	}
 	var hits *bleve.SearchResult
-	if p.req.Size > 0 {
+	if p.route.hits != noHitsSearch {
 		g.Go(func() (err error) {
 			hits, err = p.searchHits(gctx, indices)
 			return err
