@@ -51,6 +51,64 @@ var _ = Describe("The similar list's query", func() {
 	})
 })
 
+var embedded = func() searchv1alpha1.IndexSettings {
+	s := *shelf.DeepCopy()
+	s.Embedders = map[string]searchv1alpha1.Embedder{
+		"text":  {Source: searchv1alpha1.EmbedderUserProvided, Dimensions: 3},
+		"image": {Source: searchv1alpha1.EmbedderUserProvided, Dimensions: 2},
+	}
+	return s
+}()
+
+var _ = Describe("The similar list by vectors", func() {
+	It("asks kNN for the vectors nearest the product's, pre-filtered by its similarWithin values and the filters, the product left out", func() {
+		req := Request{Index: esnames.For("acme", "shelf"), Settings: embedded, ObjectID: "ph1", Params: Params{Limit: 5}}
+		v := catalogView{alias: "acme-shelf", schema: shelfSchema, filters: []any{map[string]any{"term": map[string]any{"inStock": true}}},
+			source: map[string]any{"excludes": []string{"aisleVersion", "_vectors"}}}
+		rec := map[string]any{"objectID": "ph1", "category": "phones", "brand": "Zeta", "_vectors": map[string]any{"text": []any{0.5, 0.0, 1.0}}}
+		Expect(asJSON(similarQuery(planSimilar(req, v, rec)))).To(MatchJSON(`{
+			"size": 5, "_source": {"excludes": ["aisleVersion", "_vectors"]}, "track_total_hits": false,
+			"knn": {"field": "_vectors.text", "query_vector": [0.5, 0, 1], "k": 5, "num_candidates": 100,
+				"filter": [{"bool": {
+					"filter": [{"terms": {"category.keyword": ["phones"]}}, {"term": {"inStock": true}}],
+					"must_not": [{"ids": {"values": ["ph1"]}}]}}]}}`))
+	})
+
+	It("compares ten candidates per product listed on a long list", func() {
+		req := Request{Settings: embedded, ObjectID: "ph1", Params: Params{Limit: 50}}
+		rec := map[string]any{"_vectors": map[string]any{"text": []any{1.0, 0.0, 0.0}}}
+		q := similarQuery(planSimilar(req, catalogView{schema: shelfSchema}, rec))
+		Expect(q["knn"]).To(HaveKeyWithValue("num_candidates", 500))
+		Expect(q["knn"].(obj)["filter"]).To(Equal([]any{obj{"bool": obj{"must_not": []any{obj{"ids": obj{"values": []string{"ph1"}}}}}}}))
+	})
+
+	DescribeTable("takes the first embedder, by name, whose vector the product holds, else falls back to its words",
+		func(settings searchv1alpha1.IndexSettings, vectors any, field string) {
+			rec := map[string]any{"objectID": "ph1"}
+			if vectors != nil {
+				rec["_vectors"] = vectors
+			}
+			got := vectorOf(settings, rec)
+			if field == "" {
+				Expect(got).To(BeNil())
+				Expect(similarQuery(similarPlan{id: "ph1", vector: got})).To(HaveKey("query"), "more_like_this")
+				return
+			}
+			Expect(got).NotTo(BeNil())
+			Expect(got.field).To(Equal(field))
+		},
+		Entry("both held: image before text", embedded, map[string]any{"text": []any{1.0, 0.0, 0.0}, "image": []any{0.0, 1.0}}, "_vectors.image"),
+		Entry("only text held", embedded, map[string]any{"text": []any{1.0, 0.0, 0.0}}, "_vectors.text"),
+		Entry("image of the wrong dimensions, text held", embedded,
+			map[string]any{"text": []any{1.0, 0.0, 0.0}, "image": []any{1.0, 0.0, 0.0}}, "_vectors.text"),
+		Entry("no vector yet (an openAI embedder has not embedded it)", embedded, nil, ""),
+		Entry("a vector of zeros, which has no direction", embedded, map[string]any{"text": []any{0.0, 0.0, 0.0}}, ""),
+		Entry("a vector holding something other than numbers", embedded, map[string]any{"text": []any{1.0, "x", 0.0}}, ""),
+		Entry("an index without embedders, whatever the record holds", shelf, map[string]any{"text": []any{1.0, 0.0, 0.0}}, ""),
+		Entry("vectors that are not an object", embedded, []any{1.0, 0.0, 0.0}, ""),
+	)
+})
+
 var _ = Describe("The goes-with list", func() {
 	It("asks significant_terms for the products of the product's counted orders, by the percentage heuristic", func() {
 		now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)

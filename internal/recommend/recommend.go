@@ -1,7 +1,8 @@
 // Package recommend builds the recommendation lists of an index beside Bought together
-// (internal/events): similar products (shared words of the searchable fields, by
-// Elasticsearch's more_like_this, and shared facet values, within the product's
-// similarWithin value), goes with (products bought in the same orders, ranked by lift
+// (internal/events): similar products (the nearest vectors of the product's, by a kNN
+// search, when the index has an embedder and the product its vector; otherwise shared
+// words of the searchable fields, by Elasticsearch's more_like_this, and shared facet
+// values; within the product's similarWithin value either way), goes with (products bought in the same orders, ranked by lift
 // with significant_terms, outside the product's similarWithin values; with too few orders
 // the best sellers of the categories most bought with its category) and trending (the
 // products whose weighted events rose most in the last 7 days against the 28 before).
@@ -39,7 +40,7 @@ const CacheTTL = time.Minute
 
 // Reasons say why a product is listed.
 const (
-	ReasonContent    = "content"    // similar: shared words and facet values
+	ReasonContent    = "content"    // similar: shared words and facet values, or a near vector
 	ReasonOrders     = "orders"     // goes with: bought in the same orders
 	ReasonCategories = "categories" // goes with: a best seller of a category bought with the product's
 	ReasonTrending   = "trending"   // trending: its weighted events rose
@@ -56,7 +57,8 @@ type List struct {
 type Hit struct {
 	ObjectID string          `json:"objectID"`
 	Record   json.RawMessage `json:"record"`
-	// Score ranks the hits of a reason: relevance for content, lift for orders, order
+	// Score ranks the hits of a reason: relevance for content (the kNN similarity when
+	// the product's vector found them), lift for orders, order
 	// count for categories, the rise of weighted events for trending.
 	Score  float64 `json:"score"`
 	Reason string  `json:"reason"`

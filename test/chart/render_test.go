@@ -24,6 +24,9 @@ var valueSets = map[string]map[string]string{
 	"the engine off": {"engine.enabled": "false", "elasticsearch.url": "http://elasticsearch:9200"},
 	"NetworkPolicy and ServiceMonitor on": {"networkPolicy.enabled": "true", "serviceMonitor.enabled": "true",
 		"engine.persistence.enabled": "false"},
+	"the text-embeddings-inference server with NetworkPolicies": {"embeddings.enabled": "true", "networkPolicy.enabled": "true"},
+	"the Ollama server with a model cache volume": {"embeddings.enabled": "true", "embeddings.server": "ollama",
+		"embeddings.persistence.enabled": "true", "embeddings.persistence.storageClass": "fast"},
 }
 
 var _ = Describe("What the chart renders", func() {
@@ -165,6 +168,11 @@ var _ = Describe("What the chart renders", func() {
 			valueSets["NetworkPolicy and ServiceMonitor on"], map[string]int{"NetworkPolicy": 3, "ServiceMonitor": 2}),
 		Entry("no engine NetworkPolicy without the engine", map[string]string{"networkPolicy.enabled": "true",
 			"elasticsearch.url": "http://elasticsearch:9200"}, map[string]int{"NetworkPolicy": 2, "StatefulSet": 0}),
+		Entry("an embedding server: its Deployment and Service, and a NetworkPolicy for it too",
+			valueSets["the text-embeddings-inference server with NetworkPolicies"],
+			map[string]int{"Deployment": 3, "Service": 4, "NetworkPolicy": 4, "PersistentVolumeClaim": 0}),
+		Entry("an embedding server with a model cache: its PersistentVolumeClaim", valueSets["the Ollama server with a model cache volume"],
+			map[string]int{"Deployment": 3, "PersistentVolumeClaim": 1, "NetworkPolicy": 0}),
 		Entry("no PodDisruptionBudget when turned off", map[string]string{"apiserver.podDisruptionBudget.enabled": "false"},
 			map[string]int{"PodDisruptionBudget": 0}),
 	)
@@ -184,6 +192,7 @@ var _ = Describe("What the chart renders", func() {
 		Entry("a misspelt key", "apiserver.replica", "3", "replica"),
 		Entry("a port out of range", "apiserver.port", "70000", "apiserver"),
 		Entry("an unknown log level", "operator.logLevel", "verbose", "logLevel"),
+		Entry("an unknown embedding server", "embeddings.server", "vllm", "server"),
 	)
 
 	DescribeTable("refuses installations that cannot work, saying why",

@@ -62,6 +62,12 @@ func start(b *testing.B, ctx context.Context) system {
 
 // startWith is start with the index's settings s.
 func startWith(b *testing.B, ctx context.Context, s searchv1alpha1.IndexSettings) system {
+	return startLoaded(b, ctx, s, load)
+}
+
+// startLoaded is startWith with the records written by loader.
+func startLoaded(b *testing.B, ctx context.Context, s searchv1alpha1.IndexSettings,
+	loader func(*testing.B, context.Context, *elasticsearch.TypedClient, string)) system {
 	b.Helper()
 	ctrllog.SetLogger(logr.Discard())
 	engineURL, stopES, err := esbackend.Start(ctx, b.TempDir())
@@ -82,7 +88,7 @@ func startWith(b *testing.B, ctx context.Context, s searchv1alpha1.IndexSettings
 	sys.key = createTenant(b, ctx, k8s, s)
 	_, err = (&controllers.Backend{ES: esClient}).EnsureIndex(ctx, names, s)
 	must(b, err)
-	load(b, ctx, esClient, names.Alias())
+	loader(b, ctx, esClient, names.Alias())
 
 	registry, err := tenancy.NewRegistry(ctx, cfg, env.Scheme, clock.RealClock{})
 	must(b, err)

@@ -165,3 +165,35 @@ tolerations:
 {{- end }}
 {{- toYaml $generated.rules }}
 {{- end }}
+
+{{/* Name of the embedding server's Deployment and Service. */}}
+{{- define "aisle.embeddings.name" -}}
+{{- printf "%s-embeddings" (include "aisle.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Base URL of the embedding server; the API server's openAI embedders POST to {url}/v1/embeddings. */}}
+{{- define "aisle.embeddings.url" -}}
+{{- printf "http://%s.%s.svc:%d" (include "aisle.embeddings.name" .) .Release.Namespace (int .Values.embeddings.port) }}
+{{- end }}
+
+{{/* The chosen server's values (image, model). */}}
+{{- define "aisle.embeddings.server" -}}
+{{- toYaml (get .Values.embeddings .Values.embeddings.server) }}
+{{- end }}
+
+{{/* Ollama's address and its writable folders: the model cache volume, never the read-only root. */}}
+{{- define "aisle.embeddings.ollamaEnv" -}}
+- name: OLLAMA_HOST
+  value: {{ printf "0.0.0.0:%d" (int .Values.embeddings.port) | quote }}
+- name: OLLAMA_MODELS
+  value: /data/models
+- name: HOME
+  value: /data
+{{- end }}
+
+{{- define "aisle.embeddings.volumeMounts" -}}
+- name: models
+  mountPath: /data
+- name: tmp
+  mountPath: /tmp
+{{- end }}

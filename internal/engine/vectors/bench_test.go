@@ -5,51 +5,18 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/aislehq/aisle/internal/engine/vectors/vectorgen"
 	"github.com/aislehq/aisle/internal/repo"
 )
 
-// generated are n vectors of dims values as text embeddings spread: each is one of 200
-// topics' centres plus a point of that topic's own 16-dimension subspace (a random
-// basis, normal coordinates) and a little noise in every dimension, from a fixed seed.
-// Uniform random vectors, whose neighbours are all about equally far, would measure
-// what no embedding model produces.
-func generated(n, dims int, seed uint64) []float32 {
-	const topics, sub = 200, 16
-	rng := rand.New(rand.NewPCG(seed, 11))
-	base := rand.New(rand.NewPCG(99, 11)) // the topics, the same for every seed
-	centres := make([]float32, topics*dims)
-	bases := make([]float32, topics*sub*dims)
-	for i := range centres {
-		centres[i] = float32(base.NormFloat64())
-	}
-	for i := range bases {
-		bases[i] = float32(base.NormFloat64() * 0.5)
-	}
-	out := make([]float32, n*dims)
-	for i := 0; i < n; i++ {
-		t := rng.IntN(topics)
-		v := out[i*dims : (i+1)*dims]
-		copy(v, centres[t*dims:(t+1)*dims])
-		for s := 0; s < sub; s++ {
-			z := float32(rng.NormFloat64())
-			row := bases[(t*sub+s)*dims:]
-			for j := range v {
-				v[j] += z * row[j]
-			}
-		}
-		for j := range v {
-			v[j] += float32(rng.NormFloat64() * 0.1)
-		}
-	}
-	return out
-}
+// generated are n vectors of dims values as text embeddings spread (vectorgen).
+func generated(n, dims int, seed uint64) []float32 { return vectorgen.Generated(n, dims, seed) }
 
 func envInt(name string, def int) int {
 	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
