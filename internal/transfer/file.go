@@ -57,7 +57,13 @@ func (c *Client) ImportFile(ctx context.Context, fi FileImport) (Result, error) 
 			progress.Update(counted.n.Load(), done+a.Records)
 		}
 		next := Checkpoint{Workspace: c.Workspace, Index: c.Index, Line: a.Line, Records: done + a.Records, AcceptedRevision: a.Receipt.AcceptedRevision}
-		return next.Save(cpPath)
+		if err := next.Save(cpPath); err != nil {
+			return err
+		}
+		if fi.Options.Acked != nil {
+			return fi.Options.Acked(a)
+		}
+		return nil
 	}
 	res, err := c.Import(ctx, src, opts)
 	if err != nil {
