@@ -185,3 +185,14 @@ var _ = Describe("Plain progress lines", func() {
 		Entry("of an unknown size", int64(50), int64(-1), 3, "imported 3 records (50 bytes read)"),
 	)
 })
+
+var _ = Describe("The progress bar", func() {
+	It("draws the records written on a terminal, and says when it is done", func() {
+		var out strings.Builder
+		p := NewProgress(&out, 1000, true, time.Second)
+		p.Update(500, 10)
+		p.Finish(20)
+		Expect(out.String()).To(ContainSubstring("imported 20 records"))
+		Expect(out.String()).To(ContainSubstring("100%"))
+	})
+})

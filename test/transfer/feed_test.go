@@ -147,4 +147,26 @@ var _ = Describe("A Google Merchant Center feed import", Ordered, func() {
 		Expect(st.Batches).To(BeZero())
 		Expect(api(ctx, http.MethodDelete, "feed", "/staged-replacements/"+stageID, nil, nil)).To(Equal(http.StatusOK))
 	})
+
+	It("switches nothing in when another write reached the index meanwhile, and aborts its stage", func(ctx SpecContext) {
+		var buf bytes.Buffer
+		Expect(rss(&buf, feedsample.Items(500, 13))).To(Succeed())
+		stageID := transfer.NewStageID(time.Now())
+		written := false
+		opts := transfer.ImportOptions{BatchSize: 250, Acked: func(transfer.Ack) error {
+			if !written {
+				written = true
+				body := map[string]any{"records": []any{map[string]any{"objectID": "written-meanwhile", "title": "x"}}}
+				Expect(api(ctx, http.MethodPost, "feed", "/records", body, nil)).To(Equal(http.StatusAccepted))
+			}
+			return nil
+		}}
+		_, err := client(running.Env.BaseURL, "feed").Replace(ctx, transfer.FeedSource(feed.Open(&buf)), stageID, opts)
+		Expect(transfer.StatusOf(err)).To(Equal(http.StatusConflict))
+		Expect(recordCount(ctx, "feed")).To(BeEquivalentTo(len(kept) + 1))
+		Expect(readRecord(ctx, "feed", kept[0].ID)).To(HaveKeyWithValue("objectID", kept[0].ID))
+		var st transfer.StageStatus
+		Expect(api(ctx, http.MethodPost, "feed", "/staged-replacements/"+stageID, nil, &st)).To(Equal(http.StatusCreated))
+		Expect(api(ctx, http.MethodDelete, "feed", "/staged-replacements/"+stageID, nil, nil)).To(Equal(http.StatusOK))
+	})
 })
