@@ -169,4 +169,22 @@ var _ = Describe("A Google Merchant Center feed import", Ordered, func() {
 		Expect(api(ctx, http.MethodPost, "feed", "/staged-replacements/"+stageID, nil, &st)).To(Equal(http.StatusCreated))
 		Expect(api(ctx, http.MethodDelete, "feed", "/staged-replacements/"+stageID, nil, nil)).To(Equal(http.StatusOK))
 	})
+
+	It("aborts its stage when it is interrupted, as Ctrl-C does", func(ctx SpecContext) {
+		var buf bytes.Buffer
+		Expect(rss(&buf, feedsample.Items(500, 14))).To(Succeed())
+		stageID := transfer.NewStageID(time.Now())
+		importCtx, interrupt := context.WithCancel(ctx)
+		defer interrupt()
+		opts := transfer.ImportOptions{BatchSize: 100, Acked: func(transfer.Ack) error {
+			interrupt()
+			return nil
+		}}
+		_, err := client(running.Env.BaseURL, "feed").Replace(importCtx, transfer.FeedSource(feed.Open(&buf)), stageID, opts)
+		Expect(err).To(MatchError(context.Canceled))
+		Expect(recordCount(ctx, "feed")).To(BeEquivalentTo(len(kept) + 1))
+		var st transfer.StageStatus
+		Expect(api(ctx, http.MethodPost, "feed", "/staged-replacements/"+stageID, nil, &st)).To(Equal(http.StatusCreated))
+		Expect(api(ctx, http.MethodDelete, "feed", "/staged-replacements/"+stageID, nil, nil)).To(Equal(http.StatusOK))
+	})
 })
