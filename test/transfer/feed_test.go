@@ -88,6 +88,25 @@ var _ = Describe("A Google Merchant Center feed import", Ordered, func() {
 			Expect(api(ctx, http.MethodPost, "feed", "/search", map[string]any{"q": "", "limit": 1}, &found)).To(Equal(http.StatusOK))
 			return found.Total
 		}).WithTimeout(time.Minute).WithPolling(250 * time.Millisecond).Should(Equal(len(groups)))
+
+		By("counting the product type's top level as a hierarchical facet")
+		tops := map[string]int{}
+		for _, it := range items {
+			tops[strings.Split(it.ProductType, " > ")[0]]++
+		}
+		var faceted struct {
+			Facets map[string][]struct {
+				Value string
+				Count int
+			}
+		}
+		Expect(api(ctx, http.MethodPost, "feed", "/search", map[string]any{"q": "", "limit": 1, "distinct": false,
+			"facets": []string{"productType.lvl0"}}, &faceted)).To(Equal(http.StatusOK))
+		counted := map[string]int{}
+		for _, v := range faceted.Facets["productType.lvl0"] {
+			counted[v.Value] = v.Count
+		}
+		Expect(counted).To(Equal(tops))
 	})
 
 	It("re-imported without some products removes them in one switch, and names a malformed line", func(ctx SpecContext) {
