@@ -111,6 +111,8 @@ bench: k8s-binaries browser-deps ## Run the benchmarks (figures go to docs/bench
 	AISLE_BENCH_VECTORS=1 KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -run='^$$' -bench=BenchmarkHybridSearch -benchtime=1x -timeout=60m ./test/searchbench/
 	# The browser client's size and time per 100 events, measured in Chromium against the whole system.
 	AISLE_BENCH=1 KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -count=1 -v -timeout=20m ./test/browser/ -run TestBrowser -args -ginkgo.focus=Benchmark -ginkgo.v
+	# aisle export and import of 100,000 records through the API, with the heap of the API server's process.
+	AISLE_BENCH=1 KUBEBUILDER_ASSETS="$(K8S_BIN)" go test -count=1 -v -timeout=30m ./test/transfer/ -run TestTransfer -args -ginkgo.focus="100,000" -ginkgo.v
 
 .PHONY: bench-million
 bench-million: ## The engine's side of the shared benchmark against Lucene at one million documents, GOMEMLIMIT=2GiB (several minutes; not part of make bench).
