@@ -20,6 +20,7 @@ import (
 	"github.com/KimMachineGun/automemlimit/memlimit"
 
 	"github.com/aislehq/aisle/internal/engine/httpapi"
+	"github.com/aislehq/aisle/internal/engine/pit"
 	"github.com/aislehq/aisle/internal/engine/store"
 )
 
@@ -71,6 +72,7 @@ func orDefault(v, def time.Duration) time.Duration {
 // Server is a running engine.
 type Server struct {
 	store    *store.Store
+	api      *httpapi.API
 	http     *http.Server
 	listener net.Listener
 	url      string
@@ -94,9 +96,10 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		_ = st.Close()
 		return nil, fmt.Errorf("engine: listen: %w", err)
 	}
-	api := &httpapi.API{Store: st, ClusterUUID: clusterUUID(cfg.DataDir)}
+	api := &httpapi.API{Store: st, ClusterUUID: clusterUUID(cfg.DataDir), PITs: pit.New(pit.DefaultMaxOpen)}
 	s := &Server{
 		store:    st,
+		api:      api,
 		listener: ln,
 		url:      "http://" + ln.Addr().String(),
 		done:     make(chan error, 1),
@@ -171,6 +174,7 @@ func (s *Server) Close() error {
 		if serr := <-s.done; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
 			err = serr
 		}
+		s.api.PITs.CloseAll()
 		if cerr := s.store.Close(); err == nil {
 			err = cerr
 		}

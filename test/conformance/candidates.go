@@ -83,11 +83,15 @@ var Candidates = []string{
 	"search.vectors/190_knn_query-with-k-param.yml",
 	"search.retrievers/10_standard_retriever.yml",
 	"search.retrievers/20_knn_retriever.yml",
+	// point in time: the snapshot GET /records pages and streams read (issue 37);
+	// search_after is test/search/90_search_after.yml's
+	"search/350_point_in_time.yml",
 }
 
 // CandidateSpecs are the API specs of candidates/api that the candidate files in force
 // call.
-var CandidateSpecs = []string{"indices.analyze.json", "msearch.json", "update.json", "knn_search.json"}
+var CandidateSpecs = []string{"indices.analyze.json", "msearch.json", "update.json", "knn_search.json",
+	"open_point_in_time.json", "close_point_in_time.json"}
 
 // LoadSpecs reads the API specs of dir/api and CandidateSpecs.
 func LoadSpecs(dir string) (*yamlrest.Specs, error) {

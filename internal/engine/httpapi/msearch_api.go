@@ -193,6 +193,9 @@ func parseMsearchBodies(items []msearchItem, totalsAsInt bool) ([]*searcher.Requ
 		if err := sr.CheckOptions(searcher.Options{RestTotalHitsAsInt: totalsAsInt}); err != nil {
 			return nil, err
 		}
+		if sr.PIT != nil && it.expr != "" {
+			return nil, eserr.ActionValidation("[indices] cannot be used with point in time. Do not specify any index with point in time.")
+		}
 		parsed[i] = sr
 	}
 	return parsed, nil

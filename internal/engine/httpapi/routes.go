@@ -131,6 +131,8 @@ func (a *API) indexScopedRoutes(idx, op string) methods {
 		return methods{"GET": h(a.knnSearch(idx), "routing"), "POST": h(a.knnSearch(idx), "routing")}
 	case "_stats":
 		return methods{"GET": h(a.stats(idx), statsParams...)}
+	case "_pit":
+		return methods{"POST": h(a.openPIT(idx), openPITParams...)}
 	}
 	return nil
 }
@@ -192,6 +194,10 @@ func (a *API) globalRoutes(p []string) methods {
 	case "_analyze":
 		if n == 1 {
 			return methods{"GET": h(a.analyze(""), analyzeParams...), "POST": h(a.analyze(""), analyzeParams...)}
+		}
+	case "_pit":
+		if n == 1 {
+			return methods{"DELETE": h(a.closePIT)}
 		}
 	case "_cluster":
 		if n >= 2 && p[1] == "health" {

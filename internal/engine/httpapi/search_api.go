@@ -64,6 +64,9 @@ func (a *API) runSearch(q *req, expr string, sr *searcher.Request) (int, any, er
 	if err := sr.ApplyParams(q.param); err != nil {
 		return 0, nil, err
 	}
+	if sr.PIT != nil {
+		return a.runPITSearch(q, expr, sr)
+	}
 	indices, err := a.pinned(q, expr, true)
 	if err != nil {
 		return 0, nil, err
@@ -81,7 +84,11 @@ func (a *API) runSearch(q *req, expr string, sr *searcher.Request) (int, any, er
 
 // applyAliasFilters adds the filters of filtered aliases the search went through.
 func (a *API) applyAliasFilters(expr string, indices []*store.Index, sr *searcher.Request) error {
-	filters := a.Store.AliasFilters(expr)
+	return applyFilters(a.Store.AliasFilters(expr), indices, sr)
+}
+
+// applyFilters adds filtered aliases' filters, by index name, to the search.
+func applyFilters(filters map[string][]json.RawMessage, indices []*store.Index, sr *searcher.Request) error {
 	if len(filters) == 0 {
 		return nil
 	}

@@ -11,8 +11,10 @@ import (
 	"net/url"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/aislehq/aisle/internal/engine/eserr"
+	"github.com/aislehq/aisle/internal/engine/pit"
 	"github.com/aislehq/aisle/internal/engine/store"
 )
 
@@ -23,6 +25,9 @@ const MaxBodyBytes = 100 << 20
 type API struct {
 	Store       *store.Store
 	ClusterUUID string
+	// PITs holds the open points in time; nil makes one of pit.DefaultMaxOpen on first use.
+	PITs    *pit.Registry
+	pitOnce sync.Once
 }
 
 // req carries one request's parsed parts to a handler.

@@ -34,6 +34,8 @@ type Request struct {
 	Knn any
 	// Fields are the `fields` retrieval option's names and patterns (see fields.go).
 	Fields []string
+	// PIT is the point in time the search reads, nil for the live indices.
+	PIT *PITRef
 }
 
 // SortSpec is one sort clause.
@@ -146,6 +148,8 @@ func ParseBody(body map[string]any) (*Request, error) {
 			r.Knn = v
 		case "fields":
 			r.Fields, err = parseFields(v)
+		case "pit":
+			r.PIT, err = parsePIT(v)
 		case "timeout":
 		default:
 			return nil, eserr.Parsing("Unknown key for a %s in [%s].", tokenName(v), k).With("line", 1).With("col", 1)
@@ -153,6 +157,9 @@ func ParseBody(body map[string]any) (*Request, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	if err := r.bindShardDoc(); err != nil {
+		return nil, err
 	}
 	return r, nil
 }

@@ -68,6 +68,8 @@ type Index struct {
 	// useMu is held shared by searches in flight; dropping an index takes it exclusively
 	// so an index removed by an alias swap is closed only after its last reader finished.
 	useMu sync.RWMutex
+
+	frozen bool // a read-only copy of one moment (see Freeze)
 }
 
 // Mapping returns the current mapping (never nil).
@@ -119,16 +121,31 @@ func (ix *Index) Refresh() error {
 	ix.refreshMu.Lock()
 	defer ix.refreshMu.Unlock()
 	ix.mu.Lock()
-	ops, seq := ix.pending, ix.seqNo
-	if ix.pendingN == 0 {
-		ix.mu.Unlock()
+	ops, seq, ok := ix.takePendingLocked()
+	ix.mu.Unlock()
+	if !ok {
 		return nil
+	}
+	return ix.applyRefresh(ops, seq)
+}
+
+// takePendingLocked takes the operations waiting for a refresh and the seq_no they reach;
+// ok is false when none wait. Called with refreshMu and ix.mu held.
+func (ix *Index) takePendingLocked() (ops []pendingOp, seq int64, ok bool) {
+	ops, seq = ix.pending, ix.seqNo
+	if ix.pendingN == 0 {
+		return nil, 0, false
 	}
 	ix.pending, ix.pendingIDs = nil, map[string]int{}
 	ix.visibleSeq = nil
 	ix.pendingN = 0
 	ix.tookPendingLocked()
-	ix.mu.Unlock()
+	return ops, seq, true
+}
+
+// applyRefresh builds the segments of ops and makes them searchable. Called with
+// refreshMu held.
+func (ix *Index) applyRefresh(ops []pendingOp, seq int64) error {
 	batches, err := ix.batches(ops)
 	if err != nil {
 		return err
