@@ -40,6 +40,7 @@ var _ = Describe("The Events page", func() {
 		Entry("the studio's script", "/dashboard/studio.js", http.StatusOK, "text/javascript"),
 		Entry("the studio's preview", "/dashboard/studio-preview.js", http.StatusOK, "text/javascript"),
 		Entry("the studio's history", "/dashboard/studio-history.js", http.StatusOK, "text/javascript"),
+		Entry("the studio's synonyms", "/dashboard/studio-synonyms.js", http.StatusOK, "text/javascript"),
 		Entry("the studio's style", "/dashboard/studio.css", http.StatusOK, "text/css"),
 		Entry("its style", "/dashboard/dashboard.css", http.StatusOK, "text/css"),
 		Entry("the chart library", "/dashboard/chart.umd.min.js", http.StatusOK, "text/javascript"),

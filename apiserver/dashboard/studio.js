@@ -6,6 +6,7 @@ import { el } from "./ui.js";
 import { KEY, INDEX, state, api, announce, showError } from "./studio-api.js";
 import { setupPreview, runPreview } from "./studio-preview.js";
 import { loadHistory } from "./studio-history.js";
+import { setupSynonyms, loadSynonyms } from "./studio-synonyms.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -52,12 +53,17 @@ async function show() {
   state.index = $("index").value;
   sessionStorage.setItem(INDEX, state.index);
   $("main").hidden = false;
-  const preview = () => (state.canSearch ? runPreview(false) : Promise.resolve());
-  await Promise.all([preview(), loadHistory(preview)]);
+  await Promise.all([preview(), loadHistory(changedByRestore), loadSynonyms()]);
   scrollable();
   document.body.dataset.state = "ready";
   announce(`Studio of ${state.index}.`);
 }
+
+const preview = () => (state.canSearch ? runPreview(false) : Promise.resolve());
+
+// changed is what an edit tells: the preview and the history read the new state.
+const changed = () => Promise.all([preview(), loadHistory(changedByRestore)]);
+const changedByRestore = () => Promise.all([preview(), loadSynonyms()]);
 
 // scrollable makes a table wider than its box (on a phone) a named keyboard stop, as
 // the Events page does.
@@ -73,6 +79,7 @@ function scrollable() {
 
 function start() {
   setupPreview();
+  setupSynonyms(changed);
   $("key-form").addEventListener("submit", (e) => {
     e.preventDefault();
     sessionStorage.setItem(KEY, $("key").value.trim());

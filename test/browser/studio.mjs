@@ -125,6 +125,40 @@ const scenarios = {
     out.phoneAxe = await axeViolations(page);
     await page.screenshot({ path: phoneShot, fullPage: true });
   },
+
+  // A write key: a synonym and a stop word typed into the draft, saved and previewed,
+  // then undone; each step from the keyboard.
+  async words({ url, key, synonym, stopWord, configPath, shot }, out) {
+    const page = await context.newPage();
+    page.on("console", (m) => out.console.push(m.text()));
+    await page.goto(url);
+    await signIn(page, key);
+    out.first = await shown(page);
+    out.reachedSynonyms = await tabUntil(page, "#synonyms");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type(synonym);
+    out.reachedStopWords = await tabUntil(page, "#stop-words", 3);
+    await page.keyboard.press("End");
+    await page.keyboard.type(stopWord);
+    out.reachedSave = await tabUntil(page, "#synonyms-save", 3);
+    let before = await previews(page);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((b) => Number(document.body.dataset.previews || 0) > b ||
+      !document.getElementById("error").hidden, before, { timeout: 15000 });
+    out.saved = await shown(page);
+    out.savedConfig = await page.evaluate(async ([path, key]) =>
+      (await fetch(path, { headers: { Authorization: `Bearer ${key}` } })).json(), [configPath, key]);
+    out.axe = await axeViolations(page);
+    await page.screenshot({ path: shot, fullPage: true });
+    out.reachedUndo = await tabUntil(page, "#synonyms-undo", 2);
+    before = await previews(page);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((b) => Number(document.body.dataset.previews || 0) > b ||
+      !document.getElementById("error").hidden, before, { timeout: 15000 });
+    out.undone = await shown(page);
+    out.synonymsAfterUndo = await page.evaluate(() => document.getElementById("synonyms").value);
+  },
 };
 
 const out = { console: [] };

@@ -74,10 +74,23 @@ type studioRun struct {
 	ReachedRestore    bool        `json:"reachedRestore"`
 	FocusAfterRestore string      `json:"focusAfterRestore"`
 	Restored          studioShown `json:"restored"`
-	Axe               []string    `json:"axe"`
-	PhoneAxe          []string    `json:"phoneAxe"`
-	PhoneOverflow     int         `json:"phoneOverflow"`
-	Console           []string    `json:"console"`
+	Saved             studioShown `json:"saved"`
+	Undone            studioShown `json:"undone"`
+	SavedConfig       struct {
+		Synonyms  []map[string]any `json:"synonyms"`
+		StopWords struct {
+			Words []string `json:"words"`
+		} `json:"stopWords"`
+	} `json:"savedConfig"`
+	SynonymsAfterUndo string   `json:"synonymsAfterUndo"`
+	ReachedSynonyms   bool     `json:"reachedSynonyms"`
+	ReachedStopWords  bool     `json:"reachedStopWords"`
+	ReachedSave       bool     `json:"reachedSave"`
+	ReachedUndo       bool     `json:"reachedUndo"`
+	Axe               []string `json:"axe"`
+	PhoneAxe          []string `json:"phoneAxe"`
+	PhoneOverflow     int      `json:"phoneOverflow"`
+	Console           []string `json:"console"`
 }
 
 // apiAnswer is the part of a search answer the preview shows.
@@ -278,5 +291,39 @@ var _ = Describe("The Studio", Ordered, func() {
 		Expect(res.PhoneAxe).To(BeEmpty())
 		Expect(res.PhoneOverflow).To(BeNumerically("<=", 0))
 		expectPNG(shot, phone)
+	})
+
+	It("tries a synonym and a stop word typed into the draft, previews them saved, and undoes them, with a write key", func() {
+		const luminaire = "luminaire"
+		Expect(searchAPI(Default, `{"q": "`+luminaire+`"}`).Hits).To(BeEmpty(), "the fixture: no lantern is a luminaire yet")
+		config := versionsOf("config")
+		shot := filepath.Join(shotsDir(), "studio-synonyms.png")
+		res := runStudio(map[string]any{"scenario": "words", "url": studioURL(luminaire), "key": merchandiser,
+			"synonym": "luminaire, lantern", "stopWord": "pleasezz", "configPath": indexPath() + "/config", "shot": shot})
+
+		By("showing the empty page first")
+		Expect(res.First.Error).To(BeEmpty())
+		Expect(res.First.Empty).To(BeTrue())
+		Expect(res.ReachedSynonyms && res.ReachedStopWords && res.ReachedSave).To(BeTrue(), "every control reached with Tab")
+
+		By("saving the draft as a settings version, and previewing it: the lanterns are found")
+		Expect(res.Saved.Error).To(BeEmpty())
+		Expect(res.SavedConfig.Synonyms).To(ContainElement(HaveKeyWithValue("terms", ConsistOf("luminaire", "lantern"))))
+		Expect(res.SavedConfig.StopWords.Words).To(ContainElement("pleasezz"))
+		Expect(res.Saved.Hits).To(HaveLen(3))
+		Expect(res.Saved.Status).To(ContainSubstring("saved as settings version"))
+
+		By("undoing it: the version before restored as a new one, and the page empty again")
+		Expect(res.ReachedUndo).To(BeTrue())
+		Expect(res.Undone.Error).To(BeEmpty())
+		Expect(res.Undone.Empty).To(BeTrue())
+		Expect(res.Undone.Status).To(ContainSubstring("Undone"))
+		Expect(res.SynonymsAfterUndo).NotTo(ContainSubstring("luminaire"))
+		after := versionsOf("config")
+		Expect(after).To(HaveLen(len(config)+2), "the save and the undo, each a version")
+		Expect(res.Undone.History["config"]).To(Equal(after))
+		Expect(searchAPI(Default, `{"q": "`+luminaire+`"}`).Hits).To(BeEmpty())
+		Expect(res.Axe).To(BeEmpty())
+		expectPNG(shot)
 	})
 })
