@@ -12,11 +12,13 @@ import (
 	"github.com/aislehq/aisle/internal/tenancy"
 )
 
-// dashboardFiles is the Events page. chart.umd.min.js is copied from npm by
-// `make dashboard-assets`; package.json and node_modules stay out of the binary.
+// dashboardFiles are the Events page and the merchandising studio. chart.umd.min.js is
+// copied from npm by `make dashboard-assets`; package.json and node_modules stay out of
+// the binary.
 //
 //go:embed dashboard/index.html dashboard/dashboard.js dashboard/ui.js dashboard/searches.js dashboard/dashboard.css
 //go:embed dashboard/chart.umd.min.js
+//go:embed dashboard/studio.html dashboard/studio*.js dashboard/studio.css
 var dashboardFiles embed.FS
 
 // dashboardPolicy lets the page run only its own files and call only this server, so
@@ -25,14 +27,19 @@ const dashboardPolicy = "default-src 'none'; script-src 'self'; style-src 'self'
 	"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // KeyInfo is the body of GET /dashboard/api/key: the workspace and the existing indexes
-// of the key the Events page was given.
+// of the key the dashboard was given, and what it may do in the studio: search (its
+// preview) and write (its edit controls are shown only then; the endpoints refuse
+// other keys anyway).
 type KeyInfo struct {
 	Workspace string   `json:"workspace"`
 	Indexes   []string `json:"indexes"`
+	CanSearch bool     `json:"canSearch"`
+	CanWrite  bool     `json:"canWrite"`
 }
 
-// dashboardRoutes serves the Events page at /dashboard/ and the one call it needs beyond
-// the contract's endpoints: which indexes its key may read.
+// dashboardRoutes serves the Events page at /dashboard/, the studio at
+// /dashboard/studio.html, and the one call they need beyond the contract's endpoints:
+// which indexes their key may read.
 func (s *Server) dashboardRoutes() {
 	root, err := fs.Sub(dashboardFiles, "dashboard")
 	if err != nil {
@@ -66,7 +73,7 @@ func (s *Server) getKeyInfo(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	info := KeyInfo{Workspace: p.Workspace, Indexes: []string{}}
+	info := KeyInfo{Workspace: p.Workspace, Indexes: []string{}, CanSearch: p.Allows(searchScope), CanWrite: p.Allows(writeScope)}
 	for _, idx := range all {
 		if slices.Contains(p.Indexes, idx.Name) {
 			info.Indexes = append(info.Indexes, idx.Name)

@@ -36,6 +36,12 @@ var _ = Describe("The Events page", func() {
 		Entry("the page's script", "/dashboard/dashboard.js", http.StatusOK, "text/javascript"),
 		Entry("its building blocks", "/dashboard/ui.js", http.StatusOK, "text/javascript"),
 		Entry("its Searches section", "/dashboard/searches.js", http.StatusOK, "text/javascript"),
+		Entry("the studio", "/dashboard/studio.html", http.StatusOK, "text/html"),
+		Entry("the studio's script", "/dashboard/studio.js", http.StatusOK, "text/javascript"),
+		Entry("the studio's preview", "/dashboard/studio-preview.js", http.StatusOK, "text/javascript"),
+		Entry("the studio's history", "/dashboard/studio-history.js", http.StatusOK, "text/javascript"),
+		Entry("the studio's synonyms", "/dashboard/studio-synonyms.js", http.StatusOK, "text/javascript"),
+		Entry("the studio's style", "/dashboard/studio.css", http.StatusOK, "text/css"),
 		Entry("its style", "/dashboard/dashboard.css", http.StatusOK, "text/css"),
 		Entry("the chart library", "/dashboard/chart.umd.min.js", http.StatusOK, "text/javascript"),
 		Entry("not package.json", "/dashboard/package.json", http.StatusNotFound, ""),
@@ -57,13 +63,13 @@ var _ = Describe("The Events page", func() {
 	})
 
 	Describe("GET /dashboard/api/key", func() {
-		It("names the workspace and the indexes of a search or a write key", func() {
-			for _, role := range []string{"search", "write"} {
+		It("names the workspace and the indexes of a search or a write key, and whether it may search and write", func() {
+			for role, canWrite := range map[string]bool{"search": false, "write": true} {
 				rec := get("/dashboard/api/key", keys[role])
 				Expect(rec.Code).To(Equal(http.StatusOK), rec.Body.String())
 				var info apiserver.KeyInfo
 				Expect(json.Unmarshal(rec.Body.Bytes(), &info)).To(Succeed())
-				Expect(info).To(Equal(apiserver.KeyInfo{Workspace: "acme", Indexes: []string{"products"}}))
+				Expect(info).To(Equal(apiserver.KeyInfo{Workspace: "acme", Indexes: []string{"products"}, CanSearch: !canWrite, CanWrite: canWrite}), role)
 			}
 		})
 

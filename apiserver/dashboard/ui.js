@@ -13,8 +13,9 @@ export function el(tag, text, attrs = {}) {
 }
 
 // table fills t with a header row and one row per item; a cell is text, a Node, or
-// [text, value] for a number (right-aligned, its raw value in data-value).
-export function table(t, heads, items, cells, name, caption) {
+// [text, value] for a number (right-aligned, its raw value in data-value); cells is
+// given each item and its index; empty says what an empty table holds.
+export function table(t, heads, items, cells, name, caption, empty = "Nothing in this period.") {
   const rows = [];
   if (caption) rows.push(el("caption", caption));
   const head = el("tr");
@@ -22,14 +23,14 @@ export function table(t, heads, items, cells, name, caption) {
   rows.push(el("thead"));
   rows[rows.length - 1].append(head);
   const body = el("tbody");
-  for (const item of items || []) {
+  for (const [i, item] of (items || []).entries()) {
     const tr = el("tr", null, { "data-row": name });
-    for (const c of cells(item)) tr.append(cell(c));
+    for (const c of cells(item, i)) tr.append(cell(c));
     body.append(tr);
   }
   if (!body.children.length) {
     const tr = el("tr");
-    tr.append(el("td", "Nothing in this period.", { colspan: String(heads.length), class: "empty" }));
+    tr.append(el("td", empty, { colspan: String(heads.length), class: "empty" }));
     body.append(tr);
   }
   rows.push(body);
