@@ -3,8 +3,9 @@ package searchquery
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
+
+	"github.com/aislehq/aisle/internal/strictjson"
 )
 
 // MaxObjectIDBytes bounds explain's objectID, as a record's (Elasticsearch's _id limit).
@@ -35,7 +36,7 @@ func (e *Explain) UnmarshalJSON(b []byte) error {
 	case len(b) > 0 && b[0] != '{':
 		var on bool
 		if err := json.Unmarshal(b, &on); err != nil {
-			return errors.New(`must be true, false or {"objectID": "..."}`)
+			return problem(`must be true, false or {"objectID": "..."}`)
 		}
 		*e = Explain{On: on}
 		return nil
@@ -44,7 +45,7 @@ func (e *Explain) UnmarshalJSON(b []byte) error {
 	dec.DisallowUnknownFields()
 	var o explainObject
 	if err := dec.Decode(&o); err != nil {
-		return fmt.Errorf(`must be true, false or {"objectID": "..."} with no other member: %w`, err)
+		return problem(`must be true, false or {"objectID": "..."} with no other member (%v)`, err)
 	}
 	id, err := objectIDOf(o.ObjectID)
 	if err != nil {
@@ -57,17 +58,17 @@ func (e *Explain) UnmarshalJSON(b []byte) error {
 // objectIDOf is the objectID member's string, or why it is not one.
 func objectIDOf(raw *json.RawMessage) (string, error) {
 	if raw == nil {
-		return "", errors.New("objectID is required")
+		return "", problem("objectID is required")
 	}
 	var id string
 	if err := json.Unmarshal(*raw, &id); err != nil {
-		return "", errors.New("objectID must be a string")
+		return "", problem("objectID must be a string")
 	}
 	switch {
 	case id == "":
-		return "", errors.New("objectID must not be empty")
+		return "", problem("objectID must not be empty")
 	case len(id) > MaxObjectIDBytes:
-		return "", fmt.Errorf("objectID must be at most %d bytes", MaxObjectIDBytes)
+		return "", problem("objectID must be at most %d bytes", MaxObjectIDBytes)
 	}
 	return id, nil
 }
@@ -78,4 +79,9 @@ func (e Explain) MarshalJSON() ([]byte, error) {
 		return json.Marshal(map[string]string{"objectID": e.ObjectID})
 	}
 	return json.Marshal(e.On)
+}
+
+// problem is a Problem strictjson names at explain.
+func problem(format string, args ...any) error {
+	return &strictjson.Problem{Msg: fmt.Sprintf(format, args...)}
 }

@@ -10,7 +10,7 @@ import (
 type Beat struct {
 	Criterion string
 	// Field is the custom ranking or sort field that differed (custom and sort only).
-	Field       string
+	Field        string
 	Above, Below any
 }
 
