@@ -81,8 +81,8 @@ func Decide(f Facts) searchquery.WhyNot {
 }
 
 // Position is the record's 1-based position for the request: on the page, where a rule
-// pins it, or among the window's organic hits with the pinned records placed before it
-// counted; nil when it is not among the first MaxWindow.
+// pins it, or among the window's hits; nil when it is hidden or not among the first
+// MaxWindow.
 func Position(f Facts) *int {
 	if i := slices.Index(f.Page, f.ObjectID); i >= 0 {
 		return ptr(f.Offset + i + 1)
@@ -97,10 +97,7 @@ func Position(f Facts) *int {
 	if i < 0 {
 		return nil
 	}
-	if p := i + 1; p <= MaxWindow {
-		return ptr(p)
-	}
-	return nil
+	return ptr(i + 1)
 }
 
 // shownInstead is the record of the record's group shown in its place: the first hit
