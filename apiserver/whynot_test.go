@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/aislehq/aisle/api/securedkey"
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
 
@@ -121,6 +122,25 @@ var _ = Describe("Why not (issue 36)", Ordered, func() {
 		a = whyNot(ci, `{"q": "brass lamp", "facetFilters": {"brand": ["Oak"]}}`, "f2")
 		Expect(a.detail("filtered")).To(Equal(map[string]any{"filter": "facetFilters.brand"}))
 		Expect(whyNot(ci, `{"q": "brass lamp", "filters": {"field": "brand", "eq": "Oak"}}`, "f1").WhyNot.Reasons).To(BeEmpty())
+	})
+
+	It("filtered: names a secured key's filters", func() {
+		key := derive(ci.searchKey, securedkey.Restrictions{Filters: map[string]any{"field": "brand", "eq": "Oak"}})
+		r := call(0, http.MethodPost, ci.base+"/search", key, []byte(`{"q": "brass lamp", "explain": {"objectID": "f2"}}`))
+		Expect(r.status).To(Equal(http.StatusOK), string(r.body))
+		var a whyNotAnswer
+		Expect(json.Unmarshal(r.body, &a)).To(Succeed())
+		Expect(a.reasons()).To(Equal([]string{"filtered"}))
+		Expect(a.detail("filtered")).To(Equal(map[string]any{"filter": "securedKey.filters"}))
+	})
+
+	It("is answered by a single search only: a multi-search refuses it in its query", func() {
+		res := multiResults(call(0, http.MethodPost, "/api/teams/shop/multi-search", ci.searchKey,
+			queries(`{"index": "`+ci.name+`", "q": "box", "explain": {"objectID": "p1"}}`, `{"index": "`+ci.name+`", "q": "box"}`)))
+		Expect(res).To(HaveLen(2))
+		Expect(res[0].Status).To(Equal(http.StatusBadRequest))
+		Expect(res[0].Error).To(ContainSubstring("why not is answered by a single search (POST /search)"))
+		Expect(res[1].Error).To(BeEmpty(), "the other queries run")
 	})
 
 	It("filtered: names the rule whose filters exclude the record", func() {

@@ -11,6 +11,10 @@ import (
 	"github.com/aislehq/aisle/internal/whynot"
 )
 
+// errWhyNotAlone refuses explain's objectID in a multi-search: its two extra searches
+// are for one search at a time.
+var errWhyNotAlone = fmt.Errorf("%w: explain.objectID: why not is answered by a single search (POST /search), not in a multi-search", searchquery.ErrInvalid)
+
 // whyNot says where explain's objectID is for the search j ran and what keeps it off
 // the page (internal/whynot): two more searches, sent together in one _msearch.
 func (s *Service) whyNot(ctx context.Context, j *job, rules searchquery.Rules, req searchquery.Request) (*searchquery.WhyNot, error) {
