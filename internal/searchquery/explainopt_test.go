@@ -55,3 +55,59 @@ var _ = Describe("A request's explain", func() {
 		}
 	})
 })
+
+var _ = Describe("What why not reads of a search", func() {
+	settings := searchv1alpha1.IndexSettings{FilterableFields: []searchv1alpha1.FieldPath{"brand", "price"}, FacetFields: []searchv1alpha1.FieldPath{"brand", "color"}}
+	schema := searchquery.Schema{
+		"brand": {Path: "brand", Kind: searchquery.KindString, Type: "keyword", Keyword: "brand"},
+		"color": {Path: "color", Kind: searchquery.KindString, Type: "keyword", Keyword: "color"},
+		"price": {Path: "price", Kind: searchquery.KindNumber, Type: "float", Keyword: "price"},
+	}
+	names := func(fs []searchquery.NamedFilter) []string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, f.Name)
+		}
+		return out
+	}
+	policy := searchv1alpha1.PublicSearchPolicy{AllowedFilters: []searchv1alpha1.FieldPath{"brand"}, AllowedFacets: []searchv1alpha1.FieldPath{"brand", "color"},
+		ForcedFilters: []searchv1alpha1.FilterCondition{{Field: "brand", Values: []string{"Oak"}}, {Field: "price", Range: &searchv1alpha1.RangeBounds{LT: ptrTo("100")}}}}
+	brandOak := &searchquery.Filter{Field: "brand", Eq: "Oak"}
+
+	DescribeTable("names each filter a search applies by where it comes from",
+		func(req searchquery.Request, r searchquery.Rules, want ...string) {
+			fs, err := searchquery.NamedFilters(req, r, schema)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(names(fs)).To(Equal(append([]string(nil), want...)))
+		},
+		Entry("none", searchquery.Request{}, searchquery.KeyedRules(settings)),
+		Entry("the request's filters, a secured key's and each facetFilters field, in name order",
+			searchquery.Request{Filters: brandOak, FacetFilters: map[string][]any{"color": {"red"}, "brand": {"Oak", "Pine"}}},
+			searchquery.KeyedRules(settings).Restricted(&searchquery.Restriction{Filters: &searchquery.Filter{Field: "price", Range: &searchquery.Range{LT: 50.0}}}),
+			"filters", "securedKey.filters", "facetFilters.brand", "facetFilters.color"),
+		Entry("a browser's: the policy's forced filters too", searchquery.Request{Filters: brandOak}, searchquery.PublicRules(settings, policy),
+			"filters", "forcedFilters[0]", "forcedFilters[1]"),
+	)
+
+	It("refuses a request that breaks a rule, as the search does", func() {
+		_, err := searchquery.NamedFilters(searchquery.Request{Filters: &searchquery.Filter{Field: "color", Eq: "red"}}, searchquery.KeyedRules(settings), schema)
+		Expect(err).To(MatchError(ContainSubstring(`filters.field: "color" is not a filterable field`)))
+	})
+
+	It("names a policy's forced filters for a keyed search, which does not apply them", func() {
+		Expect(names(searchquery.ForcedFilters(policy, schema))).To(Equal([]string{"forcedFilters[0]", "forcedFilters[1]"}))
+	})
+
+	DescribeTable("orders the criteria as the search does: sort first, the rules' band after typo",
+		func(req searchquery.Request, ranking []searchv1alpha1.RankingCriterion, want ...string) {
+			Expect(searchquery.Criteria(req, searchv1alpha1.IndexSettings{Ranking: ranking})).To(Equal(want))
+		},
+		Entry("the default ranking, which places sort first", searchquery.Request{}, nil, "sort", "words", "typo", "rules", "exact", "custom"),
+		Entry("a request's sort, before a ranking without it", searchquery.Request{Sort: []searchquery.Sort{{Field: "price"}}}, []searchv1alpha1.RankingCriterion{"words", "custom"},
+			"sort", "words", "rules", "custom"),
+		Entry("sort where the ranking puts it", searchquery.Request{Sort: []searchquery.Sort{{Field: "price"}}}, []searchv1alpha1.RankingCriterion{"words", "sort", "custom"},
+			"words", "rules", "sort", "custom"),
+	)
+})
+
+func ptrTo[T any](v T) *T { return &v }
