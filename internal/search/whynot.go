@@ -16,7 +16,7 @@ import (
 var errWhyNotAlone = fmt.Errorf("%w: explain.objectID: why not is answered by a single search (POST /search), not in a multi-search", searchquery.ErrInvalid)
 
 // whyNot says where explain's objectID is for the search j ran and what keeps it off
-// the page (internal/whynot): two more searches, sent together in one _msearch.
+// the page (internal/whynot): three more searches, sent together in one _msearch.
 func (s *Service) whyNot(ctx context.Context, j *job, rules searchquery.Rules, req searchquery.Request) (*searchquery.WhyNot, error) {
 	id := req.Explain.ObjectID
 	schema, err := s.Schema(ctx, j.alias)
@@ -31,15 +31,11 @@ func (s *Service) whyNot(ctx context.Context, j *job, rules searchquery.Rules, r
 	if j.plan.Grouped() && rules.Settings.Distinct != nil {
 		group = string(rules.Settings.Distinct.Field)
 	}
-	probe, err := whynot.Probe(j.plan.Body, id, checks)
+	bodies, err := whyNotBodies(j.plan.Body, id, checks, group)
 	if err != nil {
 		return nil, err
 	}
-	window, err := whynot.Window(j.plan.Body, group)
-	if err != nil {
-		return nil, err
-	}
-	answers, errs := s.send(ctx, []string{j.alias, j.alias}, [][]byte{probe, window})
+	answers, errs := s.send(ctx, []string{j.alias, j.alias, j.alias}, bodies)
 	if err := errors.Join(errs...); errors.Is(err, es.ErrNotFound) {
 		return &searchquery.WhyNot{ObjectID: id, Reasons: []searchquery.Reason{{Reason: whynot.ReasonNotFound, Detail: map[string]any{}}}}, nil
 	} else if err != nil {
@@ -51,6 +47,21 @@ func (s *Service) whyNot(ctx context.Context, j *job, rules searchquery.Rules, r
 	}
 	w := whynot.Decide(f)
 	return &w, nil
+}
+
+// whyNotBodies are the three searches of why not: the record's checks, its ranking
+// under the search, and the search's first hits.
+func whyNotBodies(body []byte, id string, checks []whynot.Check, group string) ([][]byte, error) {
+	c, err := whynot.Checks(id, checks)
+	if err != nil {
+		return nil, err
+	}
+	probe, err := whynot.Probe(body, id)
+	if err != nil {
+		return nil, err
+	}
+	window, err := whynot.Window(body, group)
+	return [][]byte{c, probe, window}, err
 }
 
 // whyNotChecks are the parts of the search the record is tested against alone: the
@@ -107,18 +118,18 @@ func queryWords(q string, ignored []string) []string {
 // whyNotFacts reads the answers of the probe and the window beside the search's own.
 func whyNotFacts(j *job, rules searchquery.Rules, req searchquery.Request, checks []whynot.Check, group string, answers [][]byte) (whynot.Facts, error) {
 	id := req.Explain.ObjectID
-	probe, err := whynot.ReadProbe(answers[0], checks)
+	probe, err := whynot.ReadChecks(answers[0], checks)
 	if err != nil {
 		return whynot.Facts{}, err
 	}
-	ranking, hit, err := j.plan.RankingOf(answers[0])
+	ranking, hit, err := j.plan.RankingOf(answers[1])
 	if err != nil {
 		return whynot.Facts{}, err
 	}
 	if hit != id {
 		ranking = nil
 	}
-	window, err := whynot.ReadWindow(answers[1], group)
+	window, err := whynot.ReadWindow(answers[2], group)
 	if err != nil {
 		return whynot.Facts{}, err
 	}

@@ -1,11 +1,13 @@
 // Package whynot decides why a record is not on a search's page (a search's
 // explain: {objectID}): from two Elasticsearch searches beside the search itself, sent
 // together, and pure functions over their answers. The probe is the search's own body
-// narrowed to the record (its ranking, if the search matches it at all), with a global
-// aggregation that checks the record against each part of the search alone: the text,
+// narrowed to the record (its ranking, if the search matches it at all). The checks are
+// a search of the record alone, whose aggregation tests it against each part of the
+// search alone: the text,
 // each query word, each filter (the request's, a secured key's, facetFilters, a rule's,
 // the public policy's). The window is the search's own body for its first MaxWindow hits,
-// IDs only: the record's position, or the record of its group shown instead.
+// IDs only: the record's position, or the record of its group shown instead. The three
+// are sent together, in one _msearch.
 package whynot
 
 import (
@@ -38,33 +40,37 @@ type Check struct {
 	Query      any
 }
 
-// checksAgg names the probe's aggregation; its buckets are c0, c1, ... in checks' order.
+// checksAgg names the checks' aggregation; its buckets are c0, c1, ... in checks' order.
 const checksAgg = "whynot"
 
-// Probe is body (a search's) narrowed to the record id, with nothing but its ranking
-// and a global aggregation testing the record against each check, and holding its
-// source (a bucket "record").
-func Probe(body []byte, id string, checks []Check) ([]byte, error) {
+// Checks is a search of the record id alone (so that its aggregation reads one
+// document, whatever the index holds), returning its source, with a filters
+// aggregation testing it against each check.
+func Checks(id string, checks []Check) ([]byte, error) {
+	buckets := map[string]any{}
+	for i, c := range checks {
+		buckets[fmt.Sprintf("c%d", i)] = c.Query
+	}
+	b := map[string]any{"query": idsQuery(id), "size": 1, "track_total_hits": false}
+	if len(checks) > 0 {
+		b["aggs"] = map[string]any{checksAgg: map[string]any{"filters": map[string]any{"filters": buckets}}}
+	}
+	return json.Marshal(b)
+}
+
+// Probe is body (a search's) narrowed to the record id, with nothing but its ranking.
+func Probe(body []byte, id string) ([]byte, error) {
 	b, err := decode(body)
 	if err != nil {
 		return nil, err
 	}
-	ids := idsQuery(id)
 	query, ok := b["query"].(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("the search body has no query")
 	}
-	b["query"] = map[string]any{"bool": map[string]any{"must": []any{query}, "filter": []any{ids}}}
-	buckets := map[string]any{}
-	for i, c := range checks {
-		buckets[fmt.Sprintf("c%d", i)] = map[string]any{"bool": map[string]any{"filter": []any{ids, c.Query}}}
-	}
-	buckets["record"] = ids
-	b["aggs"] = map[string]any{checksAgg: map[string]any{"global": map[string]any{},
-		"aggs": map[string]any{"checks": map[string]any{"filters": map[string]any{"filters": buckets},
-			"aggs": map[string]any{"doc": map[string]any{"top_hits": map[string]any{"size": 1}}}}}}}
-	b["from"], b["size"], b["track_total_hits"] = 0, 1, false
-	for _, k := range []string{"highlight", "collapse", "post_filter"} {
+	b["query"] = map[string]any{"bool": map[string]any{"must": []any{query}, "filter": []any{idsQuery(id)}}}
+	b["from"], b["size"], b["track_total_hits"], b["_source"] = 0, 1, false, false
+	for _, k := range []string{"highlight", "collapse", "post_filter", "aggs", "aggregations"} {
 		delete(b, k)
 	}
 	return json.Marshal(b)

@@ -28,22 +28,27 @@ var _ = Describe("The searches why not sends", func() {
 	checks := []whynot.Check{{Kind: whynot.KindWord, Name: "desk", Query: map[string]any{"match": map[string]any{"name": "desk"}}},
 		{Kind: whynot.KindFilter, Name: "filters", Query: map[string]any{"term": map[string]any{"brand": "Oak"}}}}
 
-	It("probe the record with the search's own query and sort, and each check alone over the whole index", func() {
-		p := decoded(whynot.Probe([]byte(searchBody), "x", checks))
+	It("probe the record with the search's own query and sort, for its ranking only", func() {
+		p := decoded(whynot.Probe([]byte(searchBody), "x"))
 		ids := map[string]any{"ids": map[string]any{"values": []any{"x"}}}
 		Expect(p["query"]).To(Equal(map[string]any{"bool": map[string]any{"filter": []any{ids},
 			"must": []any{decoded([]byte(searchBody), nil)["query"]}}}))
 		Expect(p).To(HaveKeyWithValue("sort", []any{"_score"}))
 		Expect(p).To(HaveKeyWithValue("size", 1.0))
-		for _, k := range []string{"highlight", "collapse", "post_filter"} {
+		Expect(p).To(HaveKeyWithValue("_source", false))
+		for _, k := range []string{"highlight", "collapse", "post_filter", "aggs"} {
 			Expect(p).NotTo(HaveKey(k))
 		}
-		buckets := p["aggs"].(map[string]any)["whynot"].(map[string]any)["aggs"].(map[string]any)["checks"].(map[string]any)["filters"].(map[string]any)["filters"]
-		Expect(buckets).To(Equal(map[string]any{
-			"c0":     map[string]any{"bool": map[string]any{"filter": []any{ids, map[string]any{"match": map[string]any{"name": "desk"}}}}},
-			"c1":     map[string]any{"bool": map[string]any{"filter": []any{ids, map[string]any{"term": map[string]any{"brand": "Oak"}}}}},
-			"record": ids,
-		}))
+	})
+
+	It("check the record alone against each part of the search, its source returned", func() {
+		c := decoded(whynot.Checks("x", checks))
+		Expect(c).To(Equal(map[string]any{"query": map[string]any{"ids": map[string]any{"values": []any{"x"}}}, "size": 1.0, "track_total_hits": false,
+			"aggs": map[string]any{"whynot": map[string]any{"filters": map[string]any{"filters": map[string]any{
+				"c0": map[string]any{"match": map[string]any{"name": "desk"}},
+				"c1": map[string]any{"term": map[string]any{"brand": "Oak"}},
+			}}}}}))
+		Expect(decoded(whynot.Checks("x", nil))).NotTo(HaveKey("aggs"), "a search with nothing to check")
 	})
 
 	It("read the first 1,000 hits of the search itself, IDs and group only, one per group", func() {
@@ -64,16 +69,14 @@ var _ = Describe("The searches why not sends", func() {
 	})
 
 	It("read which checks the record fails, and its source", func() {
-		ans := `{"aggregations": {"whynot": {"doc_count": 9, "checks": {"buckets": {
-			"c0": {"doc_count": 0}, "c1": {"doc_count": 1},
-			"record": {"doc_count": 1, "doc": {"hits": {"hits": [{"_source": {"name": "Walnut dresser"}}]}}}}}}}}`
-		p, err := whynot.ReadProbe([]byte(ans), checks)
+		ans := `{"hits": {"hits": [{"_id": "x", "_source": {"name": "Walnut dresser"}}]},
+			"aggregations": {"whynot": {"buckets": {"c0": {"doc_count": 0}, "c1": {"doc_count": 1}}}}}`
+		p, err := whynot.ReadChecks([]byte(ans), checks)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(p).To(Equal(whynot.ProbeAnswer{Exists: true, Failed: checks[:1], Source: map[string]any{"name": "Walnut dresser"}}))
-		missing := `{"aggregations": {"whynot": {"checks": {"buckets": {"c0": {"doc_count": 0}, "c1": {"doc_count": 0}, "record": {"doc_count": 0}}}}}}`
-		Expect(whynot.ReadProbe([]byte(missing), checks)).To(Equal(whynot.ProbeAnswer{}))
-		_, err = whynot.ReadProbe([]byte(`{"hits": {}}`), checks)
-		Expect(err).To(MatchError(ContainSubstring("no record bucket")))
+		Expect(whynot.ReadChecks([]byte(`{"hits": {"hits": []}}`), checks)).To(Equal(whynot.ProbeAnswer{}))
+		_, err = whynot.ReadChecks([]byte(`{"hits": {"hits": [{"_id": "x"}]}}`), checks)
+		Expect(err).To(MatchError(ContainSubstring("no whynot aggregation")))
 	})
 
 	It("read the window's hits in order, with their group", func() {

@@ -16,43 +16,33 @@ type ProbeAnswer struct {
 	Source map[string]any
 }
 
-type bucket struct {
-	DocCount int64 `json:"doc_count"`
-	Doc      struct {
+// ReadChecks reads an answer to Checks(..., checks).
+func ReadChecks(raw []byte, checks []Check) (ProbeAnswer, error) {
+	var ans struct {
 		Hits struct {
 			Hits []struct {
 				Source map[string]any `json:"_source"`
 			} `json:"hits"`
 		} `json:"hits"`
-	} `json:"doc"`
-}
-
-// ReadProbe reads an answer to Probe(..., checks).
-func ReadProbe(raw []byte, checks []Check) (ProbeAnswer, error) {
-	var ans struct {
 		Aggregations map[string]struct {
-			Checks struct {
-				Buckets map[string]bucket `json:"buckets"`
-			} `json:"checks"`
+			Buckets map[string]struct {
+				DocCount int64 `json:"doc_count"`
+			} `json:"buckets"`
 		} `json:"aggregations"`
 	}
 	if err := json.Unmarshal(raw, &ans); err != nil {
-		return ProbeAnswer{}, fmt.Errorf("decoding the why-not probe: %w", err)
+		return ProbeAnswer{}, fmt.Errorf("decoding the why-not checks: %w", err)
 	}
-	buckets := ans.Aggregations[checksAgg].Checks.Buckets
-	rec, ok := buckets["record"]
-	if !ok {
-		return ProbeAnswer{}, fmt.Errorf("the why-not probe's answer has no record bucket")
+	if len(ans.Hits.Hits) == 0 {
+		return ProbeAnswer{}, nil
 	}
-	out := ProbeAnswer{Exists: rec.DocCount > 0}
-	if !out.Exists {
-		return out, nil
-	}
-	if hits := rec.Doc.Hits.Hits; len(hits) > 0 {
-		out.Source = hits[0].Source
+	out := ProbeAnswer{Exists: true, Source: ans.Hits.Hits[0].Source}
+	buckets, ok := ans.Aggregations[checksAgg]
+	if !ok && len(checks) > 0 {
+		return ProbeAnswer{}, fmt.Errorf("the why-not checks' answer has no %s aggregation", checksAgg)
 	}
 	for i, c := range checks {
-		if buckets[fmt.Sprintf("c%d", i)].DocCount == 0 {
+		if buckets.Buckets[fmt.Sprintf("c%d", i)].DocCount == 0 {
 			out.Failed = append(out.Failed, c)
 		}
 	}
