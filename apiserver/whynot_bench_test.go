@@ -43,8 +43,12 @@ var _ = Describe("Benchmark of why not", Ordered, func() {
 		Expect(a.WhyNot.Reasons[0].Reason).To(Equal("ranked"))
 		var alone, with []measured
 		for range whyNotBenchRuns {
-			alone = append(alone, measure(func() { Expect(call(0, http.MethodPost, ci.base+"/search", ci.searchKey, plain).status).To(Equal(http.StatusOK)) }))
-			with = append(with, measure(func() { Expect(call(0, http.MethodPost, ci.base+"/search", ci.searchKey, asked).status).To(Equal(http.StatusOK)) }))
+			alone = append(alone, measure(func() {
+				Expect(call(0, http.MethodPost, ci.base+"/search", ci.searchKey, plain).status).To(Equal(http.StatusOK))
+			}))
+			with = append(with, measure(func() {
+				Expect(call(0, http.MethodPost, ci.base+"/search", ci.searchKey, asked).status).To(Equal(http.StatusOK))
+			}))
 		}
 		ma, mw := median(alone), median(with)
 		AddReportEntry("why not", fmt.Sprintf("%d records, %d runs each, medians: search %v wall %v CPU; with why not %v wall %v CPU",
