@@ -98,11 +98,15 @@ func (s *Server) publicSearch(c *fiber.Ctx) error {
 // publicAccess is what public search may ask of the index, under its policy: filters, facets,
 // fields and hit cap (public search and the public lists).
 func publicAccess(idx *searchv1alpha1.SearchIndex) searchquery.Access {
-	var policy searchv1alpha1.PublicSearchPolicy
+	return searchquery.PublicAccess(idx.Spec.Settings, publicPolicy(idx))
+}
+
+// publicPolicy is the index's public search policy (the defaults when it has none).
+func publicPolicy(idx *searchv1alpha1.SearchIndex) searchv1alpha1.PublicSearchPolicy {
 	if idx.Spec.PublicAccess != nil && idx.Spec.PublicAccess.Policy != nil {
-		policy = *idx.Spec.PublicAccess.Policy
+		return *idx.Spec.PublicAccess.Policy
 	}
-	return searchquery.PublicAccess(idx.Spec.Settings, policy)
+	return searchv1alpha1.PublicSearchPolicy{}
 }
 
 // requireJSONBody refuses a public search body not declared as JSON (415).

@@ -25,9 +25,13 @@ var securedSearchScope = searchScope.AlsoSecured()
 // searchAccess is what a keyed search may ask by t's key on t's index: the index's
 // settings, narrowed by a secured key's restriction (its filters ANDed with the
 // request's, its hit cap capping the request's limit). The key's index subset was
-// applied when it was authorized, and a plain key's access is the index's own.
+// applied when it was authorized, and a plain key's access is the index's own. They
+// carry the index's public policy, which a keyed search does not apply: why not says
+// when public search would hide a record.
 func searchAccess(t tenant) searchquery.Access {
-	return searchquery.KeyedAccess(t.index.Spec.Settings).Restricted(t.principal.Restriction)
+	r := searchquery.KeyedAccess(t.index.Spec.Settings).Restricted(t.principal.Restriction)
+	r.Policy = publicPolicy(t.index)
+	return r
 }
 
 // checkSecuredOrigin refuses a secured key sent by a browser (an Origin header) from an

@@ -78,6 +78,13 @@ export interface AisleInstantSearchResult {
   /** The userData of the merchandising rules applied, in order (a queryRuleCustomData banner). */
   userData?: unknown[];
   appliedRules?: { objectID: string }[];
+  /** How the page shows facets (the index's facetOrdering, or a rule's): DynamicWidgets reads it. */
+  renderingContent?: {
+    facetOrdering?: {
+      facets?: { order?: string[] };
+      values?: Record<string, { order?: string[]; sortRemainingBy?: "count" | "alpha" | "hidden"; hide?: string[] }>;
+    };
+  };
 }
 
 export interface AisleFacetValuesResult {

@@ -266,6 +266,9 @@ function resultOf({ indexName, params = {} }, answer, api, types) {
   if (answer.facetStats) result.facets_stats = answer.facetStats;
   if (answer.userData) result.userData = answer.userData;
   if (answer.appliedRules) result.appliedRules = answer.appliedRules.map((objectID) => ({ objectID }));
+  // Algolia's shape already: DynamicWidgets orders the facets by facetOrdering.facets, and
+  // the helper's getFacetValues their values by facetOrdering.values.
+  if (answer.renderingContent) result.renderingContent = answer.renderingContent;
   return result;
 }
 

@@ -27,6 +27,10 @@ type Outcome struct {
 	UserData []json.RawMessage
 	// RenderingContent is the answer's: the first rule's that has one, or the index's.
 	RenderingContent *searchquery.RenderingContent
+	// HiddenBy is the first rule hiding each hidden record; FilteredBy the rule of each
+	// of Merch.Filters, in order (why a record is not on a page: internal/whynot).
+	HiddenBy   map[string]string
+	FilteredBy []string
 }
 
 // Pin is a promoted record and its 1-based position.
@@ -67,6 +71,7 @@ func outcome(q string, toks []token, matches iter.Seq[*compiled], settings searc
 			continue
 		}
 		o.Applied = append(o.Applied, c.rule.ObjectID)
+		o.noteCauses(c.rule)
 		if hasUserData(c.rule.Consequence) {
 			o.UserData = append(o.UserData, c.rule.Consequence.UserData)
 		}
@@ -172,4 +177,19 @@ func collapseSpaces(s string) string {
 		s = strings.ReplaceAll(s, "  ", " ")
 	}
 	return s
+}
+
+// noteCauses records which rule hid a record first, and whose filters r adds.
+func (o *Outcome) noteCauses(r Rule) {
+	if r.Consequence.Filters != nil {
+		o.FilteredBy = append(o.FilteredBy, r.ObjectID)
+	}
+	for _, id := range r.Consequence.Hide {
+		if _, ok := o.HiddenBy[id]; !ok {
+			if o.HiddenBy == nil {
+				o.HiddenBy = map[string]string{}
+			}
+			o.HiddenBy[id] = r.ObjectID
+		}
+	}
 }

@@ -57,6 +57,9 @@ var _ = Describe("What the rules that apply change in a search", func() {
 		Expect(out.Merch.Boost).To(Equal([]searchquery.Weighted{{Query: map[string]any{"term": map[string]any{"brand.keyword": "x"}}, Weight: 3}}))
 		Expect(out.Merch.Bury).To(HaveLen(1))
 		Expect(out.Merch.Bury[0].Weight).To(Equal(1))
+		By("naming the first rule hiding each record, and the rule of each filter, for why not")
+		Expect(out.HiddenBy).To(Equal(map[string]string{"h1": "a", "h2": "b"}))
+		Expect(out.FilteredBy).To(Equal([]string{"a"}))
 	})
 
 	It("skips a rule whose filters no longer fit the settings, applying the others", func() {

@@ -30,6 +30,10 @@ func (s *Service) MultiSearch(ctx context.Context, queries []Query) []Result {
 	jobs := make([]*job, len(queries))
 	var running []*job
 	for i, q := range queries {
+		if q.Request.Explain.ObjectID != "" {
+			out[i].Err = errWhyNotAlone
+			continue
+		}
 		j, err := s.prepare(ctx, q.Alias, q.Access, q.Request)
 		if err != nil {
 			out[i].Err = err

@@ -63,6 +63,7 @@ func New(client *elasticsearch.TypedClient, opts ...Option) *Service {
 // with searchquery.ErrInvalid; an index that has no physical index yet has no hits. With
 // matchingStrategy all, a search that matches nothing is run again without its last
 // word until one matches or one word is left; the response names the words dropped.
+// With explain's objectID, it says why that record is not on the page (whynot.go).
 func (s *Service) Search(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request) (searchquery.Response, error) {
 	start := time.Now()
 	j, err := s.prepare(ctx, alias, access, req)
@@ -70,6 +71,9 @@ func (s *Service) Search(ctx context.Context, alias string, access searchquery.A
 		return searchquery.Response{}, err
 	}
 	s.runAll(ctx, []*job{j})
+	if j.err == nil && req.Explain.ObjectID != "" {
+		j.res.WhyNot, j.err = s.whyNot(ctx, j, access, req)
+	}
 	j.res.Took = time.Since(start).Milliseconds()
 	return j.res, j.err
 }

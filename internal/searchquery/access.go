@@ -10,7 +10,8 @@ import (
 // narrowed by the public search policy for browsers.
 type Access struct {
 	Settings searchv1alpha1.IndexSettings
-	// Public marks a browser search: Policy applies.
+	// Public marks a browser search: Policy applies. A keyed search's Policy is the
+	// index's too, applied to nothing: why not reads its forced filters (whynot.go).
 	Public bool
 	Policy searchv1alpha1.PublicSearchPolicy
 	// Key is a secured API key's restriction (restriction.go); nil for other keys.

@@ -78,7 +78,7 @@ func BuildWith(req Request, r Access, s Schema, in Inputs) (Plan, error) {
 		quantized = append(quantized, critCustom)
 	}
 	tp, band := newWeighedPlan(req, r, s, in.Drop, quantized, in.Words, len(order.after) == 0).withMerch(r, in.Merch, quantized)
-	tp.named = req.Explain && (tp.strategy == StrategyFrequency || tp.strategy == StrategyAny)
+	tp.named = req.Explain.On && (tp.strategy == StrategyFrequency || tp.strategy == StrategyAny)
 	if sem != nil {
 		sem.filters = slices.Concat(filters, in.Merch.filters())
 		tp.semantic = sem
@@ -102,7 +102,7 @@ func BuildWith(req Request, r Access, s Schema, in Inputs) (Plan, error) {
 		body.Highlight = plan.highlight.body()
 	}
 	body, plan.distinct = withFacetsAndGroups(body, plan, req, s, sel)
-	if req.Explain {
+	if req.Explain.On {
 		plan.explain = newExplainPlan(tp, order)
 		if plan.explain.semantic = sem; sem != nil {
 			body.Source = semanticSource(body.Source, sem)

@@ -26,7 +26,7 @@ func brandIs(v string) any { return map[string]any{"term": map[string]any{"brand
 
 // merchBody builds q with m and returns the plan and its body.
 func merchBody(q string, r Access, m *Merch) (Plan, map[string]any) {
-	plan, err := BuildWith(Request{Q: q, Explain: !r.Public}, r, merchSchema, Inputs{Merch: m})
+	plan, err := BuildWith(Request{Q: q, Explain: Explain{On: !r.Public}}, r, merchSchema, Inputs{Merch: m})
 	Expect(err).NotTo(HaveOccurred())
 	var body map[string]any
 	Expect(json.Unmarshal(plan.Body, &body)).To(Succeed())

@@ -79,8 +79,9 @@ type Request struct {
 	Highlight *bool `json:"highlight"`
 	// MatchingStrategy is frequency (default), all, last or any.
 	MatchingStrategy string `json:"matchingStrategy"`
-	// Explain adds each hit's ranking: the level of each criterion.
-	Explain bool `json:"explain"`
+	// Explain adds each hit's ranking: the level of each criterion; its object form also
+	// asks why one record is not on the page (explainopt.go, whyNot).
+	Explain Explain `json:"explain"`
 	// Snippets asks for windows of text around the best match of fields.
 	Snippets []SnippetRequest `json:"snippets"`
 	// FacetFilters select facet values: OR within a field, AND across fields and with
@@ -156,6 +157,8 @@ type Response struct {
 	UserData     []json.RawMessage `json:"userData,omitempty"`
 	// RenderingContent is how the page shows facets (rendering.go); absent when unset.
 	RenderingContent *RenderingContent `json:"renderingContent,omitempty"`
+	// WhyNot is where explain's objectID is and what keeps it off the page (whynot.go).
+	WhyNot *WhyNot `json:"whyNot,omitempty"`
 }
 
 // Hit is one matching record.

@@ -159,7 +159,7 @@ func checkRanking(req *Request, r Access, s Schema, p *problems) {
 	default:
 		p.add("matchingStrategy", "must be frequency, all, last or any")
 	}
-	if req.Explain && r.Public {
+	if req.Explain.On && r.Public {
 		p.add("explain", "is only available with a key")
 	}
 	if len(req.Snippets) > MaxSnippets {

@@ -47,11 +47,20 @@ func Decode(body []byte, v any) error {
 	return nil
 }
 
+// Problem is what a type's own UnmarshalJSON says is wrong with its value: Decode
+// names it at the value's field, as it is.
+type Problem struct{ Msg string }
+
+func (p *Problem) Error() string { return p.Msg }
+
 // describeJSONError says what is wrong and where, in the request's field names.
 func describeJSONError(err error) string {
 	var syntax *jsontext.SyntacticError
 	var semantic *jsonv2.SemanticError
+	var problem *Problem
 	switch {
+	case errors.As(err, &problem) && errors.As(err, &semantic):
+		return fmt.Sprintf("field %q: %s", fieldPath(semantic.JSONPointer), problem.Msg)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "the JSON value is incomplete"
 	case errors.As(err, &syntax):

@@ -95,6 +95,23 @@ describe("aisleSearchClient under InstantSearch's helper", () => {
     assert.deepEqual(results.appliedRules, [{ objectID: "pin" }]);
   });
 
+  test("passes renderingContent on, so that facets and their values follow facetOrdering", async () => {
+    const ordering = { facets: { order: ["color", "brand"] }, values: { brand: { order: ["initech"], sortRemainingBy: "alpha", hide: ["globex"] } } };
+    const aisle = fakeAisle({ answer: () => searchAnswer({ facets: brandFacet, renderingContent: { facetOrdering: ordering } }) });
+    const client = aisleSearchClient({ baseUrl: "http://aisle.test", fetch: aisle.fetch });
+    const results = await searched(helperOn(client, { facets: ["brand"] }));
+
+    assert.deepEqual(results.renderingContent, { facetOrdering: ordering });
+    assert.deepEqual(results.getFacetValues("brand", { facetOrdering: true }).map((v) => v.name), ["initech", "acme"]);
+  });
+
+  test("leaves renderingContent out when the answer has none", async () => {
+    const aisle = fakeAisle({ answer: () => searchAnswer({ facets: brandFacet }) });
+    const client = aisleSearchClient({ baseUrl: "http://aisle.test", fetch: aisle.fetch });
+    const results = await searched(helperOn(client, { facets: ["brand"] }));
+    assert.equal(results.renderingContent, undefined);
+  });
+
   test("searches facet values within the search, its own selection left out", async () => {
     const aisle = fakeAisle({ facets: () => ({ values: [{ value: "globex", count: 3, highlighted: "<em>glo</em>bex &amp; co" }] }) });
     const client = aisleSearchClient({ baseUrl: "http://aisle.test", fetch: aisle.fetch });

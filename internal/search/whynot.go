@@ -1,0 +1,179 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/searchquery"
+	"github.com/aislehq/aisle/internal/whynot"
+)
+
+// errWhyNotAlone refuses explain's objectID in a multi-search: its two extra searches
+// are for one search at a time.
+var errWhyNotAlone = fmt.Errorf("%w: explain.objectID: why not is answered by a single search (POST /search), not in a multi-search", searchquery.ErrInvalid)
+
+// whyNot says where explain's objectID is for the search j ran and what keeps it off
+// the page (internal/whynot): three more searches, sent together in one _msearch.
+func (s *Service) whyNot(ctx context.Context, j *job, access searchquery.Access, req searchquery.Request) (*searchquery.WhyNot, error) {
+	id := req.Explain.ObjectID
+	schema, err := s.Schema(ctx, j.alias)
+	if err != nil {
+		return nil, err
+	}
+	checks, err := whyNotChecks(j, access, req, schema)
+	if err != nil {
+		return nil, err
+	}
+	group := ""
+	if j.plan.Grouped() && access.Settings.Distinct != nil {
+		group = string(access.Settings.Distinct.Field)
+	}
+	bodies, err := whyNotBodies(j.plan.Body, id, checks, group)
+	if err != nil {
+		return nil, err
+	}
+	answers, errs := s.send(ctx, []string{j.alias, j.alias, j.alias}, bodies)
+	if err := errors.Join(errs...); errors.Is(err, es.ErrNotFound) {
+		return &searchquery.WhyNot{ObjectID: id, Reasons: []searchquery.Reason{{Reason: whynot.ReasonNotFound, Detail: map[string]any{}}}}, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("asking why %q is not on the page: %w", id, err)
+	}
+	f, err := whyNotFacts(j, access, req, checks, group, answers)
+	if err != nil {
+		return nil, err
+	}
+	w := whynot.Decide(f)
+	return &w, nil
+}
+
+// whyNotBodies are the three searches of why not: the record's checks, its ranking
+// under the search, and the search's first hits.
+func whyNotBodies(body []byte, id string, checks []whynot.Check, group string) ([][]byte, error) {
+	c, err := whynot.Checks(id, checks)
+	if err != nil {
+		return nil, err
+	}
+	probe, err := whynot.Probe(body, id)
+	if err != nil {
+		return nil, err
+	}
+	window, err := whynot.Window(body, group)
+	return [][]byte{c, probe, window}, err
+}
+
+// whyNotChecks are the parts of the search the record is tested against alone: the
+// text, each query word, each filter, each rule's filters and the public policy's.
+func whyNotChecks(j *job, access searchquery.Access, req searchquery.Request, schema searchquery.Schema) ([]whynot.Check, error) {
+	var checks []whynot.Check
+	if text, err := whynot.TextQuery(j.plan.Body); err != nil {
+		return nil, err
+	} else if text != nil {
+		checks = append(checks, whynot.Check{Kind: whynot.KindText, Name: "q", Query: text})
+	}
+	for _, w := range queryWords(j.merch.Query, j.res.IgnoredWords) {
+		plan, err := searchquery.Build(searchquery.Request{Q: w, MatchingStrategy: searchquery.StrategyAll, TypoTolerance: req.TypoTolerance}, access, schema)
+		if err != nil {
+			return nil, err
+		}
+		q, err := whynot.TextQuery(plan.Body)
+		if err != nil {
+			return nil, err
+		}
+		checks = append(checks, whynot.Check{Kind: whynot.KindWord, Name: w, Query: q})
+	}
+	named, err := searchquery.NamedFilters(req, access, schema)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range named {
+		checks = append(checks, whynot.Check{Kind: whynot.KindFilter, Name: n.Name, Query: n.Query})
+	}
+	if m := j.merch.Merch; m != nil {
+		for i, q := range m.Filters {
+			checks = append(checks, whynot.Check{Kind: whynot.KindRule, Name: j.merch.FilteredBy[i], Query: q})
+		}
+	}
+	if !access.Public {
+		for _, n := range searchquery.ForcedFilters(access.Policy, schema) {
+			checks = append(checks, whynot.Check{Kind: whynot.KindPolicy, Name: n.Name, Query: n.Query})
+		}
+	}
+	return checks, nil
+}
+
+// queryWords are the words of q the search used, each once, at most MaxWords.
+func queryWords(q string, ignored []string) []string {
+	var out []string
+	for _, w := range whynot.Split(q) {
+		if !slices.Contains(out, w) && !slices.Contains(ignored, w) && len(out) < searchquery.MaxWords {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// whyNotFacts reads the answers of the probe and the window beside the search's own.
+func whyNotFacts(j *job, access searchquery.Access, req searchquery.Request, checks []whynot.Check, group string, answers [][]byte) (whynot.Facts, error) {
+	id := req.Explain.ObjectID
+	probe, err := whynot.ReadChecks(answers[0], checks)
+	if err != nil {
+		return whynot.Facts{}, err
+	}
+	ranking, hit, err := j.plan.RankingOf(answers[1])
+	if err != nil {
+		return whynot.Facts{}, err
+	}
+	if hit != id {
+		ranking = nil
+	}
+	window, err := whynot.ReadWindow(answers[2], group)
+	if err != nil {
+		return whynot.Facts{}, err
+	}
+	f := whynot.Facts{ObjectID: id, Offset: j.res.Offset, Probe: probe, Ranking: ranking, Window: window,
+		HiddenBy: j.merch.HiddenBy[id], Closest: map[string]string{}, Order: orderOf(req, access)}
+	for _, h := range j.res.Hits {
+		f.Page = append(f.Page, h.ObjectID)
+		if !h.Promoted && h.Ranking != nil {
+			f.Last, f.LastID = h.Ranking, h.ObjectID
+		}
+	}
+	if group != "" {
+		f.Group = whynot.ValueAt(probe.Source, group)
+	}
+	for _, p := range j.merch.Pins {
+		if p.ObjectID == id {
+			f.Pinned = p.Position
+		}
+	}
+	held := whynot.WordsOf(probe.Source, searchablePaths(access))
+	for _, c := range probe.Failed {
+		if c.Kind == whynot.KindWord {
+			f.Closest[c.Name] = whynot.Closest(c.Name, held)
+		}
+	}
+	return f, nil
+}
+
+// orderOf is how the search orders hits, for comparing two of them.
+func orderOf(req searchquery.Request, access searchquery.Access) whynot.Order {
+	o := whynot.Order{Criteria: searchquery.Criteria(req, access.Settings)}
+	for _, c := range access.Settings.CustomRanking {
+		o.Custom = append(o.Custom, string(c.Field))
+	}
+	for _, s := range req.Sort {
+		o.Sort = append(o.Sort, s.Field)
+	}
+	return o
+}
+
+func searchablePaths(access searchquery.Access) []string {
+	var out []string
+	for _, f := range access.Settings.SearchableFields {
+		out = append(out, string(f.Path))
+	}
+	return out
+}
