@@ -62,7 +62,11 @@ async function show() {
 const preview = () => (state.canSearch ? runPreview(false) : Promise.resolve());
 
 // changed is what an edit tells: the preview and the history read the new state.
-const changed = () => Promise.all([preview(), loadHistory(changedByRestore)]);
+// body[data-changes] counts the edits whose effects are all shown.
+async function changed() {
+  await Promise.all([preview(), loadHistory(changedByRestore)]);
+  document.body.dataset.changes = String(Number(document.body.dataset.changes || 0) + 1);
+}
 const changedByRestore = () => Promise.all([preview(), loadSynonyms()]);
 
 // scrollable makes a table wider than its box (on a phone) a named keyboard stop, as

@@ -250,6 +250,7 @@ function figures(page) {
     })(),
     searchRows: Object.fromEntries(["search-top", "search-none", "search-unclicked"].map((name) =>
       [name, [...document.querySelectorAll(`tr[data-row="${name}"]`)].map((tr) => [...tr.cells].map((td) => td.dataset.value || td.textContent))])),
+    studioLinks: [...document.querySelectorAll("a[data-studio]")].map((a) => a.getAttribute("href")),
     refreshes: Number(document.body.dataset.refreshes),
   }));
 }

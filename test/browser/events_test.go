@@ -61,6 +61,7 @@ type shown struct {
 
 	SearchChart []float64             `json:"searchChart"`
 	SearchRows  map[string][][]string `json:"searchRows"`
+	StudioLinks []string              `json:"studioLinks"`
 }
 
 // drive runs one scenario of events.mjs in a fresh Chromium.

@@ -46,6 +46,9 @@ const previews = (page) => page.evaluate(() => Number(document.body.dataset.prev
 const nextPreview = (page, before) =>
   page.waitForFunction((b) => Number(document.body.dataset.previews || 0) > b, before, { timeout: 15000 });
 
+// changes is how many edits the page has shown the effects of (preview and history).
+const changes = (page) => page.evaluate(() => Number(document.body.dataset.changes || 0));
+
 // shown reads what the preview and the histories show.
 function shown(page) {
   return page.evaluate(() => ({
@@ -122,6 +125,10 @@ const scenarios = {
     await page.setViewportSize({ width: 390, height: 844 });
     await sleep(300);
     out.phoneOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    // What sticks out, for the spec's failure message.
+    out.phoneWide = await page.evaluate(() => [...document.querySelectorAll("body *")]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest(".scroll"))
+      .slice(0, 8).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`));
     out.phoneAxe = await axeViolations(page);
     await page.screenshot({ path: phoneShot, fullPage: true });
   },
@@ -142,9 +149,9 @@ const scenarios = {
     await page.keyboard.press("End");
     await page.keyboard.type(stopWord);
     out.reachedSave = await tabUntil(page, "#synonyms-save", 3);
-    let before = await previews(page);
+    let before = await changes(page);
     await page.keyboard.press("Enter");
-    await page.waitForFunction((b) => Number(document.body.dataset.previews || 0) > b ||
+    await page.waitForFunction((b) => Number(document.body.dataset.changes || 0) > b ||
       !document.getElementById("error").hidden, before, { timeout: 15000 });
     out.saved = await shown(page);
     out.savedConfig = await page.evaluate(async ([path, key]) =>
@@ -152,13 +159,14 @@ const scenarios = {
     out.axe = await axeViolations(page);
     await page.screenshot({ path: shot, fullPage: true });
     out.reachedUndo = await tabUntil(page, "#synonyms-undo", 2);
-    before = await previews(page);
+    before = await changes(page);
     await page.keyboard.press("Enter");
-    await page.waitForFunction((b) => Number(document.body.dataset.previews || 0) > b ||
+    await page.waitForFunction((b) => Number(document.body.dataset.changes || 0) > b ||
       !document.getElementById("error").hidden, before, { timeout: 15000 });
     out.undone = await shown(page);
     out.synonymsAfterUndo = await page.evaluate(() => document.getElementById("synonyms").value);
   },
+
 };
 
 const out = { console: [] };
