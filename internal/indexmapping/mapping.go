@@ -117,7 +117,7 @@ func indexDefining(s searchv1alpha1.IndexSettings) definingSettings {
 		paths = append(paths, string(f.Path))
 	}
 	sort.Strings(paths)
-	return definingSettings{Searchable: paths, Language: relevance.Language(s), Layout: layout, Embedders: Embedders(s)}
+	return definingSettings{Searchable: paths, Language: relevance.Language(s), Layout: layout, Embedders: DefiningEmbedders(s)}
 }
 
 // NeedsRebuild reports whether moving from settings a to b changes the physical index.

@@ -25,6 +25,24 @@ func Embedders(s searchv1alpha1.IndexSettings) map[string]searchv1alpha1.Embedde
 		if e.Similarity == "" {
 			e.Similarity = searchv1alpha1.SimilarityCosine
 		}
+		if e.Source == searchv1alpha1.EmbedderOpenAI && e.DocumentTemplateMaxBytes == 0 {
+			e.DocumentTemplateMaxBytes = searchv1alpha1.DefaultDocumentTemplateMaxBytes
+		}
+		if k := e.APIKeySecret; k != nil && k.Key == "" {
+			e.APIKeySecret = &searchv1alpha1.SecretKeySelector{Name: k.Name, Key: searchv1alpha1.DefaultAPIKeySecretKey}
+		}
+		out[name] = e
+	}
+	return out
+}
+
+// DefiningEmbedders are the embedders as far as they decide the vectors: where the
+// server is and its token do not (a new URL or key rebuilds nothing), the model, the
+// dimensions and the template do.
+func DefiningEmbedders(s searchv1alpha1.IndexSettings) map[string]searchv1alpha1.Embedder {
+	out := Embedders(s)
+	for name, e := range out {
+		e.URL, e.APIKeySecret = "", nil
 		out[name] = e
 	}
 	return out
