@@ -72,6 +72,9 @@ func Build(s searchv1alpha1.IndexSettings) (Body, error) {
 	if v := vectorFields(s); v != nil {
 		props[VectorsField] = v
 	}
+	if v := embedStateFields(s); v != nil {
+		props[EmbedStateField] = v
+	}
 	return Body{
 		Settings: map[string]any{"analysis": analysis(s)},
 		Mappings: map[string]any{

@@ -183,10 +183,10 @@ func boolQuery(text any, filters []any) map[string]any {
 }
 
 // Hidden are the fields no hit returns: the version field, and the vectors when the
-// index has embedders (they are for the search, not for the page).
+// index has embedders (they and their state are for the search, not for the page).
 func Hidden(r Rules) []string {
 	if len(r.Settings.Embedders) > 0 {
-		return []string{VersionField, indexmapping.VectorsField}
+		return []string{VersionField, indexmapping.VectorsField, indexmapping.EmbedStateField}
 	}
 	return []string{VersionField}
 }

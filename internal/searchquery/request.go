@@ -156,6 +156,9 @@ type Response struct {
 	UserData     []json.RawMessage `json:"userData,omitempty"`
 	// RenderingContent is how the page shows facets (rendering.go); absent when unset.
 	RenderingContent *RenderingContent `json:"renderingContent,omitempty"`
+	// SemanticFallback: the hybrid search's embedder failed to embed the query, so the
+	// search ran on words alone (absent otherwise). Set by the API server.
+	SemanticFallback bool `json:"semanticFallback,omitempty"`
 }
 
 // Hit is one matching record.
