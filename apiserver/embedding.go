@@ -26,8 +26,8 @@ import (
 // rotated key reaches the embedder calls within it, and a search does not cost a read.
 const tokenTTL = 30 * time.Second
 
-// secretTokens reads apiKeySecret tokens with c, kept for tokenTTL.
-func secretTokens(c client.Reader) embedding.TokenFunc {
+// SecretTokens reads apiKeySecret tokens with c, kept for tokenTTL.
+func SecretTokens(c client.Reader) embedding.TokenFunc {
 	kept := expirable.NewLRU[string, string](256, nil, tokenTTL)
 	return func(ctx context.Context, ns string, ref searchv1alpha1.SecretKeySelector) (string, error) {
 		id := ns + "/" + ref.Name + "/" + ref.Key

@@ -144,7 +144,7 @@ func (o *RunOptions) wire(kube *rest.Config, scheme *runtime.Scheme) error {
 		o.Marks = settingsfence.NewMarks(esClient, settingsfence.DefaultBound)
 	}
 	if o.Embedding == nil {
-		e, err := embedding.New(esClient, embedding.Config{DefaultURL: o.EmbedderURL, Tokens: secretTokens(o.Writer), Logger: o.Logger})
+		e, err := embedding.New(esClient, embedding.Config{DefaultURL: o.EmbedderURL, Tokens: SecretTokens(o.Writer), Logger: o.Logger})
 		if err != nil {
 			return err
 		}

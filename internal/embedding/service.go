@@ -2,6 +2,7 @@ package embedding
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"github.com/elastic/go-elasticsearch/v8"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/controlindex"
 	"github.com/aislehq/aisle/internal/embedder"
 	"github.com/aislehq/aisle/internal/indexmapping"
 )
@@ -44,12 +46,18 @@ type Config struct {
 	QueryCache int
 	// Logger receives the worker's failures.
 	Logger *slog.Logger
+	// Holder names this replica in the embedding leases (default: a random name).
+	Holder string
+	// Lease is how long a replica's lease on an embedder's records lasts, renewed at
+	// each pass (default 1m).
+	Lease time.Duration
 }
 
 // Service is the embedding work of one API server replica.
 type Service struct {
 	cfg     Config
 	store   store
+	control *controlindex.Store
 	queries *embedder.QueryCache
 }
 
@@ -70,11 +78,17 @@ func New(client *elasticsearch.TypedClient, cfg Config) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.Holder == "" {
+		cfg.Holder = rand.Text()
+	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = time.Minute
+	}
 	q, err := embedder.NewQueryCache(cfg.QueryCache)
 	if err != nil {
 		return nil, err
 	}
-	return &Service{cfg: cfg, store: store{es: client}, queries: q}, nil
+	return &Service{cfg: cfg, store: store{es: client}, control: controlindex.NewStore(client), queries: q}, nil
 }
 
 // client is the embedder client of n, with its server's URL and token.

@@ -18,7 +18,8 @@ import (
 
 // Fault is the answer of one call that fails instead of embedding.
 type Fault struct {
-	// Status is the answer's status (429, 500, ...); 0 with Stall: no answer in time.
+	// Status is the answer's status (429, 500, ...); a stall without one answers 504
+	// after it (no text of a timed-out call is ever embedded).
 	Status int
 	// RetryAfter is the 429's Retry-After in seconds, when set.
 	RetryAfter string
@@ -33,6 +34,7 @@ type Server struct {
 	faults  []Fault
 	every   int // every n-th call fails with the next fault of faults, when > 0
 	calls   int
+	failed  int
 	texts   map[string]int
 	auth    []string
 	dims    int
@@ -78,6 +80,13 @@ func (s *Server) Texts() map[string]int {
 	return out
 }
 
+// Failed is how many calls failed by a fault.
+func (s *Server) Failed() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failed
+}
+
 // Authorizations are the Authorization headers of the calls, in order.
 func (s *Server) Authorizations() []string {
 	s.mu.Lock()
@@ -112,10 +121,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if f.RetryAfter != "" {
 			w.Header().Set("Retry-After", f.RetryAfter)
 		}
-		if f.Status != 0 {
-			http.Error(w, `{"error": "injected"}`, f.Status)
-			return
+		status := f.Status
+		if status == 0 {
+			status = http.StatusGatewayTimeout
 		}
+		http.Error(w, `{"error": "injected"}`, status)
+		return
 	}
 	type datum struct {
 		Object    string    `json:"object"`
@@ -147,10 +158,12 @@ func (s *Server) fault(auth string) (Fault, bool) {
 			return Fault{}, false
 		}
 		f := s.faults[(s.calls/s.every)%len(s.faults)]
+		s.failed++
 		return f, true
 	}
 	f := s.faults[0]
 	s.faults = s.faults[1:]
+	s.failed++
 	return f, true
 }
 
