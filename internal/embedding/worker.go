@@ -56,11 +56,12 @@ func (s *Service) Pass(ctx context.Context, idx *searchv1alpha1.SearchIndex, n N
 	if built, err := s.store.builtFrom(ctx, names.Alias(), idx.Spec.Settings); err != nil || !built {
 		return 0, err // a rebuild is under way: its new index gets the vectors
 	}
-	if held, err := holdLease(ctx, s.control, names, n.Name, s.cfg.Holder, time.Now(), s.cfg.Lease); err != nil || !held {
-		return 0, err
-	}
 	docs, err := s.store.waiting(ctx, names.Alias(), n, s.cfg.Records)
 	if err != nil || len(docs) == 0 {
+		return 0, err
+	}
+	// The lease is taken only when there is work: an idle pass writes nothing.
+	if held, err := holdLease(ctx, s.control, names, n.Name, s.cfg.Holder, time.Now(), s.cfg.Lease); err != nil || !held {
 		return 0, err
 	}
 	fp := Fingerprint(n.Embedder)
