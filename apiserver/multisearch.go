@@ -130,16 +130,20 @@ func (s *Server) multiSearch(c *fiber.Ctx, raws []json.RawMessage, public bool, 
 	var admits []admitted
 	var queries []search.Query
 	var at []int
+	var fallbacks []bool
 	for i, raw := range raws {
 		q, err := admit(ctx, raw)
 		if err != nil {
 			results[i] = failed(ctx, err)
 			continue
 		}
-		admits, queries, at = append(admits, q), append(queries, q.Query), append(at, i)
+		var fallback bool
+		q.Request, fallback = s.embedQuery(ctx, q.index, q.Request)
+		admits, queries, at, fallbacks = append(admits, q), append(queries, q.Query), append(at, i), append(fallbacks, fallback)
 	}
 	answered := s.search.MultiSearch(ctx, queries)
 	for k, r := range answered {
+		r.Response.SemanticFallback = fallbacks[k]
 		results[at[k]] = r.Response
 		if r.Err != nil {
 			results[at[k]] = failed(ctx, r.Err)

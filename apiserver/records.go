@@ -167,7 +167,11 @@ func (s *Server) getIndexing(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(r)
+	waiting, err := s.embeddings(c.UserContext(), tenantFrom(c.UserContext()).index)
+	if err != nil {
+		return err
+	}
+	return c.JSON(indexingStatus{Receipt: r, Embeddings: waiting})
 }
 
 // bodyHash identifies a request body for idempotency by its meaning: the same JSON

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/embedding"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/events"
@@ -34,6 +35,8 @@ type RunOptions struct {
 	ESURL string
 	// CatalogConfig tunes the write path.
 	CatalogConfig catalog.Config
+	// EmbedderURL is the url of an openAI embedder that names none (--embedder-url).
+	EmbedderURL string
 }
 
 // Run serves the API until ctx ends: it starts the informers, listens at once (readyz
@@ -68,6 +71,9 @@ func Run(ctx context.Context, kube *rest.Config, scheme *runtime.Scheme, opts Ru
 		}
 		s.SetReady(true)
 		loggerFrom(ctx).InfoContext(ctx, "tenancy informers in sync")
+		if opts.Embedding != nil {
+			opts.Embedding.Run(ctx, registry.AllIndexes)
+		}
 		return nil
 	})
 	g.Go(func() error {
@@ -136,6 +142,13 @@ func (o *RunOptions) wire(kube *rest.Config, scheme *runtime.Scheme) error {
 	}
 	if o.Marks == nil {
 		o.Marks = settingsfence.NewMarks(esClient, settingsfence.DefaultBound)
+	}
+	if o.Embedding == nil {
+		e, err := embedding.New(esClient, embedding.Config{DefaultURL: o.EmbedderURL, Tokens: SecretTokens(o.Writer), Logger: o.Logger})
+		if err != nil {
+			return err
+		}
+		o.Embedding = e
 	}
 	return nil
 }

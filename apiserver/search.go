@@ -36,10 +36,12 @@ func (s *Server) runSearch(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, access
 	if err := s.countSearch(ctx, idx); err != nil {
 		return err
 	}
+	req, fallback := s.embedQuery(ctx, idx, req)
 	res, err := s.search.Search(ctx, esnames.For(idx.Namespace, idx.Name).Alias(), access, req)
 	if err != nil {
 		return err
 	}
+	res.SemanticFallback = fallback
 	if err := c.JSON(res); err != nil {
 		return err
 	}

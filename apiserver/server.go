@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/embedding"
 	"github.com/aislehq/aisle/internal/events"
 	"github.com/aislehq/aisle/internal/recommend"
 	"github.com/aislehq/aisle/internal/search"
@@ -94,6 +95,9 @@ type Config struct {
 	// searches check their informer against (internal/settingsfence); nil leaves a
 	// change to reach other replicas a moment after the writer answered.
 	Marks *settingsfence.Marks
+	// Embedding embeds records and queries for openAI embedders (internal/embedding);
+	// nil: a hybrid search of such an embedder needs its vector, and no record gets one.
+	Embedding *embedding.Service
 }
 
 // Server is the API server.
@@ -109,6 +113,7 @@ type Server struct {
 	limits    *limiters
 	insights  *events.Reader
 	recommend *recommend.Service
+	embedding *embedding.Service
 
 	events      *events.Service
 	eventLimits *eventLimiters
@@ -125,7 +130,7 @@ func New(cfg Config, registry *tenancy.Registry) *Server {
 	cfg = withDefaults(cfg)
 	fence := settingsfence.New(cfg.Marks, registry)
 	s := &Server{registry: registry, catalog: cfg.Catalog, search: cfg.Search, usage: cfg.Usage, settings: settingsStore(cfg, fence), fence: fence, limits: newLimiters(cfg.PublicLimits),
-		insights: cfg.Insights, recommend: cfg.Recommend, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries,
+		insights: cfg.Insights, recommend: cfg.Recommend, embedding: cfg.Embedding, events: cfg.Events, eventLimits: newEventLimiters(cfg.EventLimits), countries: cfg.Countries,
 		searchLog: cfg.SearchLog, searches: cfg.Searches, bodyLimit: cfg.BodyLimit}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "aisle-apiserver",

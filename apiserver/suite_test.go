@@ -26,6 +26,8 @@ import (
 	"github.com/aislehq/aisle/apiserver"
 	"github.com/aislehq/aisle/controllers"
 	"github.com/aislehq/aisle/internal/catalog"
+	"github.com/aislehq/aisle/internal/embedder"
+	"github.com/aislehq/aisle/internal/embedding"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/events"
@@ -185,10 +187,19 @@ func buildServer(reg *tenancy.Registry, limits apiserver.PublicLimits) *apiserve
 	searches := searchlog.New(client, searchlog.Config{Interval: 50 * time.Millisecond, Clock: eventsNow,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	go searches.Run(ctx)
+	// Each replica embeds in the background as in production, with short pauses and
+	// retries so the specs wait little; the embedders' servers are the specs' own.
+	embed, err := embedding.New(client, embedding.Config{Interval: 100 * time.Millisecond, Records: 50,
+		Tokens: apiserver.SecretTokens(k8sClient), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Client:       embedder.Config{CallTimeout: 300 * time.Millisecond, Backoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond, Attempts: 6},
+		QueryTimeout: 500 * time.Millisecond})
+	Expect(err).NotTo(HaveOccurred())
+	go embed.Run(ctx, reg.AllIndexes)
 	s := apiserver.New(apiserver.Config{
-		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Catalog: catalog.New(client, catalogConfig),
-		Search:  searchSvc, Usage: meter, Writer: k8sClient, PublicLimits: limits,
+		Embedding: embed,
+		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Catalog:   catalog.New(client, catalogConfig),
+		Search:    searchSvc, Usage: meter, Writer: k8sClient, PublicLimits: limits,
 		Insights:  events.NewReader(client, nil),
 		Recommend: recommend.New(client, searchSvc, nil),
 		Events:    events.New(client, events.Config{Clock: eventsNow}),

@@ -6,7 +6,7 @@ import { api, indexPath, announce, showError } from "./studio-api.js";
 
 const $ = (id) => document.getElementById(id);
 // The criteria of explain, in the order the ranking applies them, as the page names them.
-const CRITERIA = [["words", "Words matched"], ["typos", "Typos"], ["proximity", "Proximity"], ["attribute", "Attribute"], ["exact", "Exact words"]];
+const CRITERIA = [["words", "Words matched"], ["typo", "Typos"], ["proximity", "Proximity"], ["attribute", "Attribute"], ["exact", "Exact words"]];
 let runs = 0; // the latest preview; an earlier one answering late is not shown
 
 // parseFilters reads "brand:Acme, brand:Zed, color:red" as facetFilters

@@ -30,6 +30,8 @@ func runAPIServer(args []string) error {
 	fenceLease := fs.Duration("fence-lease", catalog.DefaultFenceLease, "longest a catalog swap may stop writes; a crashed swap's stop ends after it")
 	countryHeader := fs.String("country-header", "", "header a trusted proxy in front sets to the visitor's ISO country code (for example CloudFront-Viewer-Country); wins over --country-db")
 	countryDB := fs.String("country-db", "", "MaxMind-format country database (.mmdb) to find browsers' countries by address")
+	embedderURL := fs.String("embedder-url", os.Getenv("AISLE_EMBEDDER_URL"),
+		"base URL of the embedding server used by an openAI embedder that names no url (POST {url}/v1/embeddings); default $AISLE_EMBEDDER_URL")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -55,5 +57,6 @@ func runAPIServer(args []string) error {
 		Config: apiserver.Config{BodyLimit: *bodyLimit, Logger: logger, PublicLimits: limits, Countries: countries},
 		// Every replica should use the same leases: they bound each other's crashed work.
 		CatalogConfig: catalog.Config{WriteLease: *writeLease, FenceLease: *fenceLease},
+		EmbedderURL:   *embedderURL,
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // Partial updates (POST /records/partial): the operations of a request, how they are
@@ -117,8 +119,8 @@ func checkOperationField(kind, field string, seen map[string]string) error {
 		return fmt.Errorf("%s: field names must not be empty", kind)
 	case ObjectIDField:
 		return fmt.Errorf("%s: objectID cannot be changed", kind)
-	case VersionField:
-		return fmt.Errorf("%s: %s is a reserved field name", kind, VersionField)
+	case VersionField, indexmapping.EmbedStateField:
+		return fmt.Errorf("%s: %s is a reserved field name", kind, field)
 	}
 	if other, ok := seen[field]; ok {
 		return fmt.Errorf("%s: field %q is named by both %s and %s: one operation changes a field once", kind, field, other, kind)

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // Limits of the contract.
@@ -77,8 +79,10 @@ func ValidateRecord(raw json.RawMessage) (Record, error) {
 	if len(id) > MaxObjectIDBytes {
 		return Record{}, fmt.Errorf("objectID must be at most %d bytes", MaxObjectIDBytes)
 	}
-	if _, ok := fields[VersionField]; ok {
-		return Record{}, fmt.Errorf("%s is a reserved field name", VersionField)
+	for _, reserved := range []string{VersionField, indexmapping.EmbedStateField} {
+		if _, ok := fields[reserved]; ok {
+			return Record{}, fmt.Errorf("%s is a reserved field name", reserved)
+		}
 	}
 	return Record{ID: id, Raw: trimmed}, nil
 }
@@ -131,8 +135,10 @@ func splitVersion(src json.RawMessage) (json.RawMessage, int64, error) {
 	return out, version, err
 }
 
-// storedFields is a stored document's record fields, without the version field, and
-// the version it carried (0 when none).
+// storedFields is a stored document's record fields, without the version field and the
+// embedders' state (a record rewritten from them is looked at again by the embedding
+// worker, which reuses the vector if its text is unchanged), and the version it
+// carried (0 when none).
 func storedFields(src json.RawMessage) (map[string]json.RawMessage, int64, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(src, &fields); err != nil {
@@ -145,5 +151,6 @@ func storedFields(src json.RawMessage) (map[string]json.RawMessage, int64, error
 		}
 		delete(fields, VersionField)
 	}
+	delete(fields, indexmapping.EmbedStateField)
 	return fields, version, nil
 }

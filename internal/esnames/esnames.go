@@ -67,6 +67,13 @@ func (i Index) EventsPattern() string {
 	return i.Stem() + ".events-*"
 }
 
+// Embeddings is the index of the vectors an index's openAI embedders computed, by the
+// hash of their text and settings, see internal/embedding: a record written again with
+// the same text takes its vector from there, without a call to the embedder.
+func (i Index) Embeddings() string {
+	return i.Stem() + ".embeddings"
+}
+
 // Searches is the monthly search log index holding the searches answered in the month
 // of t (UTC), see internal/searchlog.
 func (i Index) Searches(t time.Time) string {

@@ -72,6 +72,9 @@ func Build(s searchv1alpha1.IndexSettings) (Body, error) {
 	if v := vectorFields(s); v != nil {
 		props[VectorsField] = v
 	}
+	if v := embedStateFields(s); v != nil {
+		props[EmbedStateField] = v
+	}
 	return Body{
 		Settings: map[string]any{"analysis": analysis(s)},
 		Mappings: map[string]any{
@@ -117,7 +120,7 @@ func indexDefining(s searchv1alpha1.IndexSettings) definingSettings {
 		paths = append(paths, string(f.Path))
 	}
 	sort.Strings(paths)
-	return definingSettings{Searchable: paths, Language: relevance.Language(s), Layout: layout, Embedders: Embedders(s)}
+	return definingSettings{Searchable: paths, Language: relevance.Language(s), Layout: layout, Embedders: DefiningEmbedders(s)}
 }
 
 // NeedsRebuild reports whether moving from settings a to b changes the physical index.

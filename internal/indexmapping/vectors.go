@@ -11,6 +11,15 @@ import (
 // dense_vector field, so a vector is checked and indexed like any other value.
 const VectorsField = "_vectors"
 
+// EmbedStateField holds, per openAI embedder, what its vector was computed from:
+// {"_aisle_embed": {name: {"config": <Fingerprint>, "text": <hash of the text>}}}. A
+// record written anew carries none, so the embedding worker finds it by this field.
+const EmbedStateField = "_aisle_embed"
+
+// EmbedConfigPath is the keyword field of the fingerprint an embedder's vector of the
+// record was computed with.
+func EmbedConfigPath(embedder string) string { return EmbedStateField + "." + embedder + ".config" }
+
 // VectorPath is the field of an embedder's vectors.
 func VectorPath(embedder string) string { return VectorsField + "." + embedder }
 
@@ -25,6 +34,24 @@ func Embedders(s searchv1alpha1.IndexSettings) map[string]searchv1alpha1.Embedde
 		if e.Similarity == "" {
 			e.Similarity = searchv1alpha1.SimilarityCosine
 		}
+		if e.Source == searchv1alpha1.EmbedderOpenAI && e.DocumentTemplateMaxBytes == 0 {
+			e.DocumentTemplateMaxBytes = searchv1alpha1.DefaultDocumentTemplateMaxBytes
+		}
+		if k := e.APIKeySecret; k != nil && k.Key == "" {
+			e.APIKeySecret = &searchv1alpha1.SecretKeySelector{Name: k.Name, Key: searchv1alpha1.DefaultAPIKeySecretKey}
+		}
+		out[name] = e
+	}
+	return out
+}
+
+// DefiningEmbedders are the embedders as far as they decide the vectors: where the
+// server is and its token do not (a new URL or key rebuilds nothing), the model, the
+// dimensions and the template do.
+func DefiningEmbedders(s searchv1alpha1.IndexSettings) map[string]searchv1alpha1.Embedder {
+	out := Embedders(s)
+	for name, e := range out {
+		e.URL, e.APIKeySecret = "", nil
 		out[name] = e
 	}
 	return out
@@ -43,6 +70,22 @@ func vectorFields(s searchv1alpha1.IndexSettings) map[string]any {
 			"type": "dense_vector", "dims": e.Dimensions, "index": true,
 			"similarity": string(e.Similarity), "index_options": map[string]any{"type": "int8_hnsw"},
 		}
+	}
+	return map[string]any{"properties": props}
+}
+
+// embedStateFields maps each openAI embedder's state to two keywords (not searched as
+// text: the worker compares them exactly).
+func embedStateFields(s searchv1alpha1.IndexSettings) map[string]any {
+	props := map[string]any{}
+	for name, e := range Embedders(s) {
+		if e.Source == searchv1alpha1.EmbedderOpenAI {
+			props[name] = map[string]any{"properties": map[string]any{
+				"config": map[string]any{"type": "keyword"}, "text": map[string]any{"type": "keyword"}}}
+		}
+	}
+	if len(props) == 0 {
+		return nil
 	}
 	return map[string]any{"properties": props}
 }

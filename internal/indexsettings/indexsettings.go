@@ -79,8 +79,10 @@ func Diff(old, new searchv1alpha1.IndexSettings) Changes {
 	add(ReRanking, ReRankOf(old) != ReRankOf(new), false)
 	add(Suggestions, !reflect.DeepEqual(SuggestionsOf(old), SuggestionsOf(new)), false)
 	add(FacetOrdering, !reflect.DeepEqual(old.FacetOrdering, new.FacetOrdering), false)
-	// Each embedder is a vector field of the physical index.
-	add(Embedders, !reflect.DeepEqual(indexmapping.Embedders(old), indexmapping.Embedders(new)), true)
+	// Each embedder is a vector field of the physical index; its server's URL and token
+	// change no vector.
+	add(Embedders, !reflect.DeepEqual(indexmapping.Embedders(old), indexmapping.Embedders(new)),
+		!reflect.DeepEqual(indexmapping.DefiningEmbedders(old), indexmapping.DefiningEmbedders(new)))
 	return c
 }
 

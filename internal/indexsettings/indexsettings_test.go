@@ -105,6 +105,24 @@ var _ = Describe("Classifying a settings change", func() {
 			s.Embedders = map[string]searchv1alpha1.Embedder{"use": {Source: "userProvided", Dimensions: 512}}
 		}), []string{}, []string{"embedders"}),
 	)
+	It("rebuilds for an openAI embedder's model or template, not for its server's URL or token", func() {
+		e := searchv1alpha1.Embedder{Source: "openAI", Dimensions: 3, Model: "m", DocumentTemplate: "{{title}}", URL: "http://a"}
+		at := func(f func(*searchv1alpha1.Embedder)) S {
+			x := e
+			f(&x)
+			return with(func(s *S) { s.Embedders = map[string]searchv1alpha1.Embedder{"e": x} })
+		}
+		before := at(func(*searchv1alpha1.Embedder) {})
+		moved := indexsettings.Diff(before, at(func(x *searchv1alpha1.Embedder) {
+			x.URL, x.APIKeySecret = "http://b", &searchv1alpha1.SecretKeySelector{Name: "s"}
+		}))
+		Expect(moved.Applied).To(Equal([]string{"embedders"}))
+		Expect(moved.Rebuilt).To(BeEmpty())
+		Expect(indexsettings.Diff(before, at(func(x *searchv1alpha1.Embedder) { x.Model = "m2" })).Rebuilt).To(Equal([]string{"embedders"}))
+		Expect(indexsettings.Diff(before, at(func(x *searchv1alpha1.Embedder) { x.DocumentTemplate = "{{name}}" })).Rebuilt).To(Equal([]string{"embedders"}))
+		Expect(indexsettings.Diff(before, at(func(x *searchv1alpha1.Embedder) { x.DocumentTemplateMaxBytes = 400 })).Rebuilt).To(BeEmpty())
+	})
+
 	It("takes an embedder's similarity left to its default as cosine", func() {
 		e := searchv1alpha1.Embedder{Source: "userProvided", Dimensions: 3}
 		a, b := with(func(s *S) { s.Embedders = map[string]searchv1alpha1.Embedder{"e": e} }), with(func(s *S) {
@@ -128,11 +146,34 @@ var _ = Describe("Checking settings", func() {
 		},
 		Entry("valid settings", base, nil),
 		Entry("embedders whose names, sources, dimensions or similarity cannot be", S{Embedders: map[string]searchv1alpha1.Embedder{
-			"a.b": {Source: "userProvided", Dimensions: 3}, "ok": {Source: "openAI", Dimensions: 0, Similarity: "l2_norm"}}},
+			"a.b": {Source: "userProvided", Dimensions: 3}, "ok": {Source: "rest", Dimensions: 0, Similarity: "l2_norm"}}},
 			[]string{`embedders.a.b: an embedder's name is 1 to 64 letters, digits, _ and -`,
-				`embedders.ok.source: "openAI" is not a source (sources: userProvided)`,
+				`embedders.ok.source: "rest" is not a source (sources: openAI, userProvided)`,
 				`embedders.ok.dimensions: must be 1 to 4096, got 0`,
 				`embedders.ok.similarity: "l2_norm" is not a similarity (similarities: cosine)`}),
+		Entry("a valid openAI embedder", S{Embedders: map[string]searchv1alpha1.Embedder{"bge": {Source: "openAI", Dimensions: 384,
+			URL: "http://embedder.aisle:8080", Model: "bge-small", DocumentTemplate: "{{title}} by {{brand}}. {{description}}",
+			DocumentTemplateMaxBytes: 400, APIKeySecret: &searchv1alpha1.SecretKeySelector{Name: "embedder-token", Key: "token"}}}}, nil),
+		Entry("an openAI embedder without model or template", S{Embedders: map[string]searchv1alpha1.Embedder{"e": {Source: "openAI", Dimensions: 3}}},
+			[]string{`embedders.e.model: is required for an openAI embedder (the model the server embeds with)`,
+				`embedders.e.documentTemplate: is required for an openAI embedder, e.g. "{{title}} by {{brand}}. {{description}}"`}),
+		Entry("an openAI embedder's url, template, bound and secret that cannot be", S{Embedders: map[string]searchv1alpha1.Embedder{"e": {
+			Source: "openAI", Dimensions: 3, URL: "ftp://x", Model: "m", DocumentTemplate: "{{title", DocumentTemplateMaxBytes: 9000,
+			APIKeySecret: &searchv1alpha1.SecretKeySelector{Name: "Bad_Name", Key: "a b"}}}},
+			[]string{`embedders.e.url: "ftp://x": the scheme must be http or https`,
+				`embedders.e.documentTemplate: has a {{ that is not closed by }}`,
+				`embedders.e.documentTemplateMaxBytes: must be 1 to 8192, got 9000`,
+				`embedders.e.apiKeySecret.name: "Bad_Name" is not a Secret's name (lower-case letters, digits, - and .)`,
+				`embedders.e.apiKeySecret.key: "a b" is not a Secret's key (letters, digits, -, _ and .)`}),
+		Entry("an openAI embedder's url that is relative or carries a token", S{Embedders: map[string]searchv1alpha1.Embedder{
+			"a": {Source: "openAI", Dimensions: 3, URL: "embedder:8080", Model: "m", DocumentTemplate: "{{t}}"},
+			"b": {Source: "openAI", Dimensions: 3, URL: "https://u:p@host", Model: "m", DocumentTemplate: "{{t}}"}}},
+			[]string{`embedders.a.url: "embedder:8080" is not an absolute URL, e.g. http://embedder:8080`,
+				`embedders.b.url: "https://u:p@host": no query, fragment or credentials (a token goes in apiKeySecret)`}),
+		Entry("a userProvided embedder with what only an openAI one takes", S{Embedders: map[string]searchv1alpha1.Embedder{"u": {
+			Source: "userProvided", Dimensions: 3, Model: "m", DocumentTemplate: "{{t}}"}}},
+			[]string{`embedders.u.documentTemplate: is only for an openAI embedder (a userProvided one computes no vector)`,
+				`embedders.u.model: is only for an openAI embedder (a userProvided one computes no vector)`}),
 		Entry("the reserved version field", S{FilterableFields: []F{"aisleVersion"}, CustomRanking: []searchv1alpha1.RankingRule{{Field: "aisleVersion"}}},
 			[]string{`filterableFields[0]: "aisleVersion" is reserved for record versions`, `customRanking[0].field: "aisleVersion" is reserved for record versions`}),
 		Entry("duplicates", S{FacetFields: []F{"brand", "brand"}, SearchableFields: []searchv1alpha1.SearchableField{sf("a", 1), sf("a", 2)}},

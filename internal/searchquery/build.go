@@ -178,10 +178,10 @@ func FacetFilter(field string, value string, r Access, s Schema) (any, error) {
 func (s Schema) ExactField(path string) string { return s.exactField(path, "") }
 
 // Hidden are the fields no hit returns: the version field, and the vectors when the
-// index has embedders (they are for the search, not for the page).
+// index has embedders (they and their state are for the search, not for the page).
 func Hidden(r Access) []string {
 	if len(r.Settings.Embedders) > 0 {
-		return []string{VersionField, indexmapping.VectorsField}
+		return []string{VersionField, indexmapping.VectorsField, indexmapping.EmbedStateField}
 	}
 	return []string{VersionField}
 }

@@ -159,6 +159,9 @@ type Response struct {
 	RenderingContent *RenderingContent `json:"renderingContent,omitempty"`
 	// WhyNot is where explain's objectID is and what keeps it off the page (whynot.go).
 	WhyNot *WhyNot `json:"whyNot,omitempty"`
+	// SemanticFallback: the hybrid search's embedder failed to embed the query, so the
+	// search ran on words alone (absent otherwise). Set by the API server.
+	SemanticFallback bool `json:"semanticFallback,omitempty"`
 }
 
 // Hit is one matching record.

@@ -27,7 +27,8 @@ const (
 	originField     = "spec.allowedOrigins"
 )
 
-// The API server reads the three kinds and nothing else: no Secrets, ever.
+// The registry reads the three kinds and nothing else: no Secrets (the embedding service
+// gets the one Secret an openAI embedder's apiKeySecret names, apiserver/embedding.go).
 // +kubebuilder:rbac:groups=search.aisle.dev,resources=workspaces;searchindexes;apikeys,verbs=get;list;watch
 
 // Registry answers tenancy questions from an informer cache of the three CRDs. It holds
@@ -244,6 +245,15 @@ func (r *Registry) Indexes(ctx context.Context, ws string) ([]searchv1alpha1.Sea
 	var list searchv1alpha1.SearchIndexList
 	if err := r.cache.List(ctx, &list, client.InNamespace(ws)); err != nil {
 		return nil, fmt.Errorf("listing the indexes of %s: %w", ws, err)
+	}
+	return list.Items, nil
+}
+
+// AllIndexes returns the SearchIndexes of every workspace.
+func (r *Registry) AllIndexes(ctx context.Context) ([]searchv1alpha1.SearchIndex, error) {
+	var list searchv1alpha1.SearchIndexList
+	if err := r.cache.List(ctx, &list); err != nil {
+		return nil, fmt.Errorf("listing the indexes: %w", err)
 	}
 	return list.Items, nil
 }

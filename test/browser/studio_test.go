@@ -101,7 +101,7 @@ type apiAnswer struct {
 		Promoted bool   `json:"promoted"`
 		Ranking  *struct {
 			Words        int      `json:"words"`
-			Typos        int      `json:"typos"`
+			Typo         int      `json:"typo"`
 			Proximity    int      `json:"proximity"`
 			Attribute    int      `json:"attribute"`
 			Exact        int      `json:"exact"`
@@ -211,7 +211,7 @@ var _ = Describe("The Studio", Ordered, func() {
 					continue
 				}
 				criteria := map[string]string{
-					"words": strconv.Itoa(h.Ranking.Words), "typos": strconv.Itoa(h.Ranking.Typos), "proximity": strconv.Itoa(h.Ranking.Proximity),
+					"words": strconv.Itoa(h.Ranking.Words), "typo": strconv.Itoa(h.Ranking.Typo), "proximity": strconv.Itoa(h.Ranking.Proximity),
 					"attribute": strconv.Itoa(h.Ranking.Attribute), "exact": strconv.Itoa(h.Ranking.Exact),
 					"custom.popularity": map[string]string{"studio-1": "30", "studio-2": "20", "studio-3": "10"}[h.ObjectID],
 				}
