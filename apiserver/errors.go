@@ -101,6 +101,7 @@ var errorTable = []errorRow{
 	{events.ErrUnavailable, http.StatusServiceUnavailable, sentinelText, ""}, // the client resends
 
 	{catalog.ErrInvalid, http.StatusBadRequest, afterSentinel, ""},
+	{catalog.ErrCursorExpired, http.StatusGone, sentinelText, ""},
 	{catalog.ErrPlanLimit, http.StatusPaymentRequired, fromSentinel, ""},
 	{catalog.ErrVersionConflict, http.StatusConflict, sentinelText, ""},
 	{stage.ErrBatchConflict, http.StatusConflict, fromSentinel, ""},

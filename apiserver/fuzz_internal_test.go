@@ -1,9 +1,11 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 
+	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/strictjson"
 )
 
@@ -34,6 +36,35 @@ func FuzzBindQueries(f *testing.F) {
 					}
 				}
 			}
+		}
+	})
+}
+
+// FuzzParseBrowse: a POST /records/browse body's limit and cursor are refused with a 400
+// or read into a page size within bounds and, when a cursor is sent, a cursor a page
+// returned; nothing panics.
+func FuzzParseBrowse(f *testing.F) {
+	cursor := catalog.Cursor{PIT: "p", After: []json.RawMessage{json.RawMessage(`"a"`)}, Alias: "x"}.Encode()
+	f.Add([]byte(`{"limit": 10, "cursor": "` + cursor + `"}`))
+	f.Add([]byte(`{"limit": 0, "cursor": ""}`))
+	f.Add([]byte(`{"filters": {"field": "brand", "eq": "acme"}, "limit": 1e3}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var b browseBody
+		if err := strictjson.Decode(body, &b); err != nil {
+			if status, _ := classify(err); status != http.StatusBadRequest {
+				t.Fatalf("%q: refused with %d: %v", body, status, err)
+			}
+			return
+		}
+		limit, cur, err := parseBrowse(b)
+		if err != nil {
+			if status, _ := classify(err); status != http.StatusBadRequest {
+				t.Fatalf("%q: refused with %d: %v", body, status, err)
+			}
+			return
+		}
+		if limit < 1 || limit > catalog.MaxExportPage || (b.Cursor != nil) != (cur != nil) {
+			t.Fatalf("%q: read as limit %d, cursor %+v", body, limit, cur)
 		}
 	})
 }

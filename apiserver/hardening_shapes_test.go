@@ -80,6 +80,9 @@ var bodyShapes = map[string]bodyShape{
 	"delete": {`{"filters": {"field": «field», "eq": «eq»}}`, []bodyField{
 		{"field", kindString, `"brand"`}, {"eq", kindFree, `"acme"`},
 	}},
+	"browse": {`{"filters": {"field": «field», "eq": «eq»}, "limit": «limit»}`, []bodyField{
+		{"field", kindString, `"brand"`}, {"eq", kindFree, `"acme"`}, {"limit", kindInt, `10`},
+	}},
 	"commit": {`{"expectedBatches": «expectedBatches», "expectedRecords": «expectedRecords»}`, []bodyField{
 		{"expectedBatches", kindInt, `0`}, {"expectedRecords", kindInt, `0`},
 	}},

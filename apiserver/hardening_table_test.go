@@ -40,6 +40,7 @@ var bodyEndpoints = []bodyEndpoint{
 	{"POST", "/record-writes", "conditional", writeKeyOf},
 	{"POST", "/records/partial", "partial", writeKeyOf},
 	{"POST", "/records/delete", "delete", writeKeyOf},
+	{"POST", "/records/browse", "browse", writeKeyOf},
 	{"PUT", "/config", "settings", writeKeyOf},
 	{"PUT", "/public-access/policy", "policy", writeKeyOf},
 	{"POST", "/search", "search", searchKeyOf},
@@ -187,7 +188,7 @@ var _ = Describe("Every endpoint that takes a body (issue 15)", Ordered, Continu
 	)
 
 	It("takes the valid bodies the table starts from, so each refusal above is the wrong field's", func() {
-		for _, shape := range []string{"search", "events", "facetSearch", "multiSearch", "publicMultiSearch", "multiSearchQueries", "publicMultiSearchQueries", "settings", "rule", "rules"} {
+		for _, shape := range []string{"search", "browse", "events", "facetSearch", "multiSearch", "publicMultiSearch", "multiSearchQueries", "publicMultiSearchQueries", "settings", "rule", "rules"} {
 			for _, ep := range bodyEndpoints {
 				if ep.shape == shape {
 					r := ep.send(ci, bodyShapes[shape].render("", ""))

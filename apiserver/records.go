@@ -181,20 +181,3 @@ func bodyHash(body []byte) string {
 	sum := sha256.Sum256(catalog.CanonicalJSON(body))
 	return hex.EncodeToString(sum[:])
 }
-
-// getRecords answers GET /records?limit=&cursor=: a page of the catalog's records.
-func (s *Server) getRecords(c *fiber.Ctx) error {
-	limit, after, err := catalog.ParseExportQuery(c.Query("limit"), utils.CopyString(c.Query("cursor")))
-	if err != nil {
-		return err
-	}
-	t, err := s.target(c)
-	if err != nil {
-		return err
-	}
-	page, err := s.catalog.Export(c.UserContext(), t, limit, after)
-	if err != nil {
-		return err
-	}
-	return c.JSON(page)
-}

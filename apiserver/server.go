@@ -214,6 +214,7 @@ func (s *Server) routes() {
 	idx.add(fiber.MethodDelete, "/records/:objectID", writeScope, cat, s.deleteRecord)
 	idx.add(fiber.MethodPost, "/records/partial", writeScope, cat, s.postPartial)
 	idx.add(fiber.MethodPost, "/records/delete", writeScope, cat, s.needSearch, s.postDelete)
+	idx.add(fiber.MethodPost, "/records/browse", writeScope, cat, s.needSearch, s.postBrowse)
 	idx.add(fiber.MethodPost, "/record-writes", writeScope, cat, s.postRecordWrite)
 	idx.add(fiber.MethodGet, "/indexing", tenancy.Either, cat, s.getIndexing)
 	idx.add(fiber.MethodPost, "/staged-replacements/:stageId", writeScope, cat, s.startStage)

@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -97,14 +98,17 @@ func FuzzValidateIdentifiers(f *testing.F) {
 }
 
 // GET /records' query: refused with ErrInvalid or read into a page size within bounds
-// and a cursor that a page returned (the objectID it encodes comes back as it was).
+// and a cursor a page returned: its checksum holds, it names a snapshot, an alias and
+// where the page ended, and it encodes again to a cursor that reads the same.
 func FuzzParseExportQuery(f *testing.F) {
+	valid := Cursor{PIT: "p1", After: []json.RawMessage{json.RawMessage(`"sku-1"`), json.RawMessage(`"sku-1"`)}, Alias: "aisle-ws-shoes"}.Encode()
 	f.Add("", "")
-	f.Add("1000", "c2t1LTE")
+	f.Add("1000", valid)
+	f.Add("7", valid[:len(valid)-1])
 	f.Add("0", "%%%")
-	f.Add("-3", "")
+	f.Add("-3", "c2t1LTE")
 	f.Fuzz(func(t *testing.T, limit, cursor string) {
-		n, after, err := ParseExportQuery(limit, cursor)
+		n, cur, err := ParseExportQuery(limit, cursor)
 		if err != nil {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("limit %q cursor %q: %v is not a 400", limit, cursor, err)
@@ -114,8 +118,18 @@ func FuzzParseExportQuery(f *testing.F) {
 		if n < 1 || n > MaxExportPage {
 			t.Fatalf("limit %q read as %d", limit, n)
 		}
-		if cursor != "" && (after == "" || !utf8.ValidString(after)) {
-			t.Fatalf("cursor %q read as %q", cursor, after)
+		if cursor == "" {
+			if cur != nil {
+				t.Fatalf("no cursor read as %+v", cur)
+			}
+			return
+		}
+		if cur == nil || cur.PIT == "" || cur.Alias == "" || len(cur.After) == 0 {
+			t.Fatalf("cursor %q read as %+v", cursor, cur)
+		}
+		again, err := DecodeCursor(cur.Encode())
+		if err != nil || !reflect.DeepEqual(again, cur) {
+			t.Fatalf("cursor %q: %+v encodes to one read as %+v (%v)", cursor, cur, again, err)
 		}
 	})
 }

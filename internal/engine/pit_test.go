@@ -115,6 +115,20 @@ var _ = Describe("A point in time", func() {
 		Expect(body).To(ContainSubstring("search_context_missing_exception"))
 	})
 
+	It("answers a search of one whose index was deleted since as a missing one, a 404", func() {
+		bulkIndex(0, 3, 0)
+		opened, err := es.OpenPointInTime(idx).KeepAlive("1m").Do(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = es.Indices.Delete(idx).Do(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		status, body, _ := rawDo("POST", "/_search", "application/json", `{"pit":{"id":"`+opened.Id+`"}}`)
+		Expect(status).To(Equal(404), body)
+		Expect(body).To(ContainSubstring("search_context_missing_exception"))
+		closed, err := es.ClosePointInTime().Id(opened.Id).Do(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(closed.NumFreed).To(Equal(1), "closing it still releases its segments")
+	})
+
 	DescribeTable("refuses what Elasticsearch refuses",
 		func(method, path, body string, status int, says string) {
 			bulkIndex(0, 1, 0)

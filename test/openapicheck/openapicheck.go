@@ -77,6 +77,9 @@ func (v *Validator) Validate(method, path string, status int, contentType string
 		if len(body) == 0 {
 			return nil
 		}
+		if strings.HasPrefix(contentType, ndjson) {
+			return v.checkLines(resp, tmpl, key, body, method, path, status)
+		}
 		if !strings.HasPrefix(contentType, "application/json") {
 			return fmt.Errorf("openapi: %s %s answered %d with Content-Type %q", method, path, status, contentType)
 		}
@@ -87,6 +90,24 @@ func (v *Validator) Validate(method, path string, status int, contentType string
 		return v.check(ptr, body, method, path, status)
 	}
 	return fmt.Errorf("openapi: %s %s: status %d is not documented", method, tmpl, status)
+}
+
+// ndjson is the media type of a stream of JSON values, one a line.
+const ndjson = "application/x-ndjson"
+
+// checkLines checks each line of an NDJSON answer against the schema its response
+// documents for application/x-ndjson (the schema of one line).
+func (v *Validator) checkLines(resp map[string]any, tmpl, key string, body []byte, method, path string, status int) error {
+	if _, ok := v.child(resp, "content", ndjson, "schema"); !ok {
+		return fmt.Errorf("openapi: %s %s response %s has no %s schema", method, tmpl, key, ndjson)
+	}
+	ptr := "#/paths/" + escape(tmpl) + "/" + strings.ToLower(method) + "/responses/" + key + "/content/application~1x-ndjson/schema"
+	for _, line := range bytes.Split(bytes.TrimSuffix(body, []byte("\n")), []byte("\n")) {
+		if err := v.check(ptr, line, method, path, status); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (v *Validator) check(ptr string, body []byte, method, path string, status int) error {

@@ -103,7 +103,7 @@ func (r *Registry) Acquire(id string, keepAlive time.Duration) (p *PIT, done fun
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p = r.open[id]
-	if p == nil {
+	if p == nil || p.gone() {
 		return nil, nil, missing(id)
 	}
 	if keepAlive > 0 {
@@ -167,6 +167,17 @@ func (r *Registry) expire(id string) {
 	delete(r.open, id)
 	r.mu.Unlock()
 	p.release()
+}
+
+// gone reports whether an index p holds was deleted since it opened: Elasticsearch
+// then answers its searches as it answers an expired one.
+func (p *PIT) gone() bool {
+	for _, ix := range p.Indices {
+		if ix.Gone() {
+			return true
+		}
+	}
+	return false
 }
 
 // release waits for the searches using p and gives back what its indices hold.

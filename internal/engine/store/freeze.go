@@ -83,7 +83,7 @@ func (ix *Index) Freeze() (*Index, error) {
 	}
 	fz := &Index{Name: ix.Name, UUID: ix.UUID, Created: ix.Created, dir: ix.dir, store: ix.store,
 		analysis: ix.analysis, im: ix.im, docs: liveDocs(ix.docs, ix.live), src: ix.src, srcGen: ix.srcGen,
-		seqNo: ix.seqNo, live: ix.live, bidx: bi, frozen: true}
+		seqNo: ix.seqNo, live: ix.live, bidx: bi, frozen: true, origin: ix}
 	fz.mapping.Store(ix.mapping.Load())
 	fz.settings.Store(ix.settings.Load())
 	fz.refreshedSeq.Store(ix.refreshedSeq.Load())
@@ -126,6 +126,10 @@ func liveDocs(docs map[string]docState, live int) map[string]docState {
 	}
 	return out
 }
+
+// Gone reports whether a frozen index's index was deleted (or the store closed) since:
+// the sources it refers to are closed with it, so it can no longer be read.
+func (ix *Index) Gone() bool { return ix.origin != nil && ix.origin.closed.Load() }
 
 // Frozen reports whether the index is a copy Freeze made.
 func (ix *Index) Frozen() bool { return ix.frozen }

@@ -69,7 +69,8 @@ type Index struct {
 	// so an index removed by an alias swap is closed only after its last reader finished.
 	useMu sync.RWMutex
 
-	frozen bool // a read-only copy of one moment (see Freeze)
+	frozen bool   // a read-only copy of one moment (see Freeze)
+	origin *Index // the live index a frozen one was made of
 }
 
 // Mapping returns the current mapping (never nil).
