@@ -59,7 +59,7 @@ func (s *Server) postBrowse(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		if filters, err = searchquery.Filters(body.Filters, searchquery.KeyedRules(t.Settings), schema); err != nil {
+		if filters, err = searchquery.Filters(body.Filters, searchquery.KeyedAccess(t.Settings), schema); err != nil {
 			return err
 		}
 	}
