@@ -10,7 +10,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/relevance"
 	"github.com/aislehq/aisle/internal/signals"
 )
 
@@ -34,13 +34,13 @@ type signalsRuns struct {
 
 // learningKey is what, changed, makes a refresh due at once.
 func learningKey(s searchv1alpha1.IndexSettings) string {
-	return fmt.Sprintf("%+v|%+v", indexsettings.PopularityOf(s), indexsettings.ReRankOf(s))
+	return fmt.Sprintf("%+v|%+v", relevance.PopularityOf(s), relevance.ReRankOf(s))
 }
 
 // signalsDue decides whether a refresh is due at now, after last, every interval:
 // never while both learning settings are off; at once when they changed since.
 func signalsDue(last signalsRun, ran bool, s searchv1alpha1.IndexSettings, now time.Time, interval time.Duration) bool {
-	if !indexsettings.PopularityOf(s).Enabled && !indexsettings.ReRankOf(s).Enabled {
+	if !relevance.PopularityOf(s).Enabled && !relevance.ReRankOf(s).Enabled {
 		return false
 	}
 	return !ran || last.settings != learningKey(s) || now.Sub(last.at) >= interval

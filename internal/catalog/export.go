@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // MaxExportPage is the most records one page of GET /records holds.
@@ -48,7 +49,7 @@ func ParseExportQuery(limit, cursor string) (int, string, error) {
 // order (search_after on the keyword objectID): a record written meanwhile appears on a
 // later page when its objectID sorts after the pages read, not otherwise.
 func (s *Service) Export(ctx context.Context, t Target, limit int, after string) (ExportPage, error) {
-	req := map[string]any{"size": limit + 1, "sort": []any{map[string]any{ObjectIDField: "asc"}},
+	req := map[string]any{"size": limit + 1, "sort": []any{map[string]any{indexmapping.ObjectIDField: "asc"}},
 		"query": map[string]any{"match_all": map[string]any{}}, "track_total_hits": false}
 	if after != "" {
 		req["search_after"] = []any{after}
@@ -95,7 +96,7 @@ func exportPage(hits []exportHit, more bool) (ExportPage, error) {
 		if page.Records[i], err = EncodeRecord(fields); err != nil {
 			return ExportPage{}, err
 		}
-		_ = json.Unmarshal(fields[ObjectIDField], &last)
+		_ = json.Unmarshal(fields[indexmapping.ObjectIDField], &last)
 	}
 	if more {
 		c := base64.RawURLEncoding.EncodeToString([]byte(last))

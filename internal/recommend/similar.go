@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/aislehq/aisle/internal/esread"
-	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/relevance"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -55,7 +55,7 @@ func similarQuery(p similarPlan) obj {
 
 // planSimilar reads the product's facet values into the plan.
 func planSimilar(req Request, v catalogView, rec map[string]any) similarPlan {
-	within := indexsettings.RecommendationsOf(req.Settings).SimilarWithin
+	within := relevance.RecommendationsOf(req.Settings).SimilarWithin
 	p := similarPlan{alias: v.alias, id: req.ObjectID, filters: v.filters, source: v.source, limit: req.Limit}
 	for _, f := range req.Settings.SearchableFields {
 		p.fields = append(p.fields, string(f.Path))

@@ -186,9 +186,9 @@ func boolQuery(text any, filters []any) map[string]any {
 // index has embedders (they are for the search, not for the page).
 func Hidden(r Rules) []string {
 	if len(r.Settings.Embedders) > 0 {
-		return []string{VersionField, indexmapping.VectorsField}
+		return []string{indexmapping.VersionField, indexmapping.VectorsField}
 	}
-	return []string{VersionField}
+	return []string{indexmapping.VersionField}
 }
 
 // source filters the returned fields: never the version field; for browsers only the
