@@ -72,6 +72,8 @@ var _ = Describe("Settings an index cannot apply (issue 15 audit)", func() {
 		Entry("a negative weight", `{"eventRanking": {"weights": {"click": -2}}}`, "eventRanking.weights.click"),
 		Entry("an unknown weight", `{"eventRanking": {"weights": {"share": 2}}}`, "share"),
 		Entry("a strength over 100 percent", `{"reRanking": {"enabled": true, "strength": 101}}`, "reRanking.strength"),
+		Entry("a strength that is not a whole percent", `{"reRanking": {"enabled": true, "strength": 0.5}}`,
+			`field "reRanking.strength" must be an integer, not 0.5`),
 		Entry("a negative minimum of searches", `{"reRanking": {"minSearches": -5}}`, "reRanking.minSearches"),
 		Entry("_popularity without eventRanking", `{"customRanking": [{"field": "_popularity"}]}`,
 			`customRanking[0].field: "_popularity" needs eventRanking.enabled`),

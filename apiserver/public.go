@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -30,14 +31,29 @@ func (s *Server) publicIndex(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Vary(fiber.HeaderOrigin)
-	origin := c.Get(fiber.HeaderOrigin)
-	if !allows(idx, origin) {
-		return errOriginNotAllowed
+	err = checkOrigin(c, func(origin string) (bool, error) { return allows(idx, origin), nil })
+	if err != nil {
+		return err
 	}
-	allowOrigin(c, origin)
 	c.Locals(publicKey{}, idx)
 	return c.Next()
+}
+
+// checkOrigin is the one check of a public request's Origin header: allowed says whether
+// a non-empty origin is allowed; an allowed one gets the CORS headers, any other
+// errOriginNotAllowed without them. The answer varies by Origin either way.
+func checkOrigin(c *fiber.Ctx, allowed func(origin string) (bool, error)) error {
+	c.Vary(fiber.HeaderOrigin)
+	origin := c.Get(fiber.HeaderOrigin)
+	if origin == "" {
+		return errOriginNotAllowed
+	}
+	ok, err := allowed(origin)
+	if err != nil || !ok {
+		return cmp.Or(err, errOriginNotAllowed)
+	}
+	allowOrigin(c, origin)
+	return nil
 }
 
 // indexByPublicID returns the index with publicID, holding every change a replica

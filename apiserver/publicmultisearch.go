@@ -22,19 +22,10 @@ import (
 // publicOrigin lets a request through when some index allows its Origin, answering with
 // the CORS headers of that origin.
 func (s *Server) publicOrigin(c *fiber.Ctx) error {
-	c.Vary(fiber.HeaderOrigin)
-	origin := c.Get(fiber.HeaderOrigin)
-	if origin == "" {
-		return errOriginNotAllowed
-	}
-	ok, err := s.registry.OriginAllowed(c.UserContext(), origin)
+	err := checkOrigin(c, func(origin string) (bool, error) { return s.registry.OriginAllowed(c.UserContext(), origin) })
 	if err != nil {
 		return err
 	}
-	if !ok {
-		return errOriginNotAllowed
-	}
-	allowOrigin(c, origin)
 	return c.Next()
 }
 

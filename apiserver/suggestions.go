@@ -8,7 +8,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/relevance"
 	"github.com/aislehq/aisle/internal/search"
 	"github.com/aislehq/aisle/internal/searchlog"
 	"github.com/aislehq/aisle/internal/searchquery"
@@ -66,7 +66,7 @@ func (s *Server) suggest(c *fiber.Ctx, idx *searchv1alpha1.SearchIndex, access s
 	if err != nil {
 		return err
 	}
-	setting := indexsettings.SuggestionsOf(idx.Spec.Settings)
+	setting := relevance.SuggestionsOf(idx.Spec.Settings)
 	m := searchquery.NewSuggestionMatcher(req.Q, idx.Spec.Settings, setting.Exclude)
 	list := searchlog.Suggest(candidates, int64(*setting.MinDays), req.Limit, m)
 	if req.Categories && field != "" {

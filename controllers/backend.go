@@ -2,14 +2,11 @@ package controllers
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/elastic/go-elasticsearch/v8"
-	"github.com/elastic/go-elasticsearch/v8/typedapi/types"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
-	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/indexlifecycle"
 	"github.com/aislehq/aisle/internal/indexmapping"
@@ -36,7 +33,7 @@ func (b *Backend) EnsureIndex(ctx context.Context, names esnames.Index, settings
 		return IndexState{}, err
 	}
 	if name, ok := indexlifecycle.Aliased(indices, names.Alias()); ok {
-		return IndexState{Physical: name, SettingsHash: settingsHash(indices[name])}, nil
+		return IndexState{Physical: name, SettingsHash: indexlifecycle.MetaOf(indices[name]).SettingsHash}, nil
 	}
 	name, highest := indexlifecycle.Newest(names, indexlifecycle.Names(indices))
 	if name != "" {
@@ -45,7 +42,7 @@ func (b *Backend) EnsureIndex(ctx context.Context, names esnames.Index, settings
 		if err := b.indices().MoveAlias(ctx, names.Alias(), "", name); err != nil {
 			return IndexState{}, err
 		}
-		return IndexState{Physical: name, SettingsHash: settingsHash(indices[name])}, nil
+		return IndexState{Physical: name, SettingsHash: indexlifecycle.MetaOf(indices[name]).SettingsHash}, nil
 	}
 	// The operator counts no generations: the first is the one above none.
 	return b.create(ctx, names, settings, indexlifecycle.Next(0, highest))
@@ -73,11 +70,7 @@ func (b *Backend) indices() indexlifecycle.Indices { return indexlifecycle.New(b
 
 // Count returns the number of records behind the alias.
 func (b *Backend) Count(ctx context.Context, alias string) (int64, error) {
-	res, err := b.ES.Core.Count().Index(alias).Do(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("counting %s: %w", alias, es.Classify(err))
-	}
-	return res.Count, nil
+	return b.indices().Count(ctx, alias)
 }
 
 // DeleteAll deletes every Elasticsearch index of the SearchIndex: physical record
@@ -96,17 +89,4 @@ func (b *Backend) DeleteAll(ctx context.Context, names esnames.Index) ([]string,
 		deleted = append(deleted, name)
 	}
 	return deleted, nil
-}
-
-func settingsHash(state types.IndexState) string {
-	if state.Mappings == nil {
-		return ""
-	}
-	var meta struct {
-		SettingsHash string `json:"settingsHash"`
-	}
-	if raw, ok := state.Mappings.Meta_["aisle"]; ok {
-		_ = json.Unmarshal(raw, &meta)
-	}
-	return meta.SettingsHash
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -58,7 +59,7 @@ func TestRetryConflicts(t *testing.T) {
 func TestInitialRebuildStatus(t *testing.T) {
 	running := &searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildRunning, Generation: 4,
 		TargetIndex: "idx-3", DocumentsDone: 7000, DocumentsTotal: 60000}
-	if st := initialStatus(running, 4); st.DocumentsDone != 7000 || st.TargetIndex != "idx-3" {
+	if st := initialStatus(running, 4, testNow); st.DocumentsDone != 7000 || st.TargetIndex != "idx-3" {
 		t.Errorf("taking up the running rebuild of a dead leader dropped its progress: %+v", st)
 	}
 	for name, prev := range map[string]*searchv1alpha1.RebuildStatus{
@@ -66,7 +67,7 @@ func TestInitialRebuildStatus(t *testing.T) {
 		"older generation": {State: searchv1alpha1.RebuildRunning, Generation: 3, DocumentsDone: 7000},
 		"failed":           {State: searchv1alpha1.RebuildFailed, Generation: 4, DocumentsDone: 7000},
 	} {
-		st := initialStatus(prev, 4)
+		st := initialStatus(prev, 4, testNow)
 		if st.State != searchv1alpha1.RebuildRunning || st.Generation != 4 || st.DocumentsDone != 0 || st.StartTime == nil {
 			t.Errorf("%s: %+v", name, st)
 		}
@@ -121,7 +122,7 @@ func TestEndedElsewhere(t *testing.T) {
 		"failed for the settings still wanted": {failed, "idx-3", 4, searchv1alpha1.RebuildFailed, "boom"},
 		"failed for settings since put back":   {failed, "idx-2", 5, searchv1alpha1.RebuildFailed, supersededMessage},
 	} {
-		st := endedElsewhere(c.prev, c.physical, c.generation)
+		st := endedElsewhere(c.prev, c.physical, c.generation, testNow)
 		if st.State != c.wantState || st.Error != c.wantError {
 			t.Errorf("%s: got %s %q, want %s %q", name, st.State, st.Error, c.wantState, c.wantError)
 		}
@@ -129,7 +130,7 @@ func TestEndedElsewhere(t *testing.T) {
 			t.Errorf("%s: the end time is not set on a copy: %+v", name, st)
 		}
 	}
-	if endedElsewhere(nil, "idx-3", 4) != nil {
+	if endedElsewhere(nil, "idx-3", 4, testNow) != nil {
 		t.Error("no rebuild became one")
 	}
 	if failed.Error != "boom" {
@@ -143,8 +144,11 @@ func TestEndedElsewhere(t *testing.T) {
 func TestAFailedRebuildIsSupersededWhenTheSettingsArePutBack(t *testing.T) {
 	failed := &searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildFailed, Generation: 2,
 		Error: `failed to parse field [m] of type [long]`}
-	st := supersededStatus(failed, 3)
+	st := supersededStatus(failed, 3, testNow)
 	if st.State != searchv1alpha1.RebuildFailed || st.Error != supersededMessage {
 		t.Errorf("got %s %q, want Failed %q", st.State, st.Error, supersededMessage)
 	}
 }
+
+// testNow is the clock of the status steps' tests.
+var testNow = metav1.NewTime(time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC))

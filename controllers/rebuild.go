@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
@@ -72,9 +73,10 @@ func (j *rebuildJob) snapshot() searchv1alpha1.RebuildStatus {
 
 // rebuilds holds the running jobs of the operator.
 type rebuilds struct {
-	mu   sync.Mutex
-	root context.Context
-	jobs map[types.NamespacedName]*rebuildJob
+	mu    sync.Mutex
+	root  context.Context
+	jobs  map[types.NamespacedName]*rebuildJob
+	clock clock.PassiveClock // the reconciler's (see SetupWithManager)
 }
 
 // Start keeps the manager's context as the jobs' parent, so they end with the manager;
@@ -126,7 +128,7 @@ func (b *rebuilds) start(key types.NamespacedName, hash string, prev *searchv1al
 		parent = context.Background()
 	}
 	ctx, cancel := context.WithCancelCause(parent)
-	j := &rebuildJob{hash: hash, cancel: cancel, status: initialStatus(prev, generation)}
+	j := &rebuildJob{hash: hash, cancel: cancel, status: initialStatus(prev, generation, metav1.NewTime(b.clock.Now()))}
 	if b.jobs == nil {
 		b.jobs = map[types.NamespacedName]*rebuildJob{}
 	}
@@ -135,7 +137,7 @@ func (b *rebuilds) start(key types.NamespacedName, hash string, prev *searchv1al
 		err := run(ctx, j)
 		j.mu.Lock()
 		defer j.mu.Unlock()
-		end := metav1.Now()
+		end := metav1.NewTime(b.clock.Now())
 		j.done, j.status.CompletionTime = true, &end
 		switch {
 		case err == nil:
@@ -150,11 +152,10 @@ func (b *rebuilds) start(key types.NamespacedName, hash string, prev *searchv1al
 }
 
 // initialStatus is the status of a job taking up the rebuild of generation.
-func initialStatus(prev *searchv1alpha1.RebuildStatus, generation int64) searchv1alpha1.RebuildStatus {
+func initialStatus(prev *searchv1alpha1.RebuildStatus, generation int64, now metav1.Time) searchv1alpha1.RebuildStatus {
 	if prev != nil && prev.State == searchv1alpha1.RebuildRunning && prev.Generation == generation {
 		return *prev.DeepCopy()
 	}
-	now := metav1.Now()
 	return searchv1alpha1.RebuildStatus{State: searchv1alpha1.RebuildRunning, Generation: generation, StartTime: &now}
 }
 
@@ -208,13 +209,14 @@ func (r *SearchIndexReconciler) reconcileRebuild(ctx context.Context, si *search
 	}
 	key := types.NamespacedName{Namespace: si.Namespace, Name: si.Name}
 	job := r.rebuilds.get(key)
-	switch decideJob(want, physical.SettingsHash, job.view(), time.Now()) {
+	now := r.Options.Clock.Now()
+	switch decideJob(want, physical.SettingsHash, job.view(), now) {
 	case jobIdle:
-		si.Status.Rebuild = endedElsewhere(si.Status.Rebuild, physical.Physical, si.Generation)
+		si.Status.Rebuild = endedElsewhere(si.Status.Rebuild, physical.Physical, si.Generation, metav1.NewTime(now))
 		return 0
 	case jobAbandon:
 		r.rebuilds.stop(key)
-		si.Status.Rebuild = supersededStatus(si.Status.Rebuild, si.Generation)
+		si.Status.Rebuild = supersededStatus(si.Status.Rebuild, si.Generation, metav1.NewTime(now))
 		return 0
 	case jobFinish:
 		st := job.snapshot()
@@ -239,13 +241,12 @@ func (r *SearchIndexReconciler) reconcileRebuild(ctx context.Context, si *search
 // stopped before reporting the end. It succeeded when its target is the index behind
 // the alias, and was superseded otherwise. A rebuild that failed for settings older
 // than generation was superseded too (see supersededStatus).
-func endedElsewhere(prev *searchv1alpha1.RebuildStatus, physical string, generation int64) *searchv1alpha1.RebuildStatus {
+func endedElsewhere(prev *searchv1alpha1.RebuildStatus, physical string, generation int64, now metav1.Time) *searchv1alpha1.RebuildStatus {
 	if prev == nil || prev.State != searchv1alpha1.RebuildRunning || prev.TargetIndex == "" || prev.TargetIndex != physical {
-		return supersededStatus(prev, generation)
+		return supersededStatus(prev, generation, now)
 	}
 	st := prev.DeepCopy()
-	end := metav1.Now()
-	st.State, st.CompletionTime = searchv1alpha1.RebuildSucceeded, &end
+	st.State, st.CompletionTime = searchv1alpha1.RebuildSucceeded, &now
 	return st
 }
 
@@ -253,7 +254,7 @@ func endedElsewhere(prev *searchv1alpha1.RebuildStatus, physical string, generat
 // already live: one still running ends, and one that failed for the settings of an
 // older generation stops telling why, since its failure is not about the settings in
 // force (GET /config would show it as if they had failed).
-func supersededStatus(prev *searchv1alpha1.RebuildStatus, generation int64) *searchv1alpha1.RebuildStatus {
+func supersededStatus(prev *searchv1alpha1.RebuildStatus, generation int64, now metav1.Time) *searchv1alpha1.RebuildStatus {
 	if prev == nil {
 		return nil
 	}
@@ -265,8 +266,7 @@ func supersededStatus(prev *searchv1alpha1.RebuildStatus, generation int64) *sea
 	st := prev.DeepCopy()
 	st.State, st.Error = searchv1alpha1.RebuildFailed, supersededMessage
 	if running {
-		end := metav1.Now()
-		st.CompletionTime = &end
+		st.CompletionTime = &now
 	}
 	return st
 }

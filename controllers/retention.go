@@ -2,7 +2,6 @@ package controllers
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -16,43 +15,19 @@ import (
 // that much later.
 const RetentionInterval = time.Hour
 
-// retentionRuns remembers, per SearchIndex, when retention last ran in this process. A
-// restart runs it again at once, which is harmless: every step is idempotent.
-type retentionRuns struct {
-	mu   sync.Mutex
-	last map[string]time.Time
-}
-
-// claim reports whether retention of stem is due at now, and if so records the run.
-func (r *retentionRuns) claim(stem string, now time.Time) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.last == nil {
-		r.last = map[string]time.Time{}
-	}
-	if last, ok := r.last[stem]; ok && now.Sub(last) < RetentionInterval {
-		return false
-	}
-	r.last[stem] = now
-	return true
-}
-
-// release forgets a failed run, so the next reconcile tries again.
-func (r *retentionRuns) release(stem string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.last, stem)
+// retentionDue reports whether retention is due at now after its last run (ran: there
+// was one): once an interval.
+func retentionDue(last time.Time, ran bool, now time.Time) bool {
+	return !ran || now.Sub(last) >= RetentionInterval
 }
 
 // applyRetention deletes the events, search logs, orders, visitor hashes and daily control documents
 // the contract keeps no longer (see events.Retention), at most once an interval. It is
 // best effort: a failure is logged and retried on the next reconcile.
 func (r *SearchIndexReconciler) applyRetention(ctx context.Context, names esnames.Index) {
-	now := time.Now()
-	if r.Options.Clock != nil {
-		now = r.Options.Clock.Now()
-	}
-	if !r.retention.claim(names.Stem(), now) {
+	now := r.Options.Clock.Now()
+	due := func(last time.Time, ran bool) bool { return retentionDue(last, ran, now) }
+	if !r.retention.claim(names.Stem(), due, now) {
 		return
 	}
 	rep, err := (&events.Retention{ES: r.Backend.ES}).Run(ctx, names, now)

@@ -6,8 +6,11 @@ import (
 )
 
 func TestRetentionRunsOncePerInterval(t *testing.T) {
-	var runs retentionRuns
+	var runs dueRuns[time.Time]
 	t0 := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	due := func(now time.Time) func(time.Time, bool) bool {
+		return func(last time.Time, ran bool) bool { return retentionDue(last, ran, now) }
+	}
 	steps := []struct {
 		stem string
 		at   time.Duration
@@ -20,12 +23,12 @@ func TestRetentionRunsOncePerInterval(t *testing.T) {
 		{"a", time.Hour + time.Second, false},
 	}
 	for _, s := range steps {
-		if got := runs.claim(s.stem, t0.Add(s.at)); got != s.want {
+		if got := runs.claim(s.stem, due(t0.Add(s.at)), t0.Add(s.at)); got != s.want {
 			t.Errorf("claim(%s, +%v) = %v, want %v", s.stem, s.at, got, s.want)
 		}
 	}
 	runs.release("a")
-	if !runs.claim("a", t0.Add(time.Hour+2*time.Second)) {
+	if at := t0.Add(time.Hour + 2*time.Second); !runs.claim("a", due(at), at) {
 		t.Error("a released run is not due again")
 	}
 }

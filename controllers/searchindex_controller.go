@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -38,8 +39,8 @@ type SearchIndexReconciler struct {
 	Catalog *catalog.Service
 
 	rebuilds  rebuilds
-	retention retentionRuns
-	signals   signalsRuns
+	retention dueRuns[time.Time]
+	signals   dueRuns[signalsRun]
 }
 
 // +kubebuilder:rbac:groups=search.aisle.dev,resources=searchindexes,verbs=get;list;watch;update;patch
@@ -129,11 +130,10 @@ func (r *SearchIndexReconciler) reconcileBackend(ctx context.Context, si *search
 	si.Status.SettingsHash = state.SettingsHash
 	si.Status.Records = records
 	log.FromContext(ctx).V(1).Info("index reconciled", "physicalIndex", state.Physical, "records", records)
-	requeue := r.Options.RecordsRefresh
-	if poll > 0 {
-		requeue = min(requeue, poll)
-	}
-	return ctrl.Result{RequeueAfter: requeue}, ready("alias " + names.Alias() + " points at " + state.Physical), nil
+	// The record count is refreshed every RecordsRefresh; a rebuild in progress polls
+	// sooner.
+	res := Results{}.Requeue(r.Options.RecordsRefresh).Requeue(poll)
+	return res.Result(), ready("alias " + names.Alias() + " points at " + state.Physical), nil
 }
 
 // withinPlan reports whether si is among the indexes the workspace plan allows.

@@ -20,6 +20,10 @@ import (
 // SetupWithManager watches SearchIndexes, their Workspace (creation and plan changes)
 // and their siblings' arrival and departure (which change who fits the plan).
 func (r *SearchIndexReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	// The clock and the intervals are read in every step of a reconcile: one injected
+	// clock, set here for a reconciler built without Setup.
+	r.Options = r.Options.withDefaults()
+	r.rebuilds.clock = r.Options.Clock
 	if err := mgr.Add(&r.rebuilds); err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@
 //
 //   - The records of a SearchIndex live in the physical index behind its alias. Each
 //     document carries its version (the revision of the write that last changed it) in
-//     the reserved field VersionField; documents of a replacement carry none, and take
+//     the reserved field indexmapping.VersionField; documents of a replacement carry none, and take
 //     the revision of that replacement, kept in State.Bases by physical index.
 //   - The control index (esnames.Index.Control) holds one revision document (State),
 //     idempotency documents ("idem.<key>"), stage documents ("stage.<id>"), build

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // Operations of a conditional write.
@@ -47,7 +48,7 @@ func ValidateConditional(r ConditionalRequest) (Conditional, error) {
 	if r.Operation != OpUpsert && r.Operation != OpDelete {
 		return c, Invalid("operation must be %q or %q", OpUpsert, OpDelete)
 	}
-	if err := ValidateObjectID("objectID", r.ObjectID); err != nil {
+	if err := ValidateObjectID(indexmapping.ObjectIDField, r.ObjectID); err != nil {
 		return c, err
 	}
 	if r.ExpectedVersion == nil || *r.ExpectedVersion < 0 {

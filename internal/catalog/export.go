@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // ExportKeepAlive is how long an export's snapshot lives after its last page was read.
@@ -70,7 +71,7 @@ func (s *Service) exportHits(ctx context.Context, cur Cursor, limit int, filters
 	req := map[string]any{"size": limit + 1, "query": query, "track_total_hits": false,
 		// objectID is unique: _shard_doc only breaks ties Elasticsearch would see between
 		// copies of a record during a swap's brief overlap.
-		"sort": []any{map[string]any{ObjectIDField: "asc"}, map[string]any{"_shard_doc": "asc"}},
+		"sort": []any{map[string]any{indexmapping.ObjectIDField: "asc"}, map[string]any{"_shard_doc": "asc"}},
 		"pit":  map[string]any{"id": cur.PIT, "keep_alive": ExportKeepAlive}}
 	if cur.After != nil {
 		req["search_after"] = cur.After

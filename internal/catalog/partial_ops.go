@@ -117,9 +117,9 @@ func checkOperationField(kind, field string, seen map[string]string) error {
 	switch field {
 	case "":
 		return fmt.Errorf("%s: field names must not be empty", kind)
-	case ObjectIDField:
+	case indexmapping.ObjectIDField:
 		return fmt.Errorf("%s: objectID cannot be changed", kind)
-	case VersionField, indexmapping.EmbedStateField:
+	case indexmapping.VersionField, indexmapping.EmbedStateField:
 		return fmt.Errorf("%s: %s is a reserved field name", kind, field)
 	}
 	if other, ok := seen[field]; ok {
@@ -148,7 +148,7 @@ func (op PartialOperation) kinds() []operationKind {
 // field types; a value to remove is left out, as it is never written.
 func valuesRecord(i int, op PartialOperation) (Record, error) {
 	id, _ := json.Marshal(*op.ObjectID)
-	fields := map[string]json.RawMessage{ObjectIDField: id}
+	fields := map[string]json.RawMessage{indexmapping.ObjectIDField: id}
 	for _, m := range []map[string]json.RawMessage{op.Set, op.Increment, op.Decrement, op.Add, op.AddUnique} {
 		for f, v := range m {
 			fields[f] = v
@@ -186,7 +186,7 @@ func ApplyOperation(cur StoredRecord, version int64, op PartialOperation) (Store
 	}
 	if cur.Fields == nil {
 		id, _ := json.Marshal(*op.ObjectID)
-		next[ObjectIDField] = id
+		next[indexmapping.ObjectIDField] = id
 	}
 	if reason := changeFields(next, op); reason != "" {
 		return cur, reason

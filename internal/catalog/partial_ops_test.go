@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"github.com/aislehq/aisle/internal/strictjson"
 )
 
@@ -160,7 +161,7 @@ func FuzzPartialBody(f *testing.F) {
 				if err != nil || !json.Valid(WithVersion(raw, 3)) {
 					t.Fatalf("%q: the record cannot be written: %s, %v", body, raw, err)
 				}
-				if _, ok := next.Fields[ObjectIDField]; !ok {
+				if _, ok := next.Fields[indexmapping.ObjectIDField]; !ok {
 					t.Fatalf("%q: the record lost its objectID", body)
 				}
 			}

@@ -17,11 +17,6 @@ const (
 	MaxPutRecords  = 100_000
 	// MaxObjectIDBytes is Elasticsearch's limit on a document _id.
 	MaxObjectIDBytes = 512
-	// VersionField is the reserved field holding a record's version in its document.
-	// Records may not use it; reads strip it.
-	VersionField = "aisleVersion"
-	// ObjectIDField names the record identifier.
-	ObjectIDField = "objectID"
 )
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
@@ -68,7 +63,7 @@ func ValidateRecord(raw json.RawMessage) (Record, error) {
 	if err := json.Unmarshal(trimmed, &fields); err != nil {
 		return Record{}, fmt.Errorf("must be a JSON object")
 	}
-	idRaw, ok := fields[ObjectIDField]
+	idRaw, ok := fields[indexmapping.ObjectIDField]
 	if !ok {
 		return Record{}, fmt.Errorf("objectID must be a non-empty string")
 	}
@@ -79,7 +74,7 @@ func ValidateRecord(raw json.RawMessage) (Record, error) {
 	if len(id) > MaxObjectIDBytes {
 		return Record{}, fmt.Errorf("objectID must be at most %d bytes", MaxObjectIDBytes)
 	}
-	for _, reserved := range []string{VersionField, indexmapping.EmbedStateField} {
+	for _, reserved := range []string{indexmapping.VersionField, indexmapping.EmbedStateField} {
 		if _, ok := fields[reserved]; ok {
 			return Record{}, fmt.Errorf("%s is a reserved field name", reserved)
 		}
@@ -119,7 +114,7 @@ func WithVersion(raw json.RawMessage, version int64) []byte {
 	if len(bytes.TrimSpace(body)) > 1 {
 		out = append(out, ',')
 	}
-	out = append(out, `"`+VersionField+`":`...)
+	out = append(out, `"`+indexmapping.VersionField+`":`...)
 	out = strconv.AppendInt(out, version, 10)
 	return append(out, '}')
 }
@@ -145,11 +140,11 @@ func storedFields(src json.RawMessage) (map[string]json.RawMessage, int64, error
 		return nil, 0, fmt.Errorf("decoding a stored record: %w", err)
 	}
 	var version int64
-	if v, ok := fields[VersionField]; ok {
+	if v, ok := fields[indexmapping.VersionField]; ok {
 		if err := json.Unmarshal(v, &version); err != nil {
 			return nil, 0, fmt.Errorf("decoding a stored record's version: %w", err)
 		}
-		delete(fields, VersionField)
+		delete(fields, indexmapping.VersionField)
 	}
 	delete(fields, indexmapping.EmbedStateField)
 	return fields, version, nil

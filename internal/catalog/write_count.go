@@ -2,11 +2,7 @@ package catalog
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"sync"
-
-	"github.com/aislehq/aisle/internal/es"
 )
 
 // Step 5 of a write, its count (and the plan's, step 2).
@@ -68,12 +64,5 @@ func (s *Service) countBefore(alias string, l Lease, reserved, alone bool) (n in
 
 // count returns the number of records behind an alias (0 when it does not exist yet).
 func (s *Service) Count(ctx context.Context, alias string) (int64, error) {
-	res, err := s.es.Core.Count().Index(alias).Do(ctx)
-	if err := es.Classify(err); err != nil {
-		if errors.Is(err, es.ErrNotFound) {
-			return 0, nil
-		}
-		return 0, fmt.Errorf("counting %s: %w", alias, err)
-	}
-	return res.Count, nil
+	return s.idx.Count(ctx, alias)
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/elastic/go-elasticsearch/v8"
 
 	"github.com/aislehq/aisle/internal/es"
-	"github.com/aislehq/aisle/internal/searchquery"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // Search runs body against indices (comma-separated), any of which may not exist yet
@@ -45,9 +45,9 @@ func Records(ctx context.Context, client *elasticsearch.TypedClient, alias strin
 	if err != nil {
 		return nil, err
 	}
-	req := client.Mget().Index(alias).SourceExcludes_(searchquery.VersionField).Raw(bytes.NewReader(body))
+	req := client.Mget().Index(alias).SourceExcludes_(indexmapping.VersionField).Raw(bytes.NewReader(body))
 	if len(includes) > 0 {
-		req = req.SourceIncludes_(append([]string{"objectID"}, includes...)...)
+		req = req.SourceIncludes_(append([]string{indexmapping.ObjectIDField}, includes...)...)
 	}
 	raw, err := es.ReadBody(req.Perform(ctx)) //nolint:bodyclose // ReadBody closes it
 	if errors.Is(err, es.ErrNotFound) {

@@ -41,7 +41,10 @@ const (
 	WordsSubfield = "words"
 	// ObjectIDField is the record identifier.
 	ObjectIDField = "objectID"
-	keywordLimit  = 256
+	// VersionField is the reserved field holding a record's version in its document:
+	// records may not use it, and reads and hits strip it.
+	VersionField = "aisleVersion"
+	keywordLimit = 256
 )
 
 // Body is the request body of the index create call.

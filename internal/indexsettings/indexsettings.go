@@ -1,6 +1,8 @@
 // Package indexsettings classifies and checks changes to a SearchIndex's settings, for
 // PUT /config: which changes apply at once (query time), which need a rebuild of the
-// physical index, and which rules a change breaks that the CRD schema cannot state.
+// physical index, and which rules a change breaks that the CRD schema cannot state (the
+// checks of each setting in its own file: checkrelevance.go for ranking, typos and stop
+// words). What a setting means once its defaults apply is internal/relevance's.
 package indexsettings
 
 import (
@@ -73,11 +75,11 @@ func Diff(old, new searchv1alpha1.IndexSettings) Changes {
 	add(StopWords, !reflect.DeepEqual(stopWords(old), stopWords(new)), false)
 	add(Language, relevance.Language(old) != relevance.Language(new), true)
 	add(CountBrowserOrders, old.CountBrowserOrders != new.CountBrowserOrders, false)
-	add(Recommendations, !reflect.DeepEqual(RecommendationsOf(old), RecommendationsOf(new)), false)
+	add(Recommendations, !reflect.DeepEqual(relevance.RecommendationsOf(old), relevance.RecommendationsOf(new)), false)
 	add(Distinct, !reflect.DeepEqual(distinctOf(old), distinctOf(new)), false)
-	add(EventRanking, PopularityOf(old) != PopularityOf(new), false)
-	add(ReRanking, ReRankOf(old) != ReRankOf(new), false)
-	add(Suggestions, !reflect.DeepEqual(SuggestionsOf(old), SuggestionsOf(new)), false)
+	add(EventRanking, relevance.PopularityOf(old) != relevance.PopularityOf(new), false)
+	add(ReRanking, relevance.ReRankOf(old) != relevance.ReRankOf(new), false)
+	add(Suggestions, !reflect.DeepEqual(relevance.SuggestionsOf(old), relevance.SuggestionsOf(new)), false)
 	add(FacetOrdering, !reflect.DeepEqual(old.FacetOrdering, new.FacetOrdering), false)
 	// Each embedder is a vector field of the physical index; its server's URL and token
 	// change no vector.

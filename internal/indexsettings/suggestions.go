@@ -7,22 +7,6 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 )
 
-// SuggestionsOf is the suggestions setting with its defaults spelled out.
-func SuggestionsOf(s searchv1alpha1.IndexSettings) searchv1alpha1.SuggestionsSetting {
-	out := searchv1alpha1.SuggestionsSetting{Exclude: []string{}}
-	if s.Suggestions != nil {
-		out = *s.Suggestions.DeepCopy()
-	}
-	if out.MinDays == nil {
-		days := int32(searchv1alpha1.DefaultSuggestionMinDays)
-		out.MinDays = &days
-	}
-	if out.Exclude == nil {
-		out.Exclude = []string{}
-	}
-	return out
-}
-
 // checkSuggestions: suggestions.minDays lies in 1..90 (the CRD says so too, for writes
 // that skip this check), and each excluded entry is one word, listed once.
 func checkSuggestions(s searchv1alpha1.IndexSettings) []FieldError {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/aislehq/aisle/internal/esread"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -44,7 +45,7 @@ func (s *Service) view(ctx context.Context, req Request) (catalogView, error) {
 func sourceFilter(r searchquery.Access) obj {
 	src := obj{"excludes": searchquery.Hidden(r)}
 	if fields := r.Retrievable(); fields != nil {
-		src["includes"] = append([]string{"objectID"}, fields...)
+		src["includes"] = append([]string{indexmapping.ObjectIDField}, fields...)
 	}
 	return src
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/esread"
 	"github.com/aislehq/aisle/internal/events"
-	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/relevance"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -26,7 +26,7 @@ const (
 
 // CategoryField is the field goes with's fallback groups products by: similarWithin, or
 // else the first facet field; "" when the index has neither.
-func CategoryField(r indexsettings.Recommendation, facets []string) string {
+func CategoryField(r relevance.Recommendation, facets []string) string {
 	if r.SimilarWithin != "" {
 		return r.SimilarWithin
 	}
@@ -43,7 +43,7 @@ func (s *Service) byCategories(ctx context.Context, req Request, v catalogView, 
 	for i, f := range req.Settings.FacetFields {
 		facets[i] = string(f)
 	}
-	field := CategoryField(indexsettings.RecommendationsOf(req.Settings), facets)
+	field := CategoryField(relevance.RecommendationsOf(req.Settings), facets)
 	values := searchquery.Values(rec, field)
 	if field == "" || len(values) == 0 {
 		return nil, nil

@@ -10,7 +10,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/esread"
 	"github.com/aislehq/aisle/internal/events"
-	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/relevance"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -74,7 +74,7 @@ func lift(shared, given, its, all int64) float64 {
 // unknown product has an empty list.
 func (s *Service) GoesWith(ctx context.Context, req Request) (List, error) {
 	list := List{ObjectID: req.ObjectID, Hits: []Hit{}}
-	settings := indexsettings.RecommendationsOf(req.Settings)
+	settings := relevance.RecommendationsOf(req.Settings)
 	var v catalogView
 	var rec map[string]any
 	var found bool

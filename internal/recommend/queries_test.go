@@ -9,7 +9,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/esnames"
-	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/relevance"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -128,9 +128,9 @@ var _ = Describe("The goes-with list", func() {
 	})
 
 	It("groups by similarWithin, or else the first facet field", func() {
-		Expect(CategoryField(indexsettings.RecommendationsOf(shelf), []string{"brand"})).To(Equal("category"))
-		Expect(CategoryField(indexsettings.Recommendation{}, []string{"brand", "size"})).To(Equal("brand"))
-		Expect(CategoryField(indexsettings.Recommendation{}, nil)).To(BeEmpty())
+		Expect(CategoryField(relevance.RecommendationsOf(shelf), []string{"brand"})).To(Equal("category"))
+		Expect(CategoryField(relevance.Recommendation{}, []string{"brand", "size"})).To(Equal("brand"))
+		Expect(CategoryField(relevance.Recommendation{}, nil)).To(BeEmpty())
 	})
 
 	It("takes the categories of most orders, ties by value", func() {
@@ -140,7 +140,7 @@ var _ = Describe("The goes-with list", func() {
 })
 
 var _ = Describe("Trending", func() {
-	w := indexsettings.RecommendationsOf(searchv1alpha1.IndexSettings{}).Weights
+	w := relevance.RecommendationsOf(searchv1alpha1.IndexSettings{}).Weights
 
 	It("scores the rise of the daily weighted events, smoothed", func() {
 		Expect(trendScore(70, 280)).To(BeNumerically("~", 1), "as many events a day as before")

@@ -11,7 +11,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/esread"
 	"github.com/aislehq/aisle/internal/indexmapping"
-	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/relevance"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -99,7 +99,7 @@ func similarWordsQuery(p similarPlan) obj {
 
 // planSimilar reads the product's facet values into the plan.
 func planSimilar(req Request, v catalogView, rec map[string]any) similarPlan {
-	within := indexsettings.RecommendationsOf(req.Settings).SimilarWithin
+	within := relevance.RecommendationsOf(req.Settings).SimilarWithin
 	p := similarPlan{alias: v.alias, id: req.ObjectID, filters: v.filters, source: v.source, limit: req.Limit,
 		vector: vectorOf(req.Settings, rec)}
 	for _, f := range req.Settings.SearchableFields {

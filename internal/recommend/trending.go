@@ -11,7 +11,7 @@ import (
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/esread"
 	"github.com/aislehq/aisle/internal/events"
-	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/relevance"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -43,7 +43,7 @@ var eventTypes = []struct {
 	field string
 }{{events.View, "objectID"}, {events.Click, "objectID"}, {events.AddToCart, "items.objectID"}, {events.Purchase, "items.objectID"}}
 
-func weightOf(w indexsettings.Weights, t events.Type) int {
+func weightOf(w relevance.Weights, t events.Type) int {
 	switch t {
 	case events.View:
 		return w.View
@@ -100,7 +100,7 @@ func parseTypeCounts(raw []byte) (typeCounts, error) {
 
 // volume is a product's weighted events, and how many events of types weighing more
 // than 0 it has.
-func (c typeCounts) volume(id string, w indexsettings.Weights) (weighted float64, n int64) {
+func (c typeCounts) volume(id string, w relevance.Weights) (weighted float64, n int64) {
 	for _, et := range eventTypes {
 		if k := weightOf(w, et.typ); k > 0 {
 			weighted += float64(k) * float64(c[et.typ][id])
@@ -111,7 +111,7 @@ func (c typeCounts) volume(id string, w indexsettings.Weights) (weighted float64
 }
 
 // candidates are the products with MinRecentEvents events in recent.
-func (c typeCounts) candidates(w indexsettings.Weights) []string {
+func (c typeCounts) candidates(w relevance.Weights) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, et := range eventTypes {
@@ -127,7 +127,7 @@ func (c typeCounts) candidates(w indexsettings.Weights) []string {
 }
 
 // rankTrend orders the candidates by trendScore, then by recent volume, then by ID.
-func rankTrend(recent, past typeCounts, cands []string, w indexsettings.Weights) []scored {
+func rankTrend(recent, past typeCounts, cands []string, w relevance.Weights) []scored {
 	type ranked struct {
 		scored
 		volume float64
@@ -170,7 +170,7 @@ func (s *Service) Trending(ctx context.Context, req Request) (List, error) {
 		}
 		v.filters = append(v.filters, category)
 	}
-	w := indexsettings.RecommendationsOf(req.Settings).Weights
+	w := relevance.RecommendationsOf(req.Settings).Weights
 	key := strings.Join([]string{"trending", v.alias, req.Field, req.Value, fmt.Sprint(w)}, "\x00")
 	ranked, err := s.cached(key, func() ([]scored, error) { return s.rankTrending(ctx, req.Index, v.alias, category, w) })
 	if err != nil {
@@ -187,7 +187,7 @@ func (s *Service) Trending(ctx context.Context, req Request) (List, error) {
 // counted for them alone: taking the shop's top products first and keeping those of the
 // category would miss a small category's rising products, which rarely rank in the
 // whole shop's top.
-func (s *Service) rankTrending(ctx context.Context, idx esnames.Index, alias string, category any, w indexsettings.Weights) ([]scored, error) {
+func (s *Service) rankTrending(ctx context.Context, idx esnames.Index, alias string, category any, w relevance.Weights) ([]scored, error) {
 	var members []string
 	if category != nil {
 		var err error

@@ -1,8 +1,11 @@
-// Package relevance says what an index's relevance settings mean once their defaults
-// apply: the ranking criteria in order, the typo rules, the stop words (each language's
-// list, with the index's own) and how query words are folded to compare with them. It is
-// pure and shared by the query builder, the index mapping, the settings checks and the
-// API's settings form, so that every reader applies the same defaults.
+// Package relevance is the one home of the settings' defaults: it says what an index's
+// settings mean once their defaults apply. The ranking criteria in order, the typo rules,
+// the stop words (each language's list, with the index's own) and how query words are
+// folded to compare with them (relevance.go, stopwords.go, fold.go); event ranking
+// (popularity), re-ranking, recommendations and query suggestions (learning.go). It is
+// pure and shared by the query builder, the index mapping, the settings checks, the
+// signals, recommendations and the API's settings form, so that every reader applies the
+// same defaults. Checking a change of settings is internal/indexsettings'.
 package relevance
 
 import (

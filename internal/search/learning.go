@@ -5,7 +5,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/events"
-	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/relevance"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
@@ -31,7 +31,7 @@ func (s *Service) learn(ctx context.Context, alias string, access searchquery.Ac
 		return learned{}, nil
 	}
 	var l learned
-	if indexsettings.RanksByPopularity(access.Settings) {
+	if relevance.RanksByPopularity(access.Settings) {
 		ready, err := s.signals.Ready(ctx, names)
 		if err != nil {
 			return learned{}, err
@@ -40,7 +40,7 @@ func (s *Service) learn(ctx context.Context, alias string, access searchquery.Ac
 			l.signals = names.Signals()
 		}
 	}
-	rr := indexsettings.ReRankOf(access.Settings)
+	rr := relevance.ReRankOf(access.Settings)
 	query := events.NormalizeQuery(req.Q)
 	if !rr.Enabled || req.Offset > 0 || len(req.Sort) > 0 || query == "" {
 		return l, nil

@@ -181,9 +181,9 @@ func (s Schema) ExactField(path string) string { return s.exactField(path, "") }
 // index has embedders (they and their state are for the search, not for the page).
 func Hidden(r Access) []string {
 	if len(r.Settings.Embedders) > 0 {
-		return []string{VersionField, indexmapping.VectorsField, indexmapping.EmbedStateField}
+		return []string{indexmapping.VersionField, indexmapping.VectorsField, indexmapping.EmbedStateField}
 	}
-	return []string{VersionField}
+	return []string{indexmapping.VersionField}
 }
 
 // source filters the returned fields: never the version field; for browsers only the

@@ -16,7 +16,7 @@ import (
 // semanticSource is the _source filter of an explained hybrid search: the embedder's
 // vectors come back with the fields asked for.
 func semanticSource(src map[string]any, s *semanticPlan) map[string]any {
-	src["excludes"] = []string{VersionField, indexmapping.EmbedStateField}
+	src["excludes"] = []string{indexmapping.VersionField, indexmapping.EmbedStateField}
 	if inc, ok := src["includes"].([]string); ok {
 		src["includes"] = append(inc, s.field)
 	}

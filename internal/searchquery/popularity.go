@@ -26,7 +26,7 @@ func PopularityLevelID(l int) string { return "popularity-" + strconv.Itoa(l) }
 
 // popularityOf reports that the custom criterion ranks by popularity in this search:
 // the settings put _popularity first and the search has a signals index to read (the
-// search service reads one only when indexsettings.RanksByPopularity).
+// search service reads one only when relevance.RanksByPopularity).
 func popularityOf(r Access, signalsIndex string) bool {
 	return signalsIndex != "" && relevance.PopularityFirst(r.Settings)
 }

@@ -50,9 +50,6 @@ const (
 	MaxDepth = 5
 	// MaxInValues bounds the values of one "in" condition.
 	MaxInValues = 100
-	// VersionField is the catalog's reserved field (internal/catalog.VersionField): it
-	// is stripped from every hit.
-	VersionField = "aisleVersion"
 )
 
 // Request is the body of POST /search and of the public search endpoint.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // esResponse is the part of an Elasticsearch search answer the API uses.
@@ -110,7 +112,7 @@ func shapeHit(eh esHit, h *highlightPlan) (Hit, error) {
 		hit.Record = json.RawMessage(`{}`)
 		return hit, nil
 	}
-	needFields := len(eh.Highlight) > 0 || bytes.Contains(src, []byte(`"`+VersionField+`"`))
+	needFields := len(eh.Highlight) > 0 || bytes.Contains(src, []byte(`"`+indexmapping.VersionField+`"`))
 	if !needFields {
 		return hit, nil
 	}
@@ -120,8 +122,8 @@ func shapeHit(eh esHit, h *highlightPlan) (Hit, error) {
 	if err := dec.Decode(&record); err != nil {
 		return Hit{}, fmt.Errorf("decoding hit %q: %w", id, err)
 	}
-	if _, ok := record[VersionField]; ok {
-		delete(record, VersionField)
+	if _, ok := record[indexmapping.VersionField]; ok {
+		delete(record, indexmapping.VersionField)
 		clean, err := json.Marshal(record)
 		if err != nil {
 			return Hit{}, err

@@ -92,7 +92,7 @@ func (s Schema) walk(prefix string, props map[string]json.RawMessage) error {
 			}
 			continue
 		}
-		if path == VersionField || strings.HasPrefix(path, "_") {
+		if path == indexmapping.VersionField || strings.HasPrefix(path, "_") {
 			continue
 		}
 		if _, seen := s[path]; seen {

@@ -9,8 +9,8 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"github.com/aislehq/aisle/internal/indexsettings"
-	"github.com/aislehq/aisle/internal/searchquery"
 )
 
 // MaxSettingsBytes bounds an index's settings as stored. The CRD's item limits allow
@@ -79,7 +79,7 @@ func (s *Store) putSettings(ctx context.Context, idx client.ObjectKey, next sear
 // settingsProblems names the rules next breaks that the CRD cannot state, its own and
 // those of the index's records: a searchable path they hold in another shape than text.
 func (s *Store) settingsProblems(ctx context.Context, idx client.ObjectKey, next searchv1alpha1.IndexSettings) ([]indexsettings.FieldError, error) {
-	problems := indexsettings.Check(next, searchquery.VersionField)
+	problems := indexsettings.Check(next, indexmapping.VersionField)
 	if s.schemas == nil || len(next.SearchableFields) == 0 {
 		return problems, nil
 	}

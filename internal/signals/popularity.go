@@ -4,7 +4,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/relevance"
 )
 
 // Popularity is computed from counts per age window rather than per event: the events
@@ -31,7 +31,7 @@ type Counts struct {
 
 // Scores sums, per product, each window's events weighed by type and decayed by age;
 // counts[i] is the window Windows[i].
-func Scores(counts []Counts, p indexsettings.Popularity) map[string]float64 {
+func Scores(counts []Counts, p relevance.Popularity) map[string]float64 {
 	out := map[string]float64{}
 	for i, c := range counts {
 		d := Windows[i].decay(p.HalfLifeDays)

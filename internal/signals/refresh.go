@@ -17,7 +17,7 @@ import (
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/esread"
-	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/relevance"
 )
 
 // Refresher computes an index's signals from its events and writes them to its
@@ -37,7 +37,7 @@ type Report struct {
 
 // Run refreshes the signals of the index names under settings s at now.
 func (r *Refresher) Run(ctx context.Context, names esnames.Index, s searchv1alpha1.IndexSettings, now time.Time) (Report, error) {
-	pop, rr := indexsettings.PopularityOf(s), indexsettings.ReRankOf(s)
+	pop, rr := relevance.PopularityOf(s), relevance.ReRankOf(s)
 	var rep Report
 	if !pop.Enabled && !rr.Enabled {
 		return rep, nil
@@ -72,7 +72,7 @@ func (r *Refresher) ensure(ctx context.Context, names esnames.Index) error {
 
 // popularity writes every level's document (empty ones too: a product that lost its
 // events leaves its level), and returns the number of popular products.
-func (r *Refresher) popularity(ctx context.Context, names esnames.Index, p indexsettings.Popularity, now time.Time) (int, error) {
+func (r *Refresher) popularity(ctx context.Context, names esnames.Index, p relevance.Popularity, now time.Time) (int, error) {
 	counts := make([]Counts, len(Windows))
 	for i, w := range Windows {
 		raw, err := esread.Search(ctx, r.ES, names.EventsPattern()+","+names.Orders(), windowQuery(w, now))
@@ -98,7 +98,7 @@ func (r *Refresher) popularity(ctx context.Context, names esnames.Index, p index
 
 // reRanking writes the scores of the queries with enough searches and deletes the
 // documents of the others.
-func (r *Refresher) reRanking(ctx context.Context, names esnames.Index, rr indexsettings.ReRank, now time.Time) (int, error) {
+func (r *Refresher) reRanking(ctx context.Context, names esnames.Index, rr relevance.ReRank, now time.Time) (int, error) {
 	raw, err := esread.Search(ctx, r.ES, names.EventsPattern(), clicksQuery(now))
 	if err != nil {
 		return 0, err

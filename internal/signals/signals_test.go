@@ -7,11 +7,11 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/aislehq/aisle/internal/indexsettings"
+	"github.com/aislehq/aisle/internal/relevance"
 	"github.com/aislehq/aisle/internal/signals"
 )
 
-var weights = indexsettings.Weights{View: 1, Click: 2, AddToCart: 5, Purchase: 10}
+var weights = relevance.Weights{View: 1, Click: 2, AddToCart: 5, Purchase: 10}
 
 // window puts counts in window i of the windows popularity is counted in.
 func window(i int, c signals.Counts) []signals.Counts {
@@ -22,7 +22,7 @@ func window(i int, c signals.Counts) []signals.Counts {
 
 var _ = Describe("Popularity", func() {
 	It("weighs events by type and halves them every half-life", func() {
-		p := indexsettings.Popularity{Enabled: true, Weights: weights, HalfLifeDays: 3}
+		p := relevance.Popularity{Enabled: true, Weights: weights, HalfLifeDays: 3}
 		young := signals.Scores(window(0, signals.Counts{Purchase: map[string]int64{"a": 1}, Click: map[string]int64{"b": 1}}), p)
 		Expect(young["a"]).To(BeNumerically("~", 10*math.Pow(0.5, 0.5/3), 1e-9))
 		Expect(young["a"] / young["b"]).To(BeNumerically("~", 5, 1e-9))

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -42,7 +43,7 @@ func Decode(body []byte, v any) error {
 		return fmt.Errorf("%w: expected a JSON object", ErrInvalid)
 	}
 	if err := jsonv2.Unmarshal(trimmed, v, strictOptions); err != nil {
-		return fmt.Errorf("%w: %s", ErrInvalid, describeJSONError(err))
+		return fmt.Errorf("%w: %s", ErrInvalid, describeJSONError(err, trimmed))
 	}
 	return nil
 }
@@ -54,7 +55,7 @@ type Problem struct{ Msg string }
 func (p *Problem) Error() string { return p.Msg }
 
 // describeJSONError says what is wrong and where, in the request's field names.
-func describeJSONError(err error) string {
+func describeJSONError(err error, body []byte) string {
 	var syntax *jsontext.SyntacticError
 	var semantic *jsonv2.SemanticError
 	var problem *Problem
@@ -67,6 +68,10 @@ func describeJSONError(err error) string {
 		return fmt.Sprintf("syntax error at byte %d%s: %s", syntax.ByteOffset, at(syntax.JSONPointer), causeOf(syntax.Err))
 	case errors.As(err, &semantic) && errors.Is(err, jsonv2.ErrUnknownName):
 		return fmt.Sprintf("unknown field %q", lastToken(semantic.JSONPointer))
+	case errors.As(err, &semantic) && semantic.GoType != nil && semantic.JSONKind == '0' && integral(semantic.GoType.Kind()):
+		// A fraction or a number past the type's range: name the number sent, which says
+		// which of the two it is.
+		return fmt.Sprintf("field %q must be an integer, not %s", fieldPath(semantic.JSONPointer), valueAt(body, semantic.ByteOffset))
 	case errors.As(err, &semantic) && semantic.GoType != nil && semantic.JSONKind != 0:
 		return fmt.Sprintf("field %q must be %s, not %s", fieldPath(semantic.JSONPointer), jsonType(semantic.GoType.Kind().String()), kindName(semantic.JSONKind, semantic.Err))
 	case errors.As(err, &semantic):
@@ -159,4 +164,20 @@ func jsonType(kind string) string {
 		return "a value of another type"
 	}
 	return kind
+}
+
+func integral(k reflect.Kind) bool {
+	return reflect.Int <= k && k <= reflect.Uint64
+}
+
+// valueAt is the JSON value that starts at offset in body, as sent (cut to 32 bytes).
+func valueAt(body []byte, offset int64) string {
+	if offset < 0 || offset >= int64(len(body)) {
+		return "that number"
+	}
+	v, err := jsontext.NewDecoder(bytes.NewReader(body[offset:])).ReadValue()
+	if err != nil || len(v) > 32 {
+		return "that number"
+	}
+	return string(v)
 }

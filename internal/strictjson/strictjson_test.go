@@ -6,6 +6,7 @@ func TestDecode(t *testing.T) {
 	type body struct {
 		Records []map[string]any `json:"records"`
 		Limit   int              `json:"limit"`
+		Weight  float64          `json:"weight"`
 	}
 	cases := []struct {
 		in, message string
@@ -15,7 +16,9 @@ func TestDecode(t *testing.T) {
 		{`[{"limit": 1}]`, "invalid JSON body: expected a JSON object"},
 		{`{"records": [}`, `invalid JSON body: syntax error at byte 13 (field "records[0]"): invalid character '}' at start of value`},
 		{`{"limit": "ten"}`, `invalid JSON body: field "limit" must be a number, not string`},
-		{`{"limit": 1e400}`, `invalid JSON body: field "limit" must be a number, not a number out of range`},
+		{`{"weight": 1e400}`, `invalid JSON body: field "weight" must be a number, not a number out of range`},
+		{`{"limit": 1e400}`, `invalid JSON body: field "limit" must be an integer, not 1e400`},
+		{`{"limit": 0.5}`, `invalid JSON body: field "limit" must be an integer, not 0.5`},
 		{`{"limt": 10}`, `invalid JSON body: unknown field "limt"`},
 		{`{"Limit": 10}`, `invalid JSON body: unknown field "Limit"`},
 		{`{"limit": 1, "limit": 2}`, `invalid JSON body: syntax error at byte 13 (field "limit"): duplicate object member name`},

@@ -28,6 +28,7 @@ import (
 	"github.com/aislehq/aisle/internal/catalog/stage"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/indexlifecycle"
 )
 
 // Sweep cleans up after crashed or abandoned work on one SearchIndex; settingsHash is
@@ -67,8 +68,8 @@ func deleteLeftovers(ctx context.Context, c *catalog.Service, names esnames.Inde
 			continue
 		}
 		gen, _ := names.Generation(name)
-		created, ours := catalogMeta(state)
-		if (ours && created+grace < now.UnixMilli()) || (!ours && gen < targetGen) {
+		made := indexlifecycle.MetaOf(state).Catalog
+		if (made != nil && made.CreatedAt+grace < now.UnixMilli()) || (made == nil && gen < targetGen) {
 			c.DeleteIndex(ctx, name)
 		}
 	}
@@ -111,24 +112,4 @@ func sweepControl(ctx context.Context, c *catalog.Service, names esnames.Index, 
 		}
 	}
 	return held, rebuilding, c.ExpireKeys(ctx, control, now)
-}
-
-// catalogMeta reads _meta.aisle.catalog: whether the catalog made the index, and when.
-func catalogMeta(state types.IndexState) (int64, bool) {
-	if state.Mappings == nil {
-		return 0, false
-	}
-	raw, ok := state.Mappings.Meta_["aisle"]
-	if !ok {
-		return 0, false
-	}
-	var meta struct {
-		Catalog *struct {
-			CreatedAt int64 `json:"createdAt"`
-		} `json:"catalog"`
-	}
-	if json.Unmarshal(raw, &meta) != nil || meta.Catalog == nil {
-		return 0, false
-	}
-	return meta.Catalog.CreatedAt, true
 }

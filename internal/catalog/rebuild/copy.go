@@ -9,6 +9,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // copier copies documents from source to target within its run's lease.
@@ -136,7 +137,7 @@ func (r rebuilder) eachPage(ctx context.Context, index string, filter map[string
 func (r rebuilder) page(ctx context.Context, index string, filter map[string]any, after []any, withSource bool) ([]hit, error) {
 	body := map[string]any{
 		"size":             PageSize,
-		"sort":             []any{map[string]any{catalog.ObjectIDField: "asc"}},
+		"sort":             []any{map[string]any{indexmapping.ObjectIDField: "asc"}},
 		"_source":          withSource,
 		"track_total_hits": false,
 	}

@@ -240,5 +240,5 @@ func (r rebuilder) syncFenced(ctx context.Context, names esnames.Index, c *copie
 }
 
 func above(mark int64) map[string]any {
-	return map[string]any{"range": map[string]any{catalog.VersionField: map[string]any{"gt": mark}}}
+	return map[string]any{"range": map[string]any{indexmapping.VersionField: map[string]any{"gt": mark}}}
 }
