@@ -45,7 +45,7 @@ var _ = Describe("Search by meaning", func() {
 	It("leaves the body of a words-only search as it is, but for the vectors kept out of the hits", func() {
 		plain := build(`{"q": "red tv"}`, searchquery.KeyedAccess(settings))
 		words := build(`{"q": "red tv"}`, rules)
-		Expect(words["_source"]).To(Equal(map[string]any{"excludes": []any{"aisleVersion", "_vectors"}}))
+		Expect(words["_source"]).To(Equal(map[string]any{"excludes": []any{"aisleVersion", "_vectors", "_aisle_embed"}}))
 		delete(words, "_source")
 		delete(plain, "_source")
 		Expect(words).To(Equal(plain))
