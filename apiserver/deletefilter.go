@@ -1,10 +1,12 @@
 package apiserver
 
 import (
+	"context"
 	"errors"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/aislehq/aisle/internal/catalog"
 	"github.com/aislehq/aisle/internal/searchquery"
 	"github.com/aislehq/aisle/internal/strictjson"
 )
@@ -33,19 +35,26 @@ func (s *Server) postDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var filters []any
-	if body.Filters != nil {
-		schema, err := s.search.Schema(c.UserContext(), t.Names.Alias())
-		if err != nil {
-			return err
-		}
-		if filters, err = searchquery.Filters(body.Filters, searchquery.KeyedAccess(t.Settings), schema); err != nil {
-			return err
-		}
+	filters, err := s.recordFilters(c.UserContext(), t, body.Filters)
+	if err != nil {
+		return err
 	}
 	r, err := s.catalog.DeleteMatching(c.UserContext(), t, filters)
 	if err != nil {
 		return err
 	}
 	return accepted(c, r)
+}
+
+// recordFilters validates an endpoint's filter of records as a search validates it (its
+// fields filterable, its values fitting the mapping) and gives its clauses: none for nil.
+func (s *Server) recordFilters(ctx context.Context, t catalog.Target, f *searchquery.Filter) ([]any, error) {
+	if f == nil {
+		return nil, nil
+	}
+	schema, err := s.search.Schema(ctx, t.Names.Alias())
+	if err != nil {
+		return nil, err
+	}
+	return searchquery.Filters(f, searchquery.KeyedAccess(t.Settings), schema)
 }

@@ -53,15 +53,9 @@ func (s *Server) postBrowse(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var filters []any
-	if body.Filters != nil {
-		schema, err := s.search.Schema(c.UserContext(), t.Names.Alias())
-		if err != nil {
-			return err
-		}
-		if filters, err = searchquery.Filters(body.Filters, searchquery.KeyedAccess(t.Settings), schema); err != nil {
-			return err
-		}
+	filters, err := s.recordFilters(c.UserContext(), t, body.Filters)
+	if err != nil {
+		return err
 	}
 	return s.export(c, limit, cur, filters)
 }

@@ -298,26 +298,9 @@ var _ = Describe("Benchmark of the recommendation lists", Ordered, func() {
 	})
 
 	It("lists a product's near-duplicates as similar", func() {
-		rng := rand.New(rand.NewPCG(5, 5))
-		var share float64
-		var times []time.Duration
-		for i := 0; i < recsSimilar; i++ {
-			var p struct {
-				ObjectID string `json:"objectID"`
-			}
-			Expect(json.Unmarshal(shop.Products[rng.IntN(len(shop.Products))], &p)).To(Succeed())
-			ids, took := c.list("/lists/similar/" + p.ObjectID + "?limit=10")
-			times = append(times, took)
-			same := 0
-			for _, id := range ids {
-				if shop.Group[strings.TrimSuffix(id, "|content")] == shop.Group[p.ObjectID] {
-					same++
-				}
-			}
-			share += float64(same) / recsListSize
-		}
+		share, times := similarShare(c, shop, recsSimilar)
 		fmt.Fprintf(GinkgoWriter, "similar: %.3f of the first 10 in the planted group (%d products); %s\n",
-			share/recsSimilar, recsSimilar, latencies(times))
+			share, recsSimilar, latencies(times))
 	})
 
 	It("ranks trending products", func() {

@@ -1,10 +1,8 @@
 package searchbench
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
 	"testing"
@@ -15,7 +13,6 @@ import (
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/engine/vectors/vectorgen"
 	"github.com/aislehq/aisle/internal/indexmapping"
-	"github.com/aislehq/aisle/test/benchdata"
 )
 
 // hybridDims is the dimension count of the budget (Universal Sentence Encoder
@@ -34,27 +31,15 @@ var hybridSettings = func() searchv1alpha1.IndexSettings {
 func loadWithVectors(b *testing.B, ctx context.Context, c *elasticsearch.TypedClient, alias string) {
 	gen := vectorgen.New(hybridDims, 1)
 	vec := make([]float32, hybridDims)
-	var body bytes.Buffer
-	for i, doc := range benchdata.Catalog(records) {
+	bulkLoad(b, ctx, c, alias, 500, func(_ int, doc []byte) []byte {
 		var rec map[string]any
 		must(b, json.Unmarshal(doc, &rec))
 		gen.Next(vec)
 		rec[indexmapping.VectorsField] = map[string]any{"use": vec}
 		raw, err := json.Marshal(rec)
 		must(b, err)
-		fmt.Fprintf(&body, "{\"index\":{\"_id\":\"sku-%06d\"}}\n%s\n", i, raw)
-		if (i+1)%500 != 0 && i+1 != records {
-			continue
-		}
-		res, err := c.Bulk().Index(alias).Raw(&body).Do(ctx)
-		must(b, err)
-		if res.Errors {
-			b.Fatal("bulk load failed")
-		}
-		body = bytes.Buffer{}
-	}
-	_, err := c.Indices.Refresh().Index(alias).Do(ctx)
-	must(b, err)
+		return raw
+	})
 }
 
 // hybridKeyed sends the search benchmark's queries with hybrid at the default ratio and
@@ -94,23 +79,7 @@ func BenchmarkHybridSearch(b *testing.B) {
 	for _, name := range order {
 		run(b, targets[name]) // warm caches and connections
 	}
-	b.ResetTimer()
-	res := map[string]result{}
-	for i := 0; i < b.N*rounds; i++ {
-		for _, name := range order {
-			r := run(b, targets[name])
-			b.Logf("%-6s %7.1f req/s  p50 %v  p99 %v  cpu %v/req", name, r.rps, r.p50.Round(time.Millisecond), r.p99.Round(time.Millisecond), r.cpu.Round(10*time.Microsecond))
-			res[name] = best(res[name], r)
-		}
-	}
-	b.StopTimer()
-	for _, name := range order {
-		r := res[name]
-		b.ReportMetric(r.rps, name+"-req/s")
-		b.ReportMetric(float64(r.p50.Microseconds())/1000, name+"-p50-ms")
-		b.ReportMetric(float64(r.p99.Microseconds())/1000, name+"-p99-ms")
-		b.ReportMetric(float64(r.cpu.Microseconds())/1000, name+"-cpu-ms/op")
-	}
+	res := alternate(b, targets, order)
 	w, h := res["words"], res["hybrid"]
 	b.ReportMetric(float64(h.p99)/float64(w.p99), "hybrid/words-p99")
 	b.ReportMetric(float64(h.cpu)/float64(w.cpu), "hybrid/words-cpu")

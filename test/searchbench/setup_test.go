@@ -139,10 +139,16 @@ var vocabulary = benchdata.Vocabulary
 
 // load writes the records as the catalog stores them (with their version field).
 func load(b *testing.B, ctx context.Context, c *elasticsearch.TypedClient, alias string) {
+	bulkLoad(b, ctx, c, alias, 1000, func(_ int, doc []byte) []byte { return doc })
+}
+
+// bulkLoad writes the catalog's records, each as shape makes it, in bulks of batch, and
+// refreshes.
+func bulkLoad(b *testing.B, ctx context.Context, c *elasticsearch.TypedClient, alias string, batch int, shape func(i int, doc []byte) []byte) {
 	var body bytes.Buffer
 	for i, doc := range benchdata.Catalog(records) {
-		fmt.Fprintf(&body, "{\"index\":{\"_id\":\"sku-%06d\"}}\n%s\n", i, doc)
-		if (i+1)%1000 != 0 && i+1 != records {
+		fmt.Fprintf(&body, "{\"index\":{\"_id\":\"sku-%06d\"}}\n%s\n", i, shape(i, doc))
+		if (i+1)%batch != 0 && i+1 != records {
 			continue
 		}
 		res, err := c.Bulk().Index(alias).Raw(&body).Do(ctx)
