@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	_ "net/http/pprof" // the child's profiles, with profileEnv
 	"os"
 	"os/signal"
 	"strconv"
@@ -30,6 +31,10 @@ const childEnv = "AISLE_ENGINE_TEST_CHILD_DATA"
 // container limited to that many bytes.
 const containerEnv = "AISLE_ENGINE_TEST_CONTAINER_BYTES"
 
+// profileEnv, in such a child, serves net/http/pprof on that address, so a benchmark can
+// take the engine's CPU and heap profiles of one phase (see profilePhase).
+const profileEnv = "AISLE_ENGINE_TEST_PPROF"
+
 func init() {
 	dir := os.Getenv(childEnv)
 	if dir == "" {
@@ -44,6 +49,9 @@ func init() {
 	defer stop()
 	if budget > 0 {
 		go engine.HoldResident(ctx, budget)
+	}
+	if addr := os.Getenv(profileEnv); addr != "" {
+		go func() { fmt.Fprintln(os.Stderr, "child engine: pprof:", http.ListenAndServe(addr, nil)) }()
 	}
 	srv, err := engine.Start(ctx, engine.Config{DataDir: dir})
 	if err != nil {

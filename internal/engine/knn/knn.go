@@ -123,6 +123,8 @@ func searchSegment(ss *scorch.SegmentSnapshot, offset uint64, req Request) ([]Hi
 	} else {
 		places = exact(v, req, accept)
 	}
+	// Only a segment's best k can be among the reader's best k: the rest go unscored.
+	places = places[:min(len(places), req.K)]
 	qNorm := vectors.Magnitude(req.Vector)
 	hits := make([]Hit, 0, len(places))
 	for _, p := range places {

@@ -111,3 +111,17 @@ func benchRecall(b *testing.B, values, qs []float32, dims, k int) {
 		b.ReportMetric(r/float64(queries), fmt.Sprintf("recall@10-walk%d", ef))
 	}
 }
+
+// BenchmarkDotInt8 is one int8_hnsw comparison of 512 dimensions, as a graph walk makes
+// one per node it visits.
+func BenchmarkDotInt8(b *testing.B) {
+	a, c := make([]int8, 512), make([]int8, 512)
+	for i := range a {
+		a[i], c[i] = int8(i*7), int8(i*13)
+	}
+	var s int32
+	for i := 0; i < b.N; i++ {
+		s += DotInt8(a, c)
+	}
+	_ = s
+}

@@ -3,6 +3,7 @@ package vectors
 import (
 	"encoding/binary"
 	"errors"
+	"io"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -45,7 +46,7 @@ type scorer struct {
 	norms  []float32               // cosine only
 	// qz, when set, ranks by the query's codes qu (their sum qSum) instead of floats.
 	qz   *Quantized
-	qu   []int32
+	qu   []int8
 	qSum float32
 }
 
@@ -77,17 +78,18 @@ func (s *scorer) rank(q []float32, qNorm float32, i int32) float32 {
 	case L2Norm:
 		return -SquareDistance(q, v)
 	case Cosine:
-		// A search's scorer has no norms: only the segment's build needs them all.
+		// A search's scorer has norms only when the segment keeps them (the int8 codes'),
+		// a build's all of them.
 		vNorm := s.norm(i)
 		if s.norms == nil {
-			vNorm = Magnitude(v)
+			vNorm = float32(math.Sqrt(float64(fastDot(v, v))))
 		}
 		if vNorm == 0 || qNorm == 0 {
 			return -1
 		}
-		return Dot(q, v) / (qNorm * vNorm)
+		return fastDot(q, v) / (qNorm * vNorm)
 	}
-	return Dot(q, v)
+	return fastDot(q, v)
 }
 
 func (s *scorer) norm(i int32) float32 {
@@ -230,6 +232,16 @@ func (b *builder) graph() *Graph {
 // count and each node with its neighbour count and neighbours; then layer 0's table, at
 // a multiple of four from the start, as little-endian uint32s.
 func (g *Graph) Encode() []byte {
+	b := g.Head()
+	for _, x := range g.layer0 {
+		b = binary.LittleEndian.AppendUint32(b, uint32(x))
+	}
+	return b
+}
+
+// Head is what Encode writes before layer 0's table, whose 4 bytes a slot WriteLayer0
+// writes: a segment writes the table from the graph rather than from a copy of it.
+func (g *Graph) Head() []byte {
 	var b []byte
 	b = binary.AppendUvarint(b, uint64(g.n))
 	b = binary.AppendUvarint(b, uint64(g.m))
@@ -248,10 +260,26 @@ func (g *Graph) Encode() []byte {
 	for len(b)%4 != 0 {
 		b = append(b, 0)
 	}
-	for _, x := range g.layer0 {
-		b = binary.LittleEndian.AppendUint32(b, uint32(x))
-	}
 	return b
+}
+
+// Layer0Len is the length of layer 0's table as Encode writes it.
+func (g *Graph) Layer0Len() int { return 4 * len(g.layer0) }
+
+// WriteLayer0 writes layer 0's table as Encode does, a chunk at a time.
+func (g *Graph) WriteLayer0(w io.Writer) error {
+	buf := make([]byte, 0, 64<<10)
+	for _, x := range g.layer0 {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(x))
+		if len(buf) == cap(buf) {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	_, err := w.Write(buf)
+	return err
 }
 
 var errGraph = errors.New("vector graph unreadable")

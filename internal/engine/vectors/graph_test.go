@@ -1,6 +1,7 @@
 package vectors
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"sort"
 
@@ -84,6 +85,42 @@ var _ = Describe("HNSW graphs", func() {
 			Expect(total / 50).To(BeNumerically(">=", 0.95))
 		},
 		Entry("l2_norm", L2Norm), Entry("cosine", Cosine), Entry("max_inner_product", MaxInnerProduct))
+
+	DescribeTable("find them from int8 codes of as many dimensions as the AVX2 steps take, and a tail",
+		func(sim Similarity, dims int) {
+			const n = 2000
+			values := randomVectors(n, dims, 1)
+			o := Options{Dims: dims, Similarity: sim, Type: "int8_hnsw", M: 16, EfConstruction: 100}
+			g := buildFlat(o, values)
+			qz, err := DecodeQuantized(Quantize(dims, n, rowsOf(values, dims), 0).Encode(), dims, n)
+			Expect(err).NotTo(HaveOccurred())
+			queries := randomVectors(30, dims, 2)
+			total := 0.0
+			for i := 0; i < 30; i++ {
+				q := queries[i*dims : (i+1)*dims]
+				total += recall(g.Candidates(sim, values, qz, q, 10, nil), exactTop(sim, dims, values, q, 10))
+			}
+			Expect(total / 30).To(BeNumerically(">=", 0.95))
+		},
+		Entry("l2_norm, 64", L2Norm, 64), Entry("cosine, 70", Cosine, 70), Entry("dot_product, 96", DotProduct, 96))
+
+	It("writes the codes and the graph's table a chunk at a time as Encode lays them out", func() {
+		const n, dims = 1000, 100 // 100 KB of codes, 132 KB of table: more than a chunk each
+		values := randomVectors(n, dims, 7)
+		var codes bytes.Buffer
+		Expect(WriteQuantized(&codes, dims, n, rowsOf(values, dims), 0)).To(Succeed())
+		Expect(codes.Bytes()).To(Equal(Quantize(dims, n, rowsOf(values, dims), 0).Encode()))
+		Expect(codes.Len()).To(Equal(QuantizedLen(dims, n)))
+
+		g := buildFlat(Options{Dims: dims, Similarity: Cosine, Type: "int8_hnsw", M: 16, EfConstruction: 50}, values)
+		var table bytes.Buffer
+		Expect(g.WriteLayer0(&table)).To(Succeed())
+		Expect(table.Len()).To(Equal(g.Layer0Len()))
+		head := g.Head()
+		streamed, err := DecodeGraph(append(head, table.Bytes()...))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(streamed.Search(Cosine, values, values[:dims], 20, nil)).To(Equal(g.Search(Cosine, values, values[:dims], 20, nil)))
+	})
 
 	It("links a graph of a single vector and of a few", func() {
 		for _, n := range []int{1, 2, 20} {

@@ -139,14 +139,13 @@ func (g *Graph) Candidates(sim Similarity, values []float32, qz *Quantized, q []
 	}
 	found := g.walk(s, q, Magnitude(q), max(numCands, MinWalk), accept)
 	if qz != nil {
-		found = rerank(sim, len(q), values, q, found)
+		found = rerank(&scorer{sim: sim, dims: len(q), values: values, norms: qz.norms}, q, found)
 	}
 	return found[:min(len(found), numCands)]
 }
 
 // rerank orders places by their floats' closeness to q.
-func rerank(sim Similarity, dims int, values, q []float32, places []int32) []int32 {
-	s := &scorer{sim: sim, dims: dims, values: values}
+func rerank(s *scorer, q []float32, places []int32) []int32 {
 	qNorm := Magnitude(q)
 	c := make([]candidate, len(places))
 	for i, p := range places {

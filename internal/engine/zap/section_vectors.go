@@ -164,21 +164,21 @@ func mergeVectorColumn(segments []*SegmentBase, name string, newDocNums [][]uint
 func writeVectorColumn(col *vectorColumn, w *FileWriter) (int, error) {
 	start := w.Count()
 	o := col.opts
-	var graph, codes []byte
+	var graph *vectors.Graph
+	var graphHead []byte
+	graphLen, codesLen := 0, 0
 	row := func(i int32) []float32 { return col.vecs[i] }
 	if o.Graph() && o.Dims > 0 {
-		graph = vectors.BuildGraph(o, len(col.vecs), row).Encode()
+		graph = vectors.BuildGraph(o, len(col.vecs), row)
+		graphHead = graph.Head()
+		graphLen = len(graphHead) + graph.Layer0Len()
 		if o.Quantized() {
-			confidence := 0.0
-			if o.Confidence != nil {
-				confidence = *o.Confidence
-			}
-			codes = vectors.Quantize(o.Dims, len(col.vecs), row, confidence).Encode()
+			codesLen = vectors.QuantizedLen(o.Dims, len(col.vecs))
 		}
 	}
 	if _, err := writeUvarints(w, fieldNotUninverted, fieldNotUninverted, uint64(o.Dims), uint64(len(col.docs)),
 		uint64(o.Similarity), uint64(o.Element), uint64(vectors.TypeRank(o.Type)), uint64(o.M), uint64(o.EfConstruction),
-		uint64(len(graph)), uint64(len(codes))); err != nil {
+		uint64(graphLen), uint64(codesLen)); err != nil {
 		return 0, err
 	}
 	// The pad's own uvarint is one byte (pad < 4), so the data starts at Count()+1+pad.
@@ -210,11 +210,24 @@ func writeVectorColumn(col *vectorColumn, w *FileWriter) (int, error) {
 	if _, err := w.Write(buf); err != nil {
 		return 0, err
 	}
-	if _, err := w.Write(codes); err != nil {
-		return 0, err
+	// The codes and the graph's table go out as they are made, a chunk at a time, for
+	// the same reason.
+	if codesLen > 0 {
+		confidence := 0.0
+		if o.Confidence != nil {
+			confidence = *o.Confidence
+		}
+		if err := vectors.WriteQuantized(w, o.Dims, len(col.vecs), row, confidence); err != nil {
+			return 0, err
+		}
 	}
-	if _, err := w.Write(graph); err != nil {
-		return 0, err
+	if graph != nil {
+		if _, err := w.Write(graphHead); err != nil {
+			return 0, err
+		}
+		if err := graph.WriteLayer0(w); err != nil {
+			return 0, err
+		}
 	}
 	return start, nil
 }

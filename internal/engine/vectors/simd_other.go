@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package vectors
+
+const useAVX2, useFMA = false, false
+
+func dotInt8AVX2(a, b *int8, n int) int32     { panic("vectors: no AVX2") }
+func squareInt8AVX2(a, b *int8, n int) int32  { panic("vectors: no AVX2") }
+func dotF32AVX2(a, b *float32, n int) float32 { panic("vectors: no FMA") }
