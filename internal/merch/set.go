@@ -12,6 +12,10 @@ import (
 // are looked up whole (is), by their first and last runs (startsWith, endsWith, up to
 // the longest such pattern) and by every run (contains, up to the longest such pattern).
 // So matching costs a few map lookups per query word, whatever the number of rules.
+// Within each pattern, and among the conditions without one, conditions sit behind
+// their gates (gate.go): a search tests only those behind the gates it opens, so that
+// 10,000 rules on categories, brands and contexts cost a search what the few of its
+// category, brand and contexts cost.
 //
 // The rules that match apply in this order: the most specific anchoring of their
 // matching conditions first (is, then startsWith and endsWith, then contains, then
@@ -43,12 +47,10 @@ type Set struct {
 	rules []compiled
 	// keys holds, per anchoring, the conditions of each pattern (its terms joined);
 	// longest the longest pattern of each, in terms.
-	keys    [slots]map[string][]ref
+	keys    [slots]map[string]gated
 	longest [slots]int
-	// always holds the conditions without a pattern or context, byContext those without
-	// a pattern by context, each in objectID order.
-	always    []ref
-	byContext map[string][]ref
+	// patternless holds the conditions without a pattern, each gate's in objectID order.
+	patternless gated
 }
 
 // compiled is one rule with its terms in the language of the set, and its conditions'
@@ -59,7 +61,8 @@ type compiled struct {
 	conds []condition
 }
 
-// ref is one condition of a rule.
+// ref is one condition of a rule (cond -1: a rule without conditions). Rules are in
+// objectID order, so refs compare as their rules' objectIDs do.
 type ref struct{ rule, cond int }
 
 // match is a rule a pattern matches, with how closely.
@@ -70,10 +73,12 @@ type match struct {
 // compile builds the set of the enabled rules of docs (whose terms are in the set's
 // language).
 func compile(docs []ruleDoc) *Set {
-	s := &Set{byContext: map[string][]ref{}}
+	s := &Set{patternless: gated{}}
 	for i := range s.keys {
-		s.keys[i] = map[string][]ref{}
+		s.keys[i] = map[string]gated{}
 	}
+	docs = slices.Clone(docs)
+	slices.SortStableFunc(docs, func(a, b ruleDoc) int { return strings.Compare(a.Rule.ObjectID, b.Rule.ObjectID) })
 	for _, d := range docs {
 		if !d.Rule.enabled() {
 			continue
@@ -86,31 +91,21 @@ func compile(docs []ruleDoc) *Set {
 		s.rules = append(s.rules, c)
 		s.index(i, d)
 	}
-	s.sortByID(s.always)
-	for _, refs := range s.byContext {
-		s.sortByID(refs)
-	}
 	return s
 }
 
-func (s *Set) sortByID(refs []ref) {
-	slices.SortStableFunc(refs, func(a, b ref) int {
-		return strings.Compare(s.rules[a.rule].rule.ObjectID, s.rules[b.rule].rule.ObjectID)
-	})
-}
-
+// index files rule i's conditions: appended in rule order, each list stays in objectID
+// order.
 func (s *Set) index(i int, d ruleDoc) {
 	if len(d.Rule.Conditions) == 0 {
-		s.always = append(s.always, ref{rule: i, cond: -1})
+		s.patternless.add(gate{}, ref{rule: i, cond: -1})
 	}
 	for j, c := range d.Rule.Conditions {
 		r := ref{rule: i, cond: j}
+		at := gateOf(s.rules[i].conds[j])
 		switch {
-		case c.Pattern == nil && c.Context != "":
-			s.byContext[c.Context] = append(s.byContext[c.Context], r)
-			continue
 		case c.Pattern == nil:
-			s.always = append(s.always, r)
+			s.patternless.add(at, r)
 			continue
 		case j >= len(d.Terms.Patterns) || *c.Pattern != "" && len(d.Terms.Patterns[j]) == 0:
 			continue // a pattern the language reads no word in matches no query
@@ -118,7 +113,10 @@ func (s *Set) index(i int, d ruleDoc) {
 		slot := slotOf[c.Anchoring]
 		ts := d.Terms.Patterns[j]
 		key := strings.Join(ts, " ")
-		s.keys[slot][key] = append(s.keys[slot][key], r)
+		if s.keys[slot][key] == nil {
+			s.keys[slot][key] = gated{}
+		}
+		s.keys[slot][key].add(at, r)
 		s.longest[slot] = max(s.longest[slot], len(ts))
 	}
 }
@@ -145,7 +143,8 @@ func (s *Set) holds(r ref, h held) bool {
 // q, in the order they apply: those a pattern matches, then those without a pattern (in
 // objectID order), so that a search reads only as many as it applies.
 func (s *Set) Match(q []string, h held, now time.Time) iter.Seq[*compiled] {
-	best := s.patternMatches(q, h)
+	gates := h.gates()
+	best := s.patternMatches(q, h, gates)
 	ms := make([]match, 0, len(best))
 	for _, m := range best {
 		ms = append(ms, m)
@@ -157,7 +156,7 @@ func (s *Set) Match(q []string, h held, now time.Time) iter.Seq[*compiled] {
 		case b.closer(a):
 			return 1
 		}
-		return strings.Compare(s.rules[a.rule].rule.ObjectID, s.rules[b.rule].rule.ObjectID)
+		return a.rule - b.rule
 	})
 	return func(yield func(*compiled) bool) {
 		for _, m := range ms {
@@ -166,7 +165,7 @@ func (s *Set) Match(q []string, h held, now time.Time) iter.Seq[*compiled] {
 			}
 		}
 		last := -1
-		for r := range s.patternless(h) {
+		for r := range s.patternlessBehind(gates) {
 			if _, matched := best[r.rule]; matched || r.rule == last || !s.holds(r, h) {
 				continue
 			}
@@ -178,30 +177,62 @@ func (s *Set) Match(q []string, h held, now time.Time) iter.Seq[*compiled] {
 	}
 }
 
-// patternless yields the conditions without a pattern that h's contexts may select, in
-// objectID order (those of one rule one after the other).
-func (s *Set) patternless(h held) iter.Seq[ref] {
-	var named []ref
-	for _, ctx := range h.contexts {
-		named = append(named, s.byContext[ctx]...)
+// patternlessBehind yields the conditions without a pattern behind gates, in objectID
+// order (those of one rule one after the other): the gates' lists merged.
+func (s *Set) patternlessBehind(gates []gate) iter.Seq[ref] {
+	var lists [][]ref
+	for _, g := range gates {
+		if refs := s.patternless[g]; len(refs) > 0 {
+			lists = append(lists, refs)
+		}
 	}
-	if len(named) == 0 {
-		return slices.Values(s.always)
-	}
-	all := append(slices.Clone(s.always), named...)
-	s.sortByID(all)
-	return slices.Values(all)
+	return merged(lists)
 }
+
+// merged yields the refs of lists, each in order, in order.
+func merged(lists [][]ref) iter.Seq[ref] {
+	return func(yield func(ref) bool) {
+		if len(lists) == 1 {
+			for _, r := range lists[0] {
+				if !yield(r) {
+					return
+				}
+			}
+			return
+		}
+		heads := make([]int, len(lists))
+		for {
+			next := -1
+			for i, l := range lists {
+				if heads[i] < len(l) && (next < 0 || before(l[heads[i]], lists[next][heads[next]])) {
+					next = i
+				}
+			}
+			if next < 0 || !yield(lists[next][heads[next]]) {
+				return
+			}
+			heads[next]++
+		}
+	}
+}
+
+func before(a, b ref) bool { return a.rule < b.rule || a.rule == b.rule && a.cond < b.cond }
 
 // patternMatches finds the rules a pattern matches (the rest of its condition holding
 // for h), each with its closest match.
-func (s *Set) patternMatches(q []string, h held) map[int]match {
+func (s *Set) patternMatches(q []string, h held, gates []gate) map[int]match {
 	best := map[int]match{}
 	consider := func(slot, rank int, ts []string) {
-		for _, r := range s.keys[slot][strings.Join(ts, " ")] {
-			m := match{rule: r.rule, rank: rank, length: len(ts)}
-			if b, seen := best[r.rule]; (!seen || m.closer(b)) && s.holds(r, h) {
-				best[r.rule] = m
+		behind := s.keys[slot][strings.Join(ts, " ")]
+		if behind == nil {
+			return
+		}
+		for _, g := range gates {
+			for _, r := range behind[g] {
+				m := match{rule: r.rule, rank: rank, length: len(ts)}
+				if b, seen := best[r.rule]; (!seen || m.closer(b)) && s.holds(r, h) {
+					best[r.rule] = m
+				}
 			}
 		}
 	}

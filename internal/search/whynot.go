@@ -31,17 +31,18 @@ func (s *Service) whyNot(ctx context.Context, j *job, access searchquery.Access,
 	if j.plan.Grouped() && access.Settings.Distinct != nil {
 		group = string(access.Settings.Distinct.Field)
 	}
-	bodies, err := whyNotBodies(j.plan.Body, id, checks, group)
+	known := pageFacts(j, id)
+	bodies, err := whyNotBodies(j.plan.Body, id, checks, group, whynot.NeedsWindow(known))
 	if err != nil {
 		return nil, err
 	}
-	answers, errs := s.send(ctx, []string{j.alias, j.alias, j.alias}, bodies)
+	answers, errs := s.send(ctx, slices.Repeat([]string{j.alias}, len(bodies)), bodies)
 	if err := errors.Join(errs...); errors.Is(err, es.ErrNotFound) {
 		return &searchquery.WhyNot{ObjectID: id, Reasons: []searchquery.Reason{{Reason: whynot.ReasonNotFound, Detail: map[string]any{}}}}, nil
 	} else if err != nil {
 		return nil, fmt.Errorf("asking why %q is not on the page: %w", id, err)
 	}
-	f, err := whyNotFacts(j, access, req, checks, group, answers)
+	f, err := whyNotFacts(known, access, req, checks, group, j.plan, answers)
 	if err != nil {
 		return nil, err
 	}
@@ -49,9 +50,9 @@ func (s *Service) whyNot(ctx context.Context, j *job, access searchquery.Access,
 	return &w, nil
 }
 
-// whyNotBodies are the three searches of why not: the record's checks, its ranking
-// under the search, and the search's first hits.
-func whyNotBodies(body []byte, id string, checks []whynot.Check, group string) ([][]byte, error) {
+// whyNotBodies are the searches of why not: the record's checks, its ranking under the
+// search, and (with window) the search's first hits.
+func whyNotBodies(body []byte, id string, checks []whynot.Check, group string, window bool) ([][]byte, error) {
 	c, err := whynot.Checks(id, checks)
 	if err != nil {
 		return nil, err
@@ -60,8 +61,11 @@ func whyNotBodies(body []byte, id string, checks []whynot.Check, group string) (
 	if err != nil {
 		return nil, err
 	}
-	window, err := whynot.Window(body, group)
-	return [][]byte{c, probe, window}, err
+	if !window {
+		return [][]byte{c, probe}, nil
+	}
+	w, err := whynot.Window(body, group)
+	return [][]byte{c, probe, w}, err
 }
 
 // whyNotChecks are the parts of the search the record is tested against alone: the
@@ -115,39 +119,46 @@ func queryWords(q string, ignored []string) []string {
 	return out
 }
 
-// whyNotFacts reads the answers of the probe and the window beside the search's own.
-func whyNotFacts(j *job, access searchquery.Access, req searchquery.Request, checks []whynot.Check, group string, answers [][]byte) (whynot.Facts, error) {
-	id := req.Explain.ObjectID
-	probe, err := whynot.ReadChecks(answers[0], checks)
-	if err != nil {
-		return whynot.Facts{}, err
-	}
-	ranking, hit, err := j.plan.RankingOf(answers[1])
-	if err != nil {
-		return whynot.Facts{}, err
-	}
-	if hit != id {
-		ranking = nil
-	}
-	window, err := whynot.ReadWindow(answers[2], group)
-	if err != nil {
-		return whynot.Facts{}, err
-	}
-	f := whynot.Facts{ObjectID: id, Offset: j.res.Offset, Probe: probe, Ranking: ranking, Window: window,
-		HiddenBy: j.merch.HiddenBy[id], Closest: map[string]string{}, Order: orderOf(req, access)}
+// pageFacts are the facts the search itself holds about id: its page, the rules that
+// pin or hide it.
+func pageFacts(j *job, id string) whynot.Facts {
+	f := whynot.Facts{ObjectID: id, Offset: j.res.Offset, HiddenBy: j.merch.HiddenBy[id], Closest: map[string]string{}}
 	for _, h := range j.res.Hits {
 		f.Page = append(f.Page, h.ObjectID)
 		if !h.Promoted && h.Ranking != nil {
 			f.Last, f.LastID = h.Ranking, h.ObjectID
 		}
 	}
-	if group != "" {
-		f.Group = whynot.ValueAt(probe.Source, group)
-	}
 	for _, p := range j.merch.Pins {
 		if p.ObjectID == id {
 			f.Pinned = p.Position
 		}
+	}
+	return f
+}
+
+// whyNotFacts adds to f (pageFacts) what the answers of the checks, the probe and the
+// window (when sent) say.
+func whyNotFacts(f whynot.Facts, access searchquery.Access, req searchquery.Request, checks []whynot.Check, group string, plan searchquery.Plan, answers [][]byte) (whynot.Facts, error) {
+	probe, err := whynot.ReadChecks(answers[0], checks)
+	if err != nil {
+		return whynot.Facts{}, err
+	}
+	ranking, hit, err := plan.RankingOf(answers[1])
+	if err != nil {
+		return whynot.Facts{}, err
+	}
+	if hit != f.ObjectID {
+		ranking = nil
+	}
+	if len(answers) > 2 {
+		if f.Window, err = whynot.ReadWindow(answers[2], group); err != nil {
+			return whynot.Facts{}, err
+		}
+	}
+	f.Probe, f.Ranking, f.Order = probe, ranking, orderOf(req, access)
+	if group != "" {
+		f.Group = whynot.ValueAt(probe.Source, group)
 	}
 	held := whynot.WordsOf(probe.Source, searchablePaths(access))
 	for _, c := range probe.Failed {

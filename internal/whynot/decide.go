@@ -80,6 +80,14 @@ func Decide(f Facts) searchquery.WhyNot {
 	return w
 }
 
+// NeedsWindow reports whether deciding needs the window: not when the record is on
+// the page, pinned or hidden (Position and Decide read the page, the pin, the rule),
+// only f's Page, Pinned and HiddenBy known yet. When the search does not match the
+// record the window cannot hold it either, but that is known only with the probe.
+func NeedsWindow(f Facts) bool {
+	return !slices.Contains(f.Page, f.ObjectID) && f.Pinned == 0 && f.HiddenBy == ""
+}
+
 // Position is the record's 1-based position for the request: on the page, where a rule
 // pins it, or among the window's hits; nil when it is hidden or not among the first
 // MaxWindow.
