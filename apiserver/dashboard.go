@@ -17,6 +17,7 @@ import (
 // the binary.
 //
 //go:embed dashboard/index.html dashboard/dashboard.js dashboard/ui.js dashboard/searches.js dashboard/dashboard.css
+//go:embed dashboard/login.js
 //go:embed dashboard/chart.umd.min.js
 //go:embed dashboard/studio.html dashboard/studio*.js dashboard/studio.css
 var dashboardFiles embed.FS

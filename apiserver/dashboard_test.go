@@ -36,6 +36,7 @@ var _ = Describe("The Events page", func() {
 		Entry("the page's script", "/dashboard/dashboard.js", http.StatusOK, "text/javascript"),
 		Entry("its building blocks", "/dashboard/ui.js", http.StatusOK, "text/javascript"),
 		Entry("its Searches section", "/dashboard/searches.js", http.StatusOK, "text/javascript"),
+		Entry("the key login of both pages", "/dashboard/login.js", http.StatusOK, "text/javascript"),
 		Entry("the studio", "/dashboard/studio.html", http.StatusOK, "text/html"),
 		Entry("the studio's script", "/dashboard/studio.js", http.StatusOK, "text/javascript"),
 		Entry("the studio's preview", "/dashboard/studio-preview.js", http.StatusOK, "text/javascript"),

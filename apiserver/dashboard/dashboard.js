@@ -4,9 +4,8 @@
 
 import { el, number, shortDay, table, newChart } from "./ui.js";
 import { renderSearches } from "./searches.js";
+import { api, setupLogin, chosenIndex, scrollable, showError as showAlert } from "./login.js";
 
-const KEY = "aisle.dashboard.key";
-const INDEX = "aisle.dashboard.index";
 const params = new URLSearchParams(location.search);
 // Refresh about every minute: the figures are computed at most once a minute.
 const REFRESH = Math.max(5, Number(params.get("refresh")) || 60) * 1000;
@@ -54,16 +53,8 @@ function country(code) {
   }
 }
 
-async function api(path) {
-  const res = await fetch(path, { headers: { Authorization: `Bearer ${sessionStorage.getItem(KEY)}` }, cache: "no-store" });
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw Object.assign(new Error(body.error || `the server answered ${res.status}`), { status: res.status });
-  return body;
-}
-
 function showError(message) {
-  $("error").hidden = !message;
-  $("error").textContent = message || "";
+  showAlert(message);
   if (message) document.body.dataset.state = "error";
 }
 
@@ -71,37 +62,10 @@ function isoDay(d) {
   return d.toISOString().slice(0, 10);
 }
 
-// signedIn shows the key form, or the workspace of the key in use and the period form.
-function signedIn(on) {
-  $("key-form").hidden = on;
-  $("session").hidden = !on;
-  $("view-form").hidden = !on;
-  if (!on) $("main").hidden = true;
-}
-
-// open reads the key's indexes and shows the figures; entered says the user just typed
-// the key, so the focus moves on to the index (a reload leaves the focus alone).
-async function open(entered) {
-  showError("");
-  $("status").textContent = "Reading the key's indexes…";
-  let info;
-  try {
-    info = await api("/dashboard/api/key");
-  } catch (e) {
-    // A refused key is forgotten; one the server could not check is kept for a retry.
-    if (e.status === 401 || e.status === 403) sessionStorage.removeItem(KEY);
-    signedIn(false);
-    $("status").textContent = "";
-    return showError(`This key cannot open the Events page: ${e.message}`);
-  }
+// opened shows the figures of the key's workspace; entered says the user just typed the
+// key, so the focus moves on to the index (a reload leaves the focus alone).
+async function opened(info, entered) {
   workspace = info.workspace;
-  $("workspace").textContent = workspace;
-  const select = $("index");
-  select.replaceChildren(...info.indexes.map((name) => el("option", name, { value: name })));
-  signedIn(true);
-  if (!info.indexes.length) return showError("This key has no index.");
-  const stored = sessionStorage.getItem(INDEX);
-  if (info.indexes.includes(stored)) select.value = stored;
   await load(true);
   if (entered) $("index").focus();
 }
@@ -111,8 +75,7 @@ async function open(entered) {
 async function load(asked) {
   clearTimeout(timer);
   const me = ++loads;
-  const index = $("index").value;
-  sessionStorage.setItem(INDEX, index);
+  const index = chosenIndex();
   const q = new URLSearchParams({ from: $("from").value, to: $("to").value });
   const path = `/api/teams/${encodeURIComponent(workspace)}/indexes/${encodeURIComponent(index)}/events/stats?${q}`;
   try {
@@ -246,46 +209,22 @@ function renderLists(s) {
   }));
 }
 
-// scrollable makes a table that is wider than its box (on a phone) a named stop of the
-// keyboard, so that it can be scrolled without a mouse; the others are no stop at all.
-function scrollable() {
-  for (const box of document.querySelectorAll(".scroll")) {
-    const wide = box.scrollWidth > box.clientWidth;
-    for (const [k, v] of [["tabindex", "0"], ["role", "region"], ["aria-label", `${box.dataset.label}, scrolls sideways`]]) {
-      if (wide) box.setAttribute(k, v);
-      else box.removeAttribute(k);
-    }
-  }
-}
-
 function start() {
   const today = new Date();
   $("to").value = isoDay(today);
   $("from").value = isoDay(new Date(today.getTime() - 29 * 86400000));
-  $("key-form").addEventListener("submit", (e) => {
-    e.preventDefault();
-    sessionStorage.setItem(KEY, $("key").value.trim());
-    $("key").value = "";
-    open(true);
-  });
-  $("forget").addEventListener("click", () => {
-    sessionStorage.removeItem(KEY);
-    clearTimeout(timer);
-    loads++;
-    signedIn(false);
-    $("status").textContent = "The key is forgotten.";
-    $("key").focus();
-  });
   $("view-form").addEventListener("submit", (e) => {
     e.preventDefault();
     load(true);
   });
   $("index").addEventListener("change", () => load(true));
-  addEventListener("resize", scrollable);
   // A closed <details> has no width: its table is measured again once opened.
   $("daily").closest("details").addEventListener("toggle", scrollable);
   $("search-daily").closest("details").addEventListener("toggle", scrollable);
-  if (sessionStorage.getItem(KEY)) open();
+  setupLogin({ page: "Events page", shown: ["view-form"], opened, forgotten: () => {
+    clearTimeout(timer);
+    loads++;
+  } });
 }
 
 start();
