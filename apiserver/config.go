@@ -49,7 +49,7 @@ func (b settingsBody) settings() searchv1alpha1.IndexSettings {
 		SearchableFields: b.SearchableFields, FilterableFields: b.FilterableFields, FacetFields: b.FacetFields,
 		SortableFields: b.SortableFields, Ranking: b.Ranking, CustomRanking: b.CustomRanking, Synonyms: b.Synonyms,
 		Language: b.Language, CountBrowserOrders: b.CountBrowserOrders, Recommendations: b.Recommendations,
-		Distinct: b.Distinct, EventRanking: b.EventRanking, ReRanking: b.ReRanking, Suggestions: b.Suggestions,
+		Distinct: b.Distinct, EventRanking: b.EventRanking, ReRanking: b.ReRanking.reRanking(), Suggestions: b.Suggestions,
 		FacetOrdering: b.FacetOrdering, Embedders: b.Embedders,
 	}
 	if t := b.TypoTolerance; t != nil {

@@ -27,7 +27,7 @@ type settingsBody struct {
 	Distinct *searchv1alpha1.DistinctSetting `json:"distinct,omitempty"`
 	// EventRanking and ReRanking are absent when never set.
 	EventRanking *searchv1alpha1.EventRanking `json:"eventRanking,omitempty"`
-	ReRanking    *searchv1alpha1.ReRanking    `json:"reRanking,omitempty"`
+	ReRanking    *reRankingBody               `json:"reRanking,omitempty"`
 	// Suggestions is absent when every suggestion setting is at its default.
 	Suggestions *searchv1alpha1.SuggestionsSetting `json:"suggestions,omitempty"`
 	// FacetOrdering is absent when never set.
@@ -88,7 +88,7 @@ func settingsOf(s searchv1alpha1.IndexSettings) settingsBody {
 		Recommendations:    s.Recommendations,
 		Distinct:           s.Distinct,
 		EventRanking:       s.EventRanking,
-		ReRanking:          s.ReRanking,
+		ReRanking:          reRankingBodyOf(s.ReRanking),
 		Suggestions:        s.Suggestions,
 		FacetOrdering:      s.FacetOrdering,
 		Embedders:          s.Embedders,

@@ -3,8 +3,9 @@ package merch
 import "github.com/aislehq/aisle/internal/searchquery"
 
 // How a page with promoted records is put together from the searches the search service
-// runs (its pinnedJob): planned for the window of organic hits covering the page, then cut
-// from the organic hits fetched and the promoted records found, by the places of pins.go.
+// runs (its driver's rounds): planned for the window of organic hits covering the page,
+// then cut from the organic hits fetched and the promoted records found, by the places
+// of pins.go (PinnedPage).
 
 // Covering is o with its search planned for the window of organic hits covering page
 // (Covering of every pin placed, whichever the filters let through), which the first
@@ -19,6 +20,21 @@ func (o Outcome) Covering(page searchquery.Window) Outcome {
 	m.Window = &searchquery.Window{From: from, Size: size}
 	o.Merch = &m
 	return o
+}
+
+// PinnedPage is the page [offset, offset+limit) of a search with promoted records, once the
+// pinned search found pinned and the organic search answered res for the window fetched:
+// the page, or (false) the window of organic hits it needs instead, which only a page
+// near the end of the list asks for (promoted records moving up to follow the last
+// organic hit).
+func PinnedPage(res searchquery.Response, fetched searchquery.Window, placed []Placed, pinned map[string]searchquery.Hit, offset, limit int) (searchquery.Response, searchquery.Window, bool) {
+	lay := Layout(placed, res.Total, offset, limit)
+	hits, ok := Within(res.Hits, fetched, lay)
+	if !ok {
+		return searchquery.Response{}, searchquery.Window{From: lay.From, Size: lay.Size}, false
+	}
+	res.Hits = hits
+	return MergePage(res, lay, pinned, len(placed)), searchquery.Window{}, true
 }
 
 // Within cuts the organic hits of lay out of hits, those of the window fetched; false

@@ -1,8 +1,6 @@
 package search
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
 
@@ -11,15 +9,49 @@ import (
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
-// A search runs in rounds: each round sends the bodies of every search still running,
-// one with _search, several in one _msearch (a multi-search's queries, or a distinct
-// search's merge round), and each search makes what it can of its answers. A search
-// with matchingStrategy all that matches nothing is planned again without its last word
-// for the next round; a distinct search whose answer holds records without the distinct
-// field sends its merge round (searchquery's distinctmerge.go).
+// A search runs in rounds (rounds.go sends them): each round is what the search asks
+// next, typed by what that is (round), and each answer moves the search on one step
+// (job.advance): to the next round, or to its response. The rounds a search may take:
+//   - its plan's body, with the pinned search beside it when its rules promote records;
+//   - a distinct search's merge round, when records without the distinct field match
+//     (searchquery's distinctmerge.go);
+//   - with promoted records, the organic hits of the window a page near the end of the
+//     list needs (merch.PinnedPage);
+//   - with matchingStrategy all, when nothing matched, the plan again without its last
+//     word (searchquery.NextDrop).
 
 // emptyAnswer is the answer of an index that has no physical index yet: no hits.
 var emptyAnswer = []byte(`{"hits":{"total":{"value":0},"hits":[]}}`)
+
+// round is what one search sends in a round.
+type round struct {
+	// pinned: the round fetches the promoted records of organic (its Pinned body) first.
+	pinned bool
+	// organic is the plan whose organic hits the round fetches: the search's plan, or
+	// the one of the window a page with promoted records needs.
+	organic searchquery.Plan
+	// first, in a merge round, is organic's first answer.
+	first []byte
+	// bodies are what the round sends: the pinned body, then organic's body or its
+	// merge bodies.
+	bodies [][]byte
+}
+
+// newRound is the round fetching organic's hits (in its merge round when first is
+// set), and its promoted records when pinned.
+func newRound(organic searchquery.Plan, pinned bool, first []byte) (*round, error) {
+	r := &round{pinned: pinned, organic: organic, first: first}
+	if pinned {
+		r.bodies = append(r.bodies, organic.Pinned)
+	}
+	if first == nil {
+		r.bodies = append(r.bodies, organic.Body)
+		return r, nil
+	}
+	grouped, single, err := organic.MergeBodies()
+	r.bodies = append(r.bodies, grouped, single)
+	return r, err
+}
 
 // job is one search in progress.
 type job struct {
@@ -28,13 +60,16 @@ type job struct {
 	merch merch.Outcome
 	build func(drop int, m *searchquery.Merch) (searchquery.Plan, error)
 	drop  int
-	plan  searchquery.Plan
-	// first is the search's answer while its merge round runs.
-	first []byte
-	// bodies are what the next round sends for it; none once done.
-	bodies [][]byte
-	res    searchquery.Response
-	err    error
+	// plan is the search's plan for its page (its organic window, with promoted records).
+	plan searchquery.Plan
+	// pinned and placed are the promoted records found and their places, once the
+	// pinned search has answered.
+	pinned map[string]searchquery.Hit
+	placed []merch.Placed
+	// next is the round it sends next; nil once done.
+	next *round
+	res  searchquery.Response
+	err  error
 	// learned re-ranks the answer (learning.go).
 	learned learned
 }
@@ -49,80 +84,113 @@ func newJob(alias string, out merch.Outcome, page searchquery.Window, build func
 	return j, nil
 }
 
-// replan plans the search without its last drop words.
+// replan plans the search without its last drop words, from its first round.
 func (j *job) replan(drop int) error {
 	plan, err := j.build(drop, j.merch.Merch)
 	if err != nil {
 		return err
 	}
-	j.drop, j.plan, j.first, j.bodies = drop, plan, nil, [][]byte{plan.Body}
+	next, err := newRound(plan, len(j.merch.Pins) > 0, nil)
+	if err != nil {
+		return err
+	}
+	j.drop, j.plan, j.pinned, j.placed, j.next = drop, plan, nil, nil, next
 	return nil
 }
 
-// take reads the answers to the job's bodies; the job is done when it sends none.
-func (j *job) take(answers [][]byte, errs []error) {
-	for i, err := range errs {
-		if errors.Is(err, es.ErrNotFound) {
-			answers[i], errs[i] = emptyAnswer, nil
-		}
+// advance reads the answers to the job's round: the job sends its next round, or is
+// done.
+func (j *job) advance(answers [][]byte, errs []error) {
+	if err := j.step(answers, errs); err != nil {
+		j.finish(searchquery.Response{}, err)
 	}
-	for _, err := range errs {
+}
+
+// step moves the job on by the answers to its round.
+func (j *job) step(answers [][]byte, errs []error) error {
+	r := j.next
+	if err := j.answered(r, answers, errs); err != nil {
+		return err
+	}
+	if r.pinned {
+		pinned, err := searchquery.ShapePinned(r.organic, answers[0])
 		if err != nil {
-			j.finish(searchquery.Response{}, j.refusal(err))
-			return
+			return err
 		}
+		j.pinned = pinned
+		j.placed = merch.Place(j.merch.Pins, func(id string) bool { _, ok := pinned[id]; return ok })
+		answers = answers[1:]
 	}
-	if j.first != nil {
-		j.conclude(searchquery.ShapeMerged(j.plan, j.first, answers[0], answers[1]))
-		return
-	}
-	ungrouped, err := j.plan.Ungrouped(answers[0])
-	if err != nil || !ungrouped {
-		if err == nil {
-			j.conclude(searchquery.Shape(j.plan, answers[0]))
-			return
+	if r.first != nil {
+		res, err := searchquery.ShapeMerged(r.organic, r.first, answers[0], answers[1])
+		if err != nil {
+			return err
 		}
-		j.finish(searchquery.Response{}, err)
-		return
+		return j.settle(r, res)
 	}
-	grouped, single, err := j.plan.MergeBodies()
+	ungrouped, err := r.organic.Ungrouped(answers[0])
 	if err != nil {
-		j.finish(searchquery.Response{}, err)
-		return
+		return err
 	}
-	j.first, j.bodies = answers[0], [][]byte{grouped, single}
+	if ungrouped {
+		j.next, err = newRound(r.organic, false, answers[0])
+		return err
+	}
+	res, err := searchquery.Shape(r.organic, answers[0])
+	if err != nil {
+		return err
+	}
+	return j.settle(r, res)
+}
+
+// answered reads an index without a physical index as one without hits, and fails the
+// round with the first error among its answers (the pinned search's first).
+func (j *job) answered(r *round, answers [][]byte, errs []error) error {
+	for i, err := range errs {
+		switch {
+		case errors.Is(err, es.ErrNotFound):
+			answers[i] = emptyAnswer
+		case err != nil && r.pinned && i == 0:
+			return err
+		case err != nil:
+			return refusal(r.organic, err)
+		}
+	}
+	return nil
+}
+
+// settle takes the organic hits res of r's plan: the search drops one more word when
+// nothing matched and it may, fetches the organic window its page needs, or finishes.
+func (j *job) settle(r *round, res searchquery.Response) error {
+	if drop, again := searchquery.NextDrop(j.plan.Retry, res.Total > 0, j.drop); again {
+		return j.replan(drop)
+	}
+	if len(j.merch.Pins) == 0 {
+		j.finish(res, nil)
+		return nil
+	}
+	page, window, ok := merch.PinnedPage(res, r.organic.Organic, j.placed, j.pinned, j.plan.Offset, j.plan.Limit)
+	if ok {
+		j.finish(page, nil)
+		return nil
+	}
+	m := *j.merch.Merch
+	m.Window = &window
+	plan, err := j.build(j.drop, &m)
+	if err != nil {
+		return err
+	}
+	j.next, err = newRound(plan, false, nil)
+	return err
 }
 
 // refusal says why the backend refused a grouping search too: a distinct field needs
 // one value per record.
-func (j *job) refusal(err error) error {
-	if errors.Is(err, searchquery.ErrInvalid) && j.plan.Grouped() {
+func refusal(plan searchquery.Plan, err error) error {
+	if errors.Is(err, searchquery.ErrInvalid) && plan.Grouped() {
 		return fmt.Errorf("%w (or a record holds several values of the distinct field, which groups need one of)", err)
 	}
 	return err
-}
-
-// conclude finishes with a response, unless it matched nothing and the search may drop
-// a word.
-func (j *job) conclude(res searchquery.Response, err error) {
-	if err == nil && j.retry(res.Total) {
-		return
-	}
-	j.finish(res, err)
-}
-
-// retry plans the search again without one more word when an answer of total hits
-// calls for it (searchquery.NextDrop), finishing it if that plan fails: false when the
-// answer stands.
-func (j *job) retry(total int64) bool {
-	drop, again := searchquery.NextDrop(j.plan.Retry, total > 0, j.drop)
-	if !again {
-		return false
-	}
-	if err := j.replan(drop); err != nil {
-		j.finish(searchquery.Response{}, err)
-	}
-	return true
 }
 
 func (j *job) finish(res searchquery.Response, err error) {
@@ -130,76 +198,5 @@ func (j *job) finish(res searchquery.Response, err error) {
 		res.AppliedRules, res.UserData, res.RenderingContent = j.merch.Applied, j.merch.UserData, j.merch.RenderingContent
 		j.learned.apply(&res)
 	}
-	j.res, j.err, j.bodies = res, err, nil
-}
-
-// roundJob is a search in progress that sends its bodies in the shared rounds.
-type roundJob interface {
-	// index is the alias its bodies search.
-	index() string
-	// pending are the bodies its next round sends; none once done.
-	pending() [][]byte
-	// take reads the answers to its pending bodies.
-	take(answers [][]byte, errs []error)
-}
-
-func (j *job) index() string     { return j.alias }
-func (j *job) pending() [][]byte { return j.bodies }
-
-// runJobs runs jobs in rounds until every one is done.
-func (s *Service) runJobs(ctx context.Context, jobs ...roundJob) {
-	pending := jobs
-	for len(pending) > 0 {
-		var aliases []string
-		var bodies [][]byte
-		for _, j := range pending {
-			for _, b := range j.pending() {
-				aliases, bodies = append(aliases, j.index()), append(bodies, b)
-			}
-		}
-		answers, errs := s.send(ctx, aliases, bodies)
-		next := pending[:0]
-		for _, j := range pending {
-			n := len(j.pending())
-			j.take(answers[:n], errs[:n])
-			answers, errs = answers[n:], errs[n:]
-			if len(j.pending()) > 0 {
-				next = append(next, j)
-			}
-		}
-		pending = next
-	}
-}
-
-// send runs bodies against the indexes behind aliases: one with _search, several in one
-// _msearch. A failure of the whole _msearch fails each search.
-func (s *Service) send(ctx context.Context, aliases []string, bodies [][]byte) ([][]byte, []error) {
-	if len(bodies) == 1 {
-		raw, err := s.run(ctx, aliases[0], bodies[0])
-		return [][]byte{raw}, []error{err}
-	}
-	answers, errs, err := s.msearch(ctx, aliases, bodies)
-	if err != nil {
-		answers, errs = make([][]byte, len(bodies)), make([]error, len(bodies))
-		for i := range errs {
-			errs[i] = err
-		}
-	}
-	return answers, errs
-}
-
-func (s *Service) msearch(ctx context.Context, aliases []string, bodies [][]byte) ([][]byte, []error, error) {
-	nd, err := es.MsearchBody(aliases, bodies)
-	if err != nil {
-		return nil, nil, err
-	}
-	res, err := s.es.Msearch().TypedKeys(false).Raw(bytes.NewReader(nd)).Perform(ctx)
-	answers, errs, err := es.MsearchItems(len(bodies), res, err)
-	if err != nil {
-		return nil, nil, fmt.Errorf("searching in an _msearch: %w", err)
-	}
-	for i, e := range errs {
-		errs[i] = searchError(aliases[i], e)
-	}
-	return answers, errs, nil
+	j.res, j.err, j.next = res, err, nil
 }

@@ -22,7 +22,8 @@ type Result struct {
 }
 
 // MultiSearch runs queries together, each prepared as Search prepares it, their rounds
-// sharing one _msearch (a query whose rules promote records runs its own, as in Search); the results are in the order of the queries. A query that fails
+// sharing one _msearch (a query whose rules promote records sends its pinned search in
+// them too); the results are in the order of the queries. A query that fails
 // (invalid, or refused by the backend) fails alone. Took is the time of the whole.
 func (s *Service) MultiSearch(ctx context.Context, queries []Query) []Result {
 	start := time.Now()
@@ -41,7 +42,7 @@ func (s *Service) MultiSearch(ctx context.Context, queries []Query) []Result {
 		}
 		jobs[i], running = j, append(running, j)
 	}
-	s.runAll(ctx, running)
+	s.drive(ctx, running)
 	took := time.Since(start).Milliseconds()
 	for i, j := range jobs {
 		if j != nil {

@@ -70,7 +70,7 @@ func (s *Service) Search(ctx context.Context, alias string, access searchquery.A
 	if err != nil {
 		return searchquery.Response{}, err
 	}
-	s.runAll(ctx, []*job{j})
+	s.drive(ctx, []*job{j})
 	if j.err == nil && req.Explain.ObjectID != "" {
 		j.res.WhyNot, j.err = s.whyNot(ctx, j, access, req)
 	}

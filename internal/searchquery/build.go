@@ -195,7 +195,7 @@ func source(req Request, r Access) map[string]any {
 		includes = r.retrievable()
 	}
 	if len(includes) > 0 {
-		src["includes"] = append([]string{"objectID"}, includes...)
+		src["includes"] = append([]string{indexmapping.ObjectIDField}, includes...)
 	}
 	return src
 }

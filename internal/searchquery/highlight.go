@@ -137,7 +137,7 @@ func (h *highlightPlan) highlights(es map[string][]string, record map[string]any
 
 func (h *highlightPlan) shows(path string) bool {
 	if h.all {
-		return path != "objectID" && !strings.HasSuffix(path, "."+indexmapping.KeywordSubfield) &&
+		return path != indexmapping.ObjectIDField && !strings.HasSuffix(path, "."+indexmapping.KeywordSubfield) &&
 			!strings.HasSuffix(path, "."+indexmapping.WordsSubfield)
 	}
 	return slices.Contains(h.fields, path)

@@ -3,6 +3,7 @@ package searchquery
 import (
 	"strconv"
 
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"github.com/aislehq/aisle/internal/relevance"
 )
 
@@ -48,7 +49,7 @@ func popularityClauses(r radix, signalsIndex string) []any {
 	out := make([]any, 0, PopularityLevels-1)
 	for l := 1; l < PopularityLevels; l++ {
 		lookup := map[string]any{"index": signalsIndex, "id": PopularityLevelID(l), "path": PopularityIDsPath}
-		out = append(out, constant(map[string]any{"terms": map[string]any{"objectID": lookup}}, min(int64(l), size-1)*base))
+		out = append(out, constant(map[string]any{"terms": map[string]any{indexmapping.ObjectIDField: lookup}}, min(int64(l), size-1)*base))
 	}
 	return out
 }

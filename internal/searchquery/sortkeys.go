@@ -4,6 +4,7 @@ import (
 	"math"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"github.com/aislehq/aisle/internal/relevance"
 )
 
@@ -152,7 +153,7 @@ func (o hitOrder) sort() []any {
 	for _, k := range o.after {
 		keys = append(keys, map[string]any{k.field: map[string]any{"order": k.order}})
 	}
-	return append(keys, map[string]any{"objectID": map[string]any{"order": "asc"}})
+	return append(keys, map[string]any{indexmapping.ObjectIDField: map[string]any{"order": "asc"}})
 }
 
 // bandClauses are the clauses of the quantized bands: for a field ranked desc, a
