@@ -12,32 +12,25 @@ func View8(b []byte) []int8 {
 
 // DotInt8 is the dot product of two int8 vectors of one length. A graph walk of
 // int8_hnsw computes one per node it visits: on amd64 with AVX2 the bulk of it runs 32
-// codes a step (int8_amd64.s), the rest here.
-func DotInt8(a, b []int8) int32 {
-	b = b[:len(a)]
-	head := 0
-	var s int32
-	if useAVX2 {
-		head = len(a) &^ 31
-		if head > 0 {
-			s = dotInt8AVX2(&a[0], &b[0], head)
-		}
-	}
-	return s + dotInt8Go(a[head:], b[head:])
-}
+// codes a step (simd_amd64.s), the rest here.
+func DotInt8(a, b []int8) int32 { return int8Kernel(a, b, dotInt8AVX2, dotInt8Go) }
 
 // SquareInt8 is the squared euclidean distance between two int8 vectors of one length.
-func SquareInt8(a, b []int8) int32 {
+func SquareInt8(a, b []int8) int32 { return int8Kernel(a, b, squareInt8AVX2, squareInt8Go) }
+
+// int8Kernel sums a kernel over a and b: its AVX2 form over the whole 32-code steps
+// when the CPU has AVX2, its Go form over the rest (or all of it).
+func int8Kernel(a, b []int8, avx2 func(a, b *int8, n int) int32, tail func(a, b []int8) int32) int32 {
 	b = b[:len(a)]
 	head := 0
 	var s int32
 	if useAVX2 {
 		head = len(a) &^ 31
 		if head > 0 {
-			s = squareInt8AVX2(&a[0], &b[0], head)
+			s = avx2(&a[0], &b[0], head)
 		}
 	}
-	return s + squareInt8Go(a[head:], b[head:])
+	return s + tail(a[head:], b[head:])
 }
 
 // dotInt8Go keeps four sums, so that the products of one step do not wait on each
