@@ -80,18 +80,19 @@ func benchCatalogVectors(b *testing.B, docs int, env ...string) {
 		// The exact answers are computed first and the merges that follow the last
 		// refresh are let finish, so that the engine CPU of the loop below is the
 		// searches' own, not the background merges' nor time spent between searches.
+		vecs := make([][]float32, queries)
 		exact := make([][]string, queries)
-		for q := range exact {
-			exact[q] = exactTopIDs(all, qs[q*vectorDims:(q+1)*vectorDims], k)
+		for q := range vecs {
+			vecs[q] = qs[q*vectorDims : (q+1)*vectorDims]
+			exact[q] = exactTopIDs(all, vecs[q], k)
 		}
-		b.ReportMetric(settle(eng).Seconds(), "settle_s")
+		b.ReportMetric(eng.settle().Seconds(), "settle_s")
 		cpuBefore := eng.cpuSeconds()
 		var lat []time.Duration
 		total := 0.0
 		for q := 0; q < queries; q++ {
-			vec := qs[q*vectorDims : (q+1)*vectorDims]
 			t := time.Now()
-			got := knnSearchIDs(b, client, vec, k)
+			got := knnSearchIDs(b, client, vecs[q], k)
 			lat = append(lat, time.Since(t))
 			total += overlap(got, exact[q]) / k
 		}
@@ -185,18 +186,4 @@ func overlap(got, want []string) float64 {
 		}
 	}
 	return float64(n)
-}
-
-// settle waits until the engine uses less than 5% of a core over a second (its
-// merges are done), at most five minutes, and returns how long that took.
-func settle(eng *engineProcess) time.Duration {
-	start := time.Now()
-	for time.Since(start) < 5*time.Minute {
-		before := eng.cpuSeconds()
-		time.Sleep(time.Second)
-		if eng.cpuSeconds()-before < 0.05 {
-			break
-		}
-	}
-	return time.Since(start)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // engineProcess is an engine in its own process, measured from /proc.
@@ -61,6 +62,20 @@ func (e *engineProcess) cpuSeconds() float64 {
 	utime, _ := strconv.ParseFloat(f[11], 64)
 	stime, _ := strconv.ParseFloat(f[12], 64)
 	return (utime + stime) / 100 // USER_HZ is 100 on Linux
+}
+
+// settle waits until the engine uses less than 5% of a core over a second (its
+// merges are done), at most five minutes, and returns how long that took.
+func (e *engineProcess) settle() time.Duration {
+	start := time.Now()
+	for time.Since(start) < 5*time.Minute {
+		before := e.cpuSeconds()
+		time.Sleep(time.Second)
+		if e.cpuSeconds()-before < 0.05 {
+			break
+		}
+	}
+	return time.Since(start)
 }
 
 // peakRSSMB is the engine's peak resident set size (VmHWM).
