@@ -19,7 +19,7 @@ func loopableMore(q bq.Query, c *Context) bool {
 	switch x := q.(type) {
 	case *constantQuery:
 		return Matchable(x.filter, c)
-	case *fuzzyQuery:
+	case *fuzzyQuery, *knnQuery:
 		return true
 	case *topQuery:
 		return loopableMore(x.Query, c)
@@ -96,6 +96,8 @@ func (p *planner) moreNode(q bq.Query, boost float32) (loop.Node, error) {
 		return p.constant(x.filter, x.times(boost))
 	case *fuzzyQuery:
 		return p.fuzzyNode(x, boost)
+	case *knnQuery:
+		return p.knnNode(x, boost)
 	case *topQuery:
 		return p.node(x.Query, boost)
 	}

@@ -1,6 +1,8 @@
 package dsl
 
 import (
+	"context"
+
 	"github.com/blevesearch/bleve/v2/mapping"
 	bq "github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
@@ -13,8 +15,8 @@ import (
 // LoopPlan plans a search's query (as Top returns it) for the engine's own search loop
 // (package loop) over one reader, scored as its scorer would score it. The query must be
 // one the loop runs (Loopable): the searcher decides, once, which path a search takes.
-func LoopPlan(q bq.Query, c *Context, r index.IndexReader, m mapping.IndexMapping) (loop.Node, error) {
-	p, err := newPlanner(r, m, c)
+func LoopPlan(ctx context.Context, q bq.Query, c *Context, r index.IndexReader, m mapping.IndexMapping) (loop.Node, error) {
+	p, err := newPlanner(ctx, r, m, c)
 	if err != nil {
 		return nil, err
 	}
@@ -24,7 +26,7 @@ func LoopPlan(q bq.Query, c *Context, r index.IndexReader, m mapping.IndexMappin
 // Loopable reports whether the loop runs every part of q: term queries (those of match
 // and multi_match), dis_max (multi_match's best_fields and most_fields), match_none, bool
 // queries of these (see loopableBool), phrases (match_phrase, multi_match's phrase
-// type), and constant_score, fuzzy, prefix and terms queries (see loopableMore).
+// type), and constant_score, fuzzy, knn, prefix and terms queries (see loopableMore).
 func Loopable(q bq.Query, c *Context) bool {
 	switch x := q.(type) {
 	case *termQuery, *phraseQuery, *bq.MatchNoneQuery:
@@ -47,6 +49,8 @@ func allLoopable(qs []bq.Query, c *Context) bool {
 }
 
 type planner struct {
+	// ctx bounds what planning runs itself (a kNN clause's filter and search).
+	ctx  context.Context
 	r    index.IndexReader
 	rd   *scoring.Reader
 	view *columns.View
@@ -56,13 +60,13 @@ type planner struct {
 	phrases map[string]*plannedTerms
 }
 
-func newPlanner(r index.IndexReader, m mapping.IndexMapping, c *Context) (*planner, error) {
+func newPlanner(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, c *Context) (*planner, error) {
 	rd, err := scoring.ReaderOf(r)
 	if err != nil {
 		return nil, err
 	}
 	v, _ := columns.ViewOf(r) // a scorch reader, as ReaderOf checked
-	return &planner{r: r, rd: rd, view: v, m: m, c: c}, nil
+	return &planner{ctx: ctx, r: r, rd: rd, view: v, m: m, c: c}, nil
 }
 
 // node plans q under its ancestors' boost, as q's scorer would be built.

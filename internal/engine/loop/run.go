@@ -42,6 +42,22 @@ func SegmentsOf(r index.IndexReader) (*Segments, bool) {
 	return out, true
 }
 
+// SegmentCounts are the documents of each segment of r, deleted ones included, in the
+// reader's order: how bleve numbers documents across a reader (see HitsOf); nil for a
+// reader without segments.
+func SegmentCounts(r index.IndexReader) []uint64 {
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil
+	}
+	ss := snap.Segments()
+	out := make([]uint64, len(ss))
+	for i, s := range ss {
+		out[i] = s.Segment().Count()
+	}
+	return out
+}
+
 // deletedBits is a bit per document of the segment, set for the deleted ones; nil when
 // none is.
 func deletedBits(s *scorch.SegmentSnapshot, count uint64) []uint64 {

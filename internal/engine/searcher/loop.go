@@ -46,7 +46,7 @@ func (p *plan) runLoop(ctx context.Context, r index.IndexReader, m mapping.Index
 	if !ok {
 		return nil, false, nil
 	}
-	node, err := dsl.LoopPlan(p.query, p.qc, r, m)
+	node, err := dsl.LoopPlan(ctx, p.query, p.qc, r, m)
 	if err != nil {
 		return nil, false, err
 	}
