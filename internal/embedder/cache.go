@@ -8,7 +8,7 @@ import (
 )
 
 // QueryCache keeps the vectors of recent queries, so a query asked again costs no call:
-// an LRU of bounded size, keyed by the embedder's server, model, dimensions and text.
+// an LRU of bounded size, keyed by the embedder's server, model, dimensions (and whether they are sent) and text.
 type QueryCache struct {
 	lru *lru.Cache[string, []float32]
 }
@@ -24,7 +24,7 @@ func NewQueryCache(size int) (*QueryCache, error) {
 
 // Vector is text's vector from the cache, or from c (then cached).
 func (q *QueryCache) Vector(ctx context.Context, c *Client, text string) ([]float32, error) {
-	key := fmt.Sprintf("%s\x00%s\x00%d\x00%s", c.cfg.URL, c.cfg.Model, c.cfg.Dimensions, text)
+	key := fmt.Sprintf("%s\x00%s\x00%d\x00%t\x00%s", c.cfg.URL, c.cfg.Model, c.cfg.Dimensions, c.cfg.SendDimensions, text)
 	if v, ok := q.lru.Get(key); ok {
 		return v, nil
 	}

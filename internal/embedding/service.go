@@ -94,7 +94,7 @@ func New(client *elasticsearch.TypedClient, cfg Config) (*Service, error) {
 // client is the embedder client of n, with its server's URL and token.
 func (s *Service) client(ctx context.Context, namespace string, n Named, bounds embedder.Config) (*embedder.Client, error) {
 	cfg := bounds
-	cfg.URL, cfg.Model, cfg.Dimensions = n.URL, n.Model, int(n.Dimensions)
+	cfg.URL, cfg.Model, cfg.Dimensions, cfg.SendDimensions = n.URL, n.Model, int(n.Dimensions), n.SendDimensions
 	if cfg.URL == "" {
 		cfg.URL = s.cfg.DefaultURL
 	}

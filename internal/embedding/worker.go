@@ -65,7 +65,7 @@ func (s *Service) Pass(ctx context.Context, idx *searchv1alpha1.SearchIndex, n N
 		return 0, err
 	}
 	fp := Fingerprint(n.Embedder)
-	keys, texts, err := textsOf(docs, tpl, int(n.DocumentTemplateMaxBytes), fp)
+	keys, texts, err := textsOf(docs, tpl, int(n.DocumentTemplateMaxBytes), VectorSource(n.Embedder))
 	if err != nil {
 		return 0, err
 	}
@@ -85,7 +85,7 @@ func (s *Service) Pass(ctx context.Context, idx *searchv1alpha1.SearchIndex, n N
 
 // textsOf renders each record's text and its key; texts maps each key of a non-empty
 // text to it, once.
-func textsOf(docs []waitingDoc, tpl doctemplate.Template, maxBytes int, fp string) ([]string, map[string]string, error) {
+func textsOf(docs []waitingDoc, tpl doctemplate.Template, maxBytes int, source string) ([]string, map[string]string, error) {
 	keys := make([]string, len(docs))
 	texts := map[string]string{}
 	for i, d := range docs {
@@ -96,7 +96,7 @@ func textsOf(docs []waitingDoc, tpl doctemplate.Template, maxBytes int, fp strin
 			return nil, nil, fmt.Errorf("decoding record %s: %w", d.ID, err)
 		}
 		text := tpl.Render(rec, maxBytes)
-		keys[i] = TextKey(fp, text)
+		keys[i] = TextKey(source, text)
 		if text != "" {
 			texts[keys[i]] = text
 		}
