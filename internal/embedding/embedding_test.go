@@ -8,10 +8,15 @@ import (
 	. "github.com/onsi/gomega"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/catalog/catalogtest"
 	"github.com/aislehq/aisle/internal/embedding"
 )
 
+// engineURL is the embedded engine the worker's specs embed into.
+var engineURL string
+
 func TestEmbedding(t *testing.T) {
+	engineURL = catalogtest.StartEngine(t)
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "embedding")
 }

@@ -59,6 +59,7 @@ type Service struct {
 	store   store
 	control *controlindex.Store
 	queries *embedder.QueryCache
+	leases  leases
 }
 
 // New returns the embedding service over client.

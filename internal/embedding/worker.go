@@ -18,8 +18,11 @@ type IndexLister func(ctx context.Context) ([]searchv1alpha1.SearchIndex, error)
 
 // Run embeds, until ctx ends, the records waiting for a vector of an openAI embedder
 // of any index: pass after pass while there is work, pausing Interval when there is
-// none or a pass failed (the failure is logged; the records keep waiting).
+// none or a pass failed (the failure is logged; the records keep waiting). When ctx
+// ends it releases its leases, so that another replica, or this one restarted, goes on
+// at once.
 func (s *Service) Run(ctx context.Context, list IndexLister) {
+	defer s.release(ctx)
 	for ctx.Err() == nil {
 		busy := false
 		idxs, err := list(ctx)
@@ -45,6 +48,16 @@ func (s *Service) Run(ctx context.Context, list IndexLister) {
 	}
 }
 
+// release gives up the leases of a replica that stops, within a few seconds of ctx's
+// end.
+func (s *Service) release(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := s.leases.releaseAll(ctx, s.control); err != nil {
+		s.cfg.Logger.WarnContext(ctx, "the embedding leases are left to lapse", slog.Any("error", err))
+	}
+}
+
 // Pass embeds up to Records records of idx waiting for n's vector, and answers how many
 // it looked at (0: none waits).
 func (s *Service) Pass(ctx context.Context, idx *searchv1alpha1.SearchIndex, n Named) (int, error) {
@@ -61,7 +74,7 @@ func (s *Service) Pass(ctx context.Context, idx *searchv1alpha1.SearchIndex, n N
 		return 0, err
 	}
 	// The lease is taken only when there is work: an idle pass writes nothing.
-	if held, err := holdLease(ctx, s.control, names, n.Name, s.cfg.Holder, time.Now(), s.cfg.Lease); err != nil || !held {
+	if held, err := s.leases.hold(ctx, s.control, names, n.Name, s.cfg.Holder, time.Now(), s.cfg.Lease); err != nil || !held {
 		return 0, err
 	}
 	fp := Fingerprint(n.Embedder)
