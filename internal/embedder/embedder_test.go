@@ -121,6 +121,32 @@ var _ = Describe("The OpenAI embeddings client", func() {
 	})
 })
 
+var _ = Describe("The query vector cache", func() {
+	It("drops the vectors of sources no embedder uses any more, and keeps the others", func() {
+		srv := embeddertest.New(8)
+		DeferCleanup(srv.Close)
+		cache, err := embedder.NewQueryCache(100)
+		Expect(err).NotTo(HaveOccurred())
+		kept, gone := fast(srv.URL), fast(srv.URL)
+		gone.Model = "retired"
+		keptClient, goneClient := embedder.New(kept, nil), embedder.New(gone, nil)
+		for _, c := range []*embedder.Client{keptClient, goneClient} {
+			_, err := cache.Vector(context.Background(), c, "warm hat")
+			Expect(err).NotTo(HaveOccurred())
+		}
+		Expect(cache.Len()).To(Equal(2))
+		Expect(srv.Count("warm hat")).To(Equal(2))
+
+		Expect(cache.Retain(func(s embedder.Source) bool { return s == keptClient.Source() })).To(Equal(1))
+		Expect(cache.Len()).To(Equal(1))
+		for _, c := range []*embedder.Client{keptClient, goneClient} {
+			_, err := cache.Vector(context.Background(), c, "warm hat")
+			Expect(err).NotTo(HaveOccurred())
+		}
+		Expect(srv.Count("warm hat")).To(Equal(3), "only the dropped source's query was embedded again")
+	})
+})
+
 var _ = DescribeTable("The wait before a retry",
 	func(attempt int, retryAfter string, jitter float64, want time.Duration) {
 		Expect(embedder.Delay(attempt, 100*time.Millisecond, 2*time.Second, retryAfter, jitter)).To(Equal(want))

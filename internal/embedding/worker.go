@@ -30,14 +30,14 @@ func (s *Service) Run(ctx context.Context, list IndexLister) {
 			s.cfg.Logger.ErrorContext(ctx, "listing indexes for their embedders", slog.Any("error", err))
 		}
 		for i := range idxs {
-			for _, n := range Computed(idxs[i].Spec.Settings) {
-				done, err := s.Pass(ctx, &idxs[i], n)
-				if err != nil && ctx.Err() == nil {
-					s.cfg.Logger.ErrorContext(ctx, "embedding records", slog.String("index", idxs[i].Namespace+"/"+idxs[i].Name),
-						slog.String("embedder", n.Name), slog.Any("error", err))
-				}
-				busy = busy || (err == nil && done > 0)
+			worked, idle := s.embedIndex(ctx, &idxs[i])
+			busy = busy || worked
+			if idle {
+				s.pruneIdle(ctx, &idxs[i])
 			}
+		}
+		if err == nil {
+			s.retainQueries(idxs)
 		}
 		if !busy {
 			select {
@@ -46,6 +46,22 @@ func (s *Service) Run(ctx context.Context, list IndexLister) {
 			}
 		}
 	}
+}
+
+// embedIndex runs a pass for each openAI embedder of idx: worked when one embedded
+// records, idle when none failed and none found a record waiting.
+func (s *Service) embedIndex(ctx context.Context, idx *searchv1alpha1.SearchIndex) (worked, idle bool) {
+	idle = true
+	for _, n := range Computed(idx.Spec.Settings) {
+		done, err := s.Pass(ctx, idx, n)
+		if err != nil && ctx.Err() == nil {
+			s.cfg.Logger.ErrorContext(ctx, "embedding records", slog.String("index", idx.Namespace+"/"+idx.Name),
+				slog.String("embedder", n.Name), slog.Any("error", err))
+		}
+		worked = worked || (err == nil && done > 0)
+		idle = idle && err == nil && done == 0
+	}
+	return worked, idle
 }
 
 // release gives up the leases of a replica that stops, within a few seconds of ctx's

@@ -42,39 +42,56 @@ func workerIndex(client *elasticsearch.TypedClient, srv *embeddertest.Server) (s
 		Embedders: map[string]searchv1alpha1.Embedder{"bge": {Source: searchv1alpha1.EmbedderOpenAI, Dimensions: 8,
 			URL: srv.URL, Model: "bow-8", DocumentTemplate: "{{name}}"}},
 	}
-	t := catalog.Target{Names: esnames.For(idx.Namespace, idx.Name), Settings: idx.Spec.Settings}
-	Expect(catalogtest.Create(context.Background(), client, t.Names, t.Settings)).To(Succeed())
+	Expect(catalogtest.Create(context.Background(), client, esnames.For(idx.Namespace, idx.Name), idx.Spec.Settings)).To(Succeed())
 	texts := map[string]string{}
-	raws := make([]json.RawMessage, workerRecords)
-	for i := range raws {
-		id, name := fmt.Sprintf("r%d", i), fmt.Sprintf("thing number %d of the worker", i)
-		raws[i], texts[id] = json.RawMessage(fmt.Sprintf(`{"objectID": %q, "name": %q}`, id, name)), name
+	for i := range workerRecords {
+		texts[fmt.Sprintf("r%d", i)] = fmt.Sprintf("thing number %d of the worker", i)
+	}
+	writeNames(client, idx, texts)
+	return idx, texts
+}
+
+// writeNames writes, through the catalog, the records of idx named names by objectID.
+func writeNames(client *elasticsearch.TypedClient, idx searchv1alpha1.SearchIndex, names map[string]string) {
+	var raws []json.RawMessage
+	for id, name := range names {
+		raws = append(raws, json.RawMessage(fmt.Sprintf(`{"objectID": %q, "name": %q}`, id, name)))
 	}
 	recs, err := catalog.ValidateRecords(raws, 1, catalog.MaxPostRecords)
 	Expect(err).NotTo(HaveOccurred())
+	t := catalog.Target{Names: esnames.For(idx.Namespace, idx.Name), Settings: idx.Spec.Settings}
 	_, err = catalog.New(client, catalog.Config{}).Upsert(context.Background(), t, recs)
 	Expect(err).NotTo(HaveOccurred())
-	return idx, texts
 }
 
 // replica is one API server replica's embedding service, named holder, on client.
 func replica(client *elasticsearch.TypedClient, holder string, lease time.Duration) *embedding.Service {
-	s, err := embedding.New(client, embedding.Config{Records: workerRecords / 6, Interval: 20 * time.Millisecond,
-		Holder: holder, Lease: lease, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Client: embedder.Config{CallTimeout: time.Second, Attempts: 3, Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}})
+	return replicaWith(client, embedding.Config{Holder: holder, Lease: lease})
+}
+
+// replicaWith is a replica of cfg, with short pauses and retries.
+func replicaWith(client *elasticsearch.TypedClient, cfg embedding.Config) *embedding.Service {
+	cfg.Records, cfg.Interval, cfg.Logger = workerRecords/6, 20*time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg.Client = embedder.Config{CallTimeout: time.Second, Attempts: 3, Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}
+	s, err := embedding.New(client, cfg)
 	Expect(err).NotTo(HaveOccurred())
 	return s
 }
 
 // start runs s over idx until the returned stop, which waits until Run returned.
 func start(s *embedding.Service, idx searchv1alpha1.SearchIndex) (stop func()) {
+	return startOn(s, func(context.Context) ([]searchv1alpha1.SearchIndex, error) {
+		return []searchv1alpha1.SearchIndex{idx}, nil
+	})
+}
+
+// startOn runs s over the indexes list gives until the returned stop.
+func startOn(s *embedding.Service, list embedding.IndexLister) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		s.Run(ctx, func(context.Context) ([]searchv1alpha1.SearchIndex, error) {
-			return []searchv1alpha1.SearchIndex{idx}, nil
-		})
+		s.Run(ctx, list)
 	}()
 	return func() { cancel(); <-done }
 }
