@@ -56,6 +56,7 @@ func keepVectors(src json.RawMessage, keep vectorKeep) (json.RawMessage, error) 
 	if err != nil {
 		return nil, err
 	}
+	n := len(vectors) + len(states)
 	for name, v := range vectors {
 		if e, ok := keep[name]; !ok || !fits(v, e.dims) {
 			delete(vectors, name)
@@ -66,6 +67,9 @@ func keepVectors(src json.RawMessage, keep vectorKeep) (json.RawMessage, error) 
 		if e, ok := keep[name]; !ok || !e.computed {
 			delete(states, name)
 		}
+	}
+	if len(vectors)+len(states) == n {
+		return src, nil // everything is kept: the record is copied as stored
 	}
 	if err := setSubObject(rec, indexmapping.VectorsField, vectors); err != nil {
 		return nil, err
@@ -90,11 +94,24 @@ func marshal(v any) ([]byte, error) {
 
 // fits: a null vector (a computed one of an empty text) or one of dims numbers.
 func fits(v json.RawMessage, dims int) bool {
-	if bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+	v = bytes.TrimSpace(v)
+	if bytes.Equal(v, []byte("null")) {
 		return true
 	}
-	var arr []json.RawMessage
-	return json.Unmarshal(v, &arr) == nil && len(arr) == dims
+	if len(v) < 2 || v[0] != '[' || v[len(v)-1] != ']' {
+		return false
+	}
+	inner := bytes.TrimSpace(v[1 : len(v)-1])
+	if bytes.ContainsAny(inner, `[{"`) {
+		// Not a flat array of numbers (a write checks vectors, so only a stored record
+		// from before that check): counted the slow way.
+		var arr []json.RawMessage
+		return json.Unmarshal(v, &arr) == nil && len(arr) == dims
+	}
+	if len(inner) == 0 {
+		return dims == 0
+	}
+	return bytes.Count(inner, []byte(",")) == dims-1
 }
 
 func subObject(rec map[string]json.RawMessage, key string) (map[string]json.RawMessage, error) {

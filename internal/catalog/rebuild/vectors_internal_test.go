@@ -64,3 +64,31 @@ var _ = Describe("A rebuild's copy of a record", func() {
 		Expect(missingTopProps(have, live)).To(Equal(map[string]any{"color": map[string]any{"type": "keyword"}}))
 	})
 })
+
+// BenchmarkKeepVectors is the copy's cost per record holding a 512-dimension vector
+// it keeps, alone or beside one of a removed embedder it drops.
+func BenchmarkKeepVectors(b *testing.B) {
+	keep := vectorsOf(searchv1alpha1.IndexSettings{Embedders: map[string]searchv1alpha1.Embedder{
+		"use": {Source: searchv1alpha1.EmbedderUserProvided, Dimensions: 512}}})
+	vec := make([]float32, 512)
+	for i := range vec {
+		vec[i] = float32(i%7) / 7
+	}
+	for name, vectors := range map[string]map[string]any{
+		"kept": {"use": vec}, "dropping": {"use": vec, "old": vec[:8]},
+	} {
+		src, err := json.Marshal(map[string]any{"objectID": "a", "name": "red shoe", "brand": "acme", "_vectors": vectors})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				if _, err := keepVectors(src, keep); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
