@@ -173,14 +173,15 @@ func (s store) deleteKept(ctx context.Context, index string, keys []string) (int
 	return len(keys), nil
 }
 
-// pruneIdle prunes the kept vectors of idx, at most once per PruneInterval; a failure
-// is logged and tried again at the next interval.
+// pruneIdle prunes the kept vectors of idx, at most once per PruneInterval, when no
+// record waits (this replica's passes also find none while another holds the lease);
+// a failure is logged and tried again at the next interval.
 func (s *Service) pruneIdle(ctx context.Context, idx *searchv1alpha1.SearchIndex) {
 	names := esnames.For(idx.Namespace, idx.Name)
 	if !s.due(names.Alias()) {
 		return
 	}
-	n, err := s.store.pruneKept(ctx, names.Alias(), names.Embeddings(), Computed(idx.Spec.Settings))
+	n, err := s.pruneIfSettled(ctx, idx)
 	if err != nil && ctx.Err() == nil {
 		s.cfg.Logger.ErrorContext(ctx, "pruning the kept vectors", slog.String("index", idx.Namespace+"/"+idx.Name), slog.Any("error", err))
 		return
@@ -188,6 +189,20 @@ func (s *Service) pruneIdle(ctx context.Context, idx *searchv1alpha1.SearchIndex
 	if n > 0 {
 		s.cfg.Logger.InfoContext(ctx, "pruned the kept vectors no record holds", slog.String("index", idx.Namespace+"/"+idx.Name), slog.Int("deleted", n))
 	}
+}
+
+func (s *Service) pruneIfSettled(ctx context.Context, idx *searchv1alpha1.SearchIndex) (int, error) {
+	waiting, err := s.Waiting(ctx, idx)
+	if err != nil {
+		return 0, err
+	}
+	for _, n := range waiting {
+		if n > 0 {
+			return 0, nil
+		}
+	}
+	names := esnames.For(idx.Namespace, idx.Name)
+	return s.store.pruneKept(ctx, names.Alias(), names.Embeddings(), Computed(idx.Spec.Settings))
 }
 
 // retainQueries drops from the query cache, at most once per PruneInterval, the vectors
