@@ -58,6 +58,13 @@ type Embedder struct {
 	// +kubebuilder:validation:MaxLength=2048
 	URL string `json:"url,omitempty"`
 
+	// SendDimensions makes an openAI embedder send its dimensions in each request, for
+	// the models that shorten their vectors to it (OpenAI's text-embedding-3). Off by
+	// default: Ollama, TEI and other servers refuse or ignore the field, and the answer's
+	// length is checked either way.
+	// +optional
+	SendDimensions bool `json:"sendDimensions,omitempty"`
+
 	// Model is the model an openAI embedder asks the server for.
 	// +optional
 	// +kubebuilder:validation:MaxLength=256

@@ -32,6 +32,9 @@ type Config struct {
 	URL        string
 	Model      string
 	Dimensions int
+	// SendDimensions sends Dimensions in each request (OpenAI's text-embedding-3 models
+	// shorten their vectors to it); other servers refuse or ignore the field.
+	SendDimensions bool
 	// Token is sent as Authorization: Bearer when set.
 	Token string
 	// Batch is the most texts a call sends (default 32).
@@ -94,7 +97,11 @@ func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error)
 
 // embedBatch calls the server until it answers, refuses, or the attempts run out.
 func (c *Client) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
-	body, err := json.Marshal(request{Model: c.cfg.Model, Input: texts, Dimensions: c.cfg.Dimensions})
+	req := request{Model: c.cfg.Model, Input: texts}
+	if c.cfg.SendDimensions {
+		req.Dimensions = c.cfg.Dimensions
+	}
+	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the embeddings request: %w", err)
 	}

@@ -81,6 +81,28 @@ var _ = Describe("The OpenAI embeddings client", func() {
 		Expect(err).To(MatchError(ContainSubstring("a vector of 8 numbers, the embedder's dimensions are 16")))
 	})
 
+	DescribeTable("sends the dimensions only when the embedder says so",
+		func(send bool, dims int, want []int) {
+			cfg := fast(srv.URL)
+			cfg.Dimensions, cfg.SendDimensions = dims, send
+			vs, err := embedder.New(cfg, nil).Embed(context.Background(), []string{"red shoe", "blue hat"})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(vs).To(HaveLen(2))
+			Expect(vs[0]).To(Equal(embeddertest.Vector("red shoe", dims)))
+			Expect(srv.SentDimensions()).To(Equal(want))
+		},
+		Entry("not by default: the server answers its own length", false, 8, []int{0}),
+		Entry("when asked: the server shortens its vectors to them", true, 4, []int{4}),
+	)
+
+	It("refuses the server's own length when it ignores the dimensions it was sent", func() {
+		cfg := fast(srv.URL)
+		cfg.Dimensions, cfg.SendDimensions = 16, true
+		_, err := embedder.New(cfg, nil).Embed(context.Background(), []string{"x"})
+		Expect(err).To(MatchError(embedder.ErrRefused))
+		Expect(srv.SentDimensions()).To(Equal([]int{16}))
+	})
+
 	It("caches a query's vector: a query asked again makes no call", func() {
 		cache, err := embedder.NewQueryCache(2)
 		Expect(err).NotTo(HaveOccurred())
@@ -96,6 +118,32 @@ var _ = Describe("The OpenAI embeddings client", func() {
 			Expect(err).NotTo(HaveOccurred())
 		}
 		Expect(srv.Count("warm hat")).To(Equal(2), "the bound evicted the oldest query")
+	})
+})
+
+var _ = Describe("The query vector cache", func() {
+	It("drops the vectors of sources no embedder uses any more, and keeps the others", func() {
+		srv := embeddertest.New(8)
+		DeferCleanup(srv.Close)
+		cache, err := embedder.NewQueryCache(100)
+		Expect(err).NotTo(HaveOccurred())
+		kept, gone := fast(srv.URL), fast(srv.URL)
+		gone.Model = "retired"
+		keptClient, goneClient := embedder.New(kept, nil), embedder.New(gone, nil)
+		for _, c := range []*embedder.Client{keptClient, goneClient} {
+			_, err := cache.Vector(context.Background(), c, "warm hat")
+			Expect(err).NotTo(HaveOccurred())
+		}
+		Expect(cache.Len()).To(Equal(2))
+		Expect(srv.Count("warm hat")).To(Equal(2))
+
+		Expect(cache.Retain(func(s embedder.Source) bool { return s == keptClient.Source() })).To(Equal(1))
+		Expect(cache.Len()).To(Equal(1))
+		for _, c := range []*embedder.Client{keptClient, goneClient} {
+			_, err := cache.Vector(context.Background(), c, "warm hat")
+			Expect(err).NotTo(HaveOccurred())
+		}
+		Expect(srv.Count("warm hat")).To(Equal(3), "only the dropped source's query was embedded again")
 	})
 })
 

@@ -8,10 +8,15 @@ import (
 	. "github.com/onsi/gomega"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/catalog/catalogtest"
 	"github.com/aislehq/aisle/internal/embedding"
 )
 
+// engineURL is the embedded engine the worker's specs embed into.
+var engineURL string
+
 func TestEmbedding(t *testing.T) {
+	engineURL = catalogtest.StartEngine(t)
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "embedding")
 }
@@ -29,10 +34,25 @@ var _ = DescribeTable("An embedder's fingerprint",
 	Entry("changes with the dimensions", func(e *searchv1alpha1.Embedder) { e.Dimensions = 16 }, false),
 	Entry("changes with the template", func(e *searchv1alpha1.Embedder) { e.DocumentTemplate = "{{name}}" }, false),
 	Entry("changes with the bound", func(e *searchv1alpha1.Embedder) { e.DocumentTemplateMaxBytes = 100 }, false),
-	Entry("not with the server's URL", func(e *searchv1alpha1.Embedder) { e.URL = "http://b" }, true),
+	Entry("changes with the server's URL (it may serve another model)", func(e *searchv1alpha1.Embedder) { e.URL = "http://b" }, false),
+	Entry("changes with sending the dimensions", func(e *searchv1alpha1.Embedder) { e.SendDimensions = true }, false),
 	Entry("not with the token", func(e *searchv1alpha1.Embedder) {
 		e.APIKeySecret = &searchv1alpha1.SecretKeySelector{Name: "s"}
 	}, true),
+)
+
+var _ = DescribeTable("What turns an embedder's texts into vectors",
+	func(change func(*searchv1alpha1.Embedder), same bool) {
+		e := base
+		change(&e)
+		Expect(embedding.VectorSource(e) == embedding.VectorSource(base)).To(Equal(same))
+	},
+	Entry("changes with the model", func(e *searchv1alpha1.Embedder) { e.Model = "m2" }, false),
+	Entry("changes with the dimensions", func(e *searchv1alpha1.Embedder) { e.Dimensions = 16 }, false),
+	Entry("changes with the server's URL", func(e *searchv1alpha1.Embedder) { e.URL = "http://b" }, false),
+	Entry("changes with sending the dimensions", func(e *searchv1alpha1.Embedder) { e.SendDimensions = true }, false),
+	Entry("not with the template: the same text keeps its vector", func(e *searchv1alpha1.Embedder) { e.DocumentTemplate = "{{name}}" }, true),
+	Entry("not with the bound", func(e *searchv1alpha1.Embedder) { e.DocumentTemplateMaxBytes = 100 }, true),
 )
 
 var _ = Describe("A text's key", func() {

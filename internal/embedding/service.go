@@ -51,6 +51,9 @@ type Config struct {
 	// Lease is how long a replica's lease on an embedder's records lasts, renewed at
 	// each pass (default 1m).
 	Lease time.Duration
+	// PruneInterval is how often an index's kept vectors are pruned of those no record
+	// holds, and the query cache of those no embedder makes (default 10m).
+	PruneInterval time.Duration
 }
 
 // Service is the embedding work of one API server replica.
@@ -59,6 +62,10 @@ type Service struct {
 	store   store
 	control *controlindex.Store
 	queries *embedder.QueryCache
+	leases  leases
+	// pruned is when each index (by alias) and the query cache ("") were last pruned;
+	// Run's alone.
+	pruned map[string]time.Time
 }
 
 // New returns the embedding service over client.
@@ -84,20 +91,21 @@ func New(client *elasticsearch.TypedClient, cfg Config) (*Service, error) {
 	if cfg.Lease <= 0 {
 		cfg.Lease = time.Minute
 	}
+	if cfg.PruneInterval <= 0 {
+		cfg.PruneInterval = 10 * time.Minute
+	}
 	q, err := embedder.NewQueryCache(cfg.QueryCache)
 	if err != nil {
 		return nil, err
 	}
-	return &Service{cfg: cfg, store: store{es: client}, control: controlindex.NewStore(client), queries: q}, nil
+	return &Service{cfg: cfg, store: store{es: client}, control: controlindex.NewStore(client), queries: q, pruned: map[string]time.Time{}}, nil
 }
 
 // client is the embedder client of n, with its server's URL and token.
 func (s *Service) client(ctx context.Context, namespace string, n Named, bounds embedder.Config) (*embedder.Client, error) {
 	cfg := bounds
-	cfg.URL, cfg.Model, cfg.Dimensions = n.URL, n.Model, int(n.Dimensions)
-	if cfg.URL == "" {
-		cfg.URL = s.cfg.DefaultURL
-	}
+	src := s.source(n)
+	cfg.URL, cfg.Model, cfg.Dimensions, cfg.SendDimensions = src.URL, src.Model, src.Dimensions, src.SendDimensions
 	if cfg.URL == "" {
 		return nil, fmt.Errorf("embedder %s: %w", n.Name, ErrNoURL)
 	}
@@ -112,6 +120,15 @@ func (s *Service) client(ctx context.Context, namespace string, n Named, bounds 
 		cfg.Token = token
 	}
 	return embedder.New(cfg, s.cfg.HTTP), nil
+}
+
+// source is what makes n's vectors on this replica: its url, or the server's default.
+func (s *Service) source(n Named) embedder.Source {
+	src := embedder.Source{URL: n.URL, Model: n.Model, Dimensions: int(n.Dimensions), SendDimensions: n.SendDimensions}
+	if src.URL == "" {
+		src.URL = s.cfg.DefaultURL
+	}
+	return src
 }
 
 // QueryVector embeds a search's text with the index's openAI embedder name, through the

@@ -31,18 +31,33 @@ import (
 	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
-// Fingerprint identifies what decides an embedder's vectors: its model, dimensions,
-// template and bound (not where its server is, nor its token).
+// Fingerprint identifies what decides a record's vector of an embedder: what makes its
+// vectors (VectorSource) and what makes its text (the template and its bound). A record
+// whose state carries another fingerprint is embedded again.
 func Fingerprint(e searchv1alpha1.Embedder) string {
-	b, _ := json.Marshal([]any{e.Model, e.Dimensions, e.DocumentTemplate, e.DocumentTemplateMaxBytes})
+	return digest([]any{VectorSource(e), e.DocumentTemplate, e.DocumentTemplateMaxBytes})
+}
+
+// VectorSource identifies what turns a text into a vector: the model, the dimensions and
+// whether they are sent, and the server. The server counts because TEI and others serve
+// the model they were started with whatever the request names, so a new url may be a
+// new model (Meilisearch re-embeds on a url change for the same reason, for its REST
+// embedders). The token does not. Kept vectors are keyed by it and the text, not by the
+// template: a template change that leaves a record's text as it was costs no call.
+func VectorSource(e searchv1alpha1.Embedder) string {
+	return digest([]any{e.Model, e.Dimensions, e.SendDimensions, e.URL})
+}
+
+func digest(parts []any) string {
+	b, _ := json.Marshal(parts)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }
 
-// TextKey is the key of text's vector under fingerprint fp, in the embeddings index and
-// in the record's state.
-func TextKey(fp, text string) string {
-	sum := sha256.Sum256([]byte(fp + "\x00" + text))
+// TextKey is the key of text's vector from source (VectorSource), in the embeddings
+// index and in the record's state.
+func TextKey(source, text string) string {
+	sum := sha256.Sum256([]byte(source + "\x00" + text))
 	return hex.EncodeToString(sum[:16])
 }
 

@@ -18,8 +18,11 @@ type IndexLister func(ctx context.Context) ([]searchv1alpha1.SearchIndex, error)
 
 // Run embeds, until ctx ends, the records waiting for a vector of an openAI embedder
 // of any index: pass after pass while there is work, pausing Interval when there is
-// none or a pass failed (the failure is logged; the records keep waiting).
+// none or a pass failed (the failure is logged; the records keep waiting). When ctx
+// ends it releases its leases, so that another replica, or this one restarted, goes on
+// at once.
 func (s *Service) Run(ctx context.Context, list IndexLister) {
+	defer s.release(ctx)
 	for ctx.Err() == nil {
 		busy := false
 		idxs, err := list(ctx)
@@ -27,14 +30,14 @@ func (s *Service) Run(ctx context.Context, list IndexLister) {
 			s.cfg.Logger.ErrorContext(ctx, "listing indexes for their embedders", slog.Any("error", err))
 		}
 		for i := range idxs {
-			for _, n := range Computed(idxs[i].Spec.Settings) {
-				done, err := s.Pass(ctx, &idxs[i], n)
-				if err != nil && ctx.Err() == nil {
-					s.cfg.Logger.ErrorContext(ctx, "embedding records", slog.String("index", idxs[i].Namespace+"/"+idxs[i].Name),
-						slog.String("embedder", n.Name), slog.Any("error", err))
-				}
-				busy = busy || (err == nil && done > 0)
+			worked, idle := s.embedIndex(ctx, &idxs[i])
+			busy = busy || worked
+			if idle {
+				s.pruneIdle(ctx, &idxs[i])
 			}
+		}
+		if err == nil {
+			s.retainQueries(idxs)
 		}
 		if !busy {
 			select {
@@ -42,6 +45,32 @@ func (s *Service) Run(ctx context.Context, list IndexLister) {
 			case <-time.After(s.cfg.Interval):
 			}
 		}
+	}
+}
+
+// embedIndex runs a pass for each openAI embedder of idx: worked when one embedded
+// records, idle when none failed and none found a record waiting.
+func (s *Service) embedIndex(ctx context.Context, idx *searchv1alpha1.SearchIndex) (worked, idle bool) {
+	idle = true
+	for _, n := range Computed(idx.Spec.Settings) {
+		done, err := s.Pass(ctx, idx, n)
+		if err != nil && ctx.Err() == nil {
+			s.cfg.Logger.ErrorContext(ctx, "embedding records", slog.String("index", idx.Namespace+"/"+idx.Name),
+				slog.String("embedder", n.Name), slog.Any("error", err))
+		}
+		worked = worked || (err == nil && done > 0)
+		idle = idle && err == nil && done == 0
+	}
+	return worked, idle
+}
+
+// release gives up the leases of a replica that stops, within a few seconds of ctx's
+// end.
+func (s *Service) release(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := s.leases.releaseAll(ctx, s.control); err != nil {
+		s.cfg.Logger.WarnContext(ctx, "the embedding leases are left to lapse", slog.Any("error", err))
 	}
 }
 
@@ -61,11 +90,11 @@ func (s *Service) Pass(ctx context.Context, idx *searchv1alpha1.SearchIndex, n N
 		return 0, err
 	}
 	// The lease is taken only when there is work: an idle pass writes nothing.
-	if held, err := holdLease(ctx, s.control, names, n.Name, s.cfg.Holder, time.Now(), s.cfg.Lease); err != nil || !held {
+	if held, err := s.leases.hold(ctx, s.control, names, n.Name, s.cfg.Holder, time.Now(), s.cfg.Lease); err != nil || !held {
 		return 0, err
 	}
 	fp := Fingerprint(n.Embedder)
-	keys, texts, err := textsOf(docs, tpl, int(n.DocumentTemplateMaxBytes), fp)
+	keys, texts, err := textsOf(docs, tpl, int(n.DocumentTemplateMaxBytes), VectorSource(n.Embedder))
 	if err != nil {
 		return 0, err
 	}
@@ -85,7 +114,7 @@ func (s *Service) Pass(ctx context.Context, idx *searchv1alpha1.SearchIndex, n N
 
 // textsOf renders each record's text and its key; texts maps each key of a non-empty
 // text to it, once.
-func textsOf(docs []waitingDoc, tpl doctemplate.Template, maxBytes int, fp string) ([]string, map[string]string, error) {
+func textsOf(docs []waitingDoc, tpl doctemplate.Template, maxBytes int, source string) ([]string, map[string]string, error) {
 	keys := make([]string, len(docs))
 	texts := map[string]string{}
 	for i, d := range docs {
@@ -96,7 +125,7 @@ func textsOf(docs []waitingDoc, tpl doctemplate.Template, maxBytes int, fp strin
 			return nil, nil, fmt.Errorf("decoding record %s: %w", d.ID, err)
 		}
 		text := tpl.Render(rec, maxBytes)
-		keys[i] = TextKey(fp, text)
+		keys[i] = TextKey(source, text)
 		if text != "" {
 			texts[keys[i]] = text
 		}

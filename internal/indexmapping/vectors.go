@@ -45,13 +45,14 @@ func Embedders(s searchv1alpha1.IndexSettings) map[string]searchv1alpha1.Embedde
 	return out
 }
 
-// DefiningEmbedders are the embedders as far as they decide the vectors: where the
-// server is and its token do not (a new URL or key rebuilds nothing), the model, the
+// DefiningEmbedders are the embedders as far as they decide the index: where the
+// server is, its token and whether the dimensions are sent do not (they rebuild
+// nothing; a new url or sendDimensions re-embeds the records in place), the model, the
 // dimensions and the template do.
 func DefiningEmbedders(s searchv1alpha1.IndexSettings) map[string]searchv1alpha1.Embedder {
 	out := Embedders(s)
 	for name, e := range out {
-		e.URL, e.APIKeySecret = "", nil
+		e.URL, e.APIKeySecret, e.SendDimensions = "", nil, false
 		out[name] = e
 	}
 	return out

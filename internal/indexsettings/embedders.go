@@ -61,7 +61,7 @@ func checkEmbedders(s searchv1alpha1.IndexSettings) []FieldError {
 func userProvidedOnly(e searchv1alpha1.Embedder, place string) []FieldError {
 	var out []FieldError
 	for key, set := range map[string]bool{
-		"url": e.URL != "", "model": e.Model != "", "apiKeySecret": e.APIKeySecret != nil,
+		"url": e.URL != "", "model": e.Model != "", "apiKeySecret": e.APIKeySecret != nil, "sendDimensions": e.SendDimensions,
 		"documentTemplate": e.DocumentTemplate != "", "documentTemplateMaxBytes": e.DocumentTemplateMaxBytes != 0,
 	} {
 		if set {

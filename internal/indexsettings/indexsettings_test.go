@@ -171,9 +171,10 @@ var _ = Describe("Checking settings", func() {
 			[]string{`embedders.a.url: "embedder:8080" is not an absolute URL, e.g. http://embedder:8080`,
 				`embedders.b.url: "https://u:p@host": no query, fragment or credentials (a token goes in apiKeySecret)`}),
 		Entry("a userProvided embedder with what only an openAI one takes", S{Embedders: map[string]searchv1alpha1.Embedder{"u": {
-			Source: "userProvided", Dimensions: 3, Model: "m", DocumentTemplate: "{{t}}"}}},
+			Source: "userProvided", Dimensions: 3, Model: "m", DocumentTemplate: "{{t}}", SendDimensions: true}}},
 			[]string{`embedders.u.documentTemplate: is only for an openAI embedder (a userProvided one computes no vector)`,
-				`embedders.u.model: is only for an openAI embedder (a userProvided one computes no vector)`}),
+				`embedders.u.model: is only for an openAI embedder (a userProvided one computes no vector)`,
+				`embedders.u.sendDimensions: is only for an openAI embedder (a userProvided one computes no vector)`}),
 		Entry("the reserved version field", S{FilterableFields: []F{"aisleVersion"}, CustomRanking: []searchv1alpha1.RankingRule{{Field: "aisleVersion"}}},
 			[]string{`filterableFields[0]: "aisleVersion" is reserved for record versions`, `customRanking[0].field: "aisleVersion" is reserved for record versions`}),
 		Entry("duplicates", S{FacetFields: []F{"brand", "brand"}, SearchableFields: []searchv1alpha1.SearchableField{sf("a", 1), sf("a", 2)}},

@@ -129,6 +129,6 @@ var _ = Describe("A settings patch of embedders", func() {
 		Expect(json.Unmarshal(patch, &got)).To(Succeed())
 		Expect(got.Spec.Settings.Embedders).To(Equal(map[string]any{"old": nil,
 			"use": map[string]any{"source": "userProvided", "dimensions": 3.0, "similarity": nil, "url": nil, "model": nil,
-				"apiKeySecret": nil, "documentTemplate": nil, "documentTemplateMaxBytes": nil}}))
+				"apiKeySecret": nil, "documentTemplate": nil, "documentTemplateMaxBytes": nil, "sendDimensions": nil}}))
 	})
 })

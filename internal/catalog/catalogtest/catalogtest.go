@@ -59,15 +59,21 @@ func Client(tb testing.TB) *elasticsearch.TypedClient {
 // as the operator does.
 func CreateIndex(tb testing.TB, client *elasticsearch.TypedClient, names esnames.Index, settings searchv1alpha1.IndexSettings) {
 	tb.Helper()
+	if err := Create(context.Background(), client, names, settings); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// Create is CreateIndex for specs that report their own failures.
+func Create(ctx context.Context, client *elasticsearch.TypedClient, names esnames.Index, settings searchv1alpha1.IndexSettings) error {
 	body, err := indexmapping.Build(settings)
 	if err != nil {
-		tb.Fatal(err)
+		return err
 	}
 	body.Aliases = map[string]any{names.Alias(): map[string]any{}}
 	raw, _ := body.JSON()
-	if _, err := client.Indices.Create(names.Physical(1)).Raw(bytes.NewReader(raw)).Do(context.Background()); err != nil {
-		tb.Fatal(err)
-	}
+	_, err = client.Indices.Create(names.Physical(1)).Raw(bytes.NewReader(raw)).Do(ctx)
+	return err
 }
 
 // Tracer records the requests a client sends to the backend, as "METHOD path?query"

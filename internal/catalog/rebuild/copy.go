@@ -16,6 +16,7 @@ import (
 type copier struct {
 	r              rebuilder
 	source, target string
+	vectors        vectorKeep // the vectors the target's records keep
 	base           int64
 	lease          *rebuildLease
 	done, total    int64
@@ -39,9 +40,14 @@ func (c *copier) copy(ctx context.Context, filter map[string]any, after []any, w
 			// No source: deleted between the search and the fetch of its source (the
 			// embedded engine reads sources live). Skipping it is what the delete asks;
 			// writing it again later gives it a version above mark, for the catch-up.
-			if len(h.Source) > 0 {
-				ops = append(ops, catalog.BulkOp{ID: h.ID, Doc: c.versioned(h.Source)})
+			if len(h.Source) == 0 {
+				continue
 			}
+			src, err := keepVectors(h.Source, c.vectors)
+			if err != nil {
+				return fmt.Errorf("copying %s: %w", h.ID, err)
+			}
+			ops = append(ops, catalog.BulkOp{ID: h.ID, Doc: c.versioned(src)})
 		}
 		if err := c.syncFields(ctx); err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esmapping"
+	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
 // A rebuild's target is created from the settings; every other field is mapped as the
@@ -53,7 +54,7 @@ func missingFields(have, live *esmapping.Mapping) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return missingProps(haveProps, liveProps), nil
+	return missingTopProps(haveProps, liveProps), nil
 }
 
 func propsOf(m *esmapping.Mapping) (map[string]any, error) {
@@ -69,6 +70,15 @@ func propsOf(m *esmapping.Mapping) (map[string]any, error) {
 		return nil, fmt.Errorf("decoding a mapping: %w", err)
 	}
 	return props, nil
+}
+
+// missingTopProps leaves the vectors and the embedders' state out: the settings alone
+// define them, and a removed embedder's field must not come back from the source.
+func missingTopProps(have, live map[string]any) map[string]any {
+	out := missingProps(have, live)
+	delete(out, indexmapping.VectorsField)
+	delete(out, indexmapping.EmbedStateField)
+	return out
 }
 
 // missingProps descends into the objects both hold; a name have maps as something else

@@ -83,21 +83,21 @@ func (r rebuilder) run(ctx context.Context, t catalog.Target, progress func(Prog
 	if err != nil {
 		return "", err
 	}
-	err = r.drive(ctx, t.Names, run, progress)
+	err = r.drive(ctx, t, run, progress)
 	r.endRebuild(context.WithoutCancel(ctx), run, err)
 	return run.doc.Target, err
 }
 
 // drive runs the claimed rebuild while holding its lease; when it returns, no renewal
 // of the lease can follow.
-func (r rebuilder) drive(ctx context.Context, names esnames.Index, run *rebuildRun, progress func(Progress)) error {
+func (r rebuilder) drive(ctx context.Context, t catalog.Target, run *rebuildRun, progress func(Progress)) error {
 	runCtx, cancel := context.WithCancelCause(ctx)
 	held := make(chan struct{})
 	go func() {
 		defer close(held)
 		run.lease.hold(runCtx, cancel)
 	}()
-	err := r.rebuildInto(runCtx, names, run, progress)
+	err := r.rebuildInto(runCtx, t, run, progress)
 	if cause := context.Cause(runCtx); err != nil && cause != nil {
 		err = errors.Join(err, cause)
 	}
@@ -121,13 +121,14 @@ func (r rebuilder) endRebuild(ctx context.Context, run *rebuildRun, err error) {
 	}
 }
 
-func (r rebuilder) rebuildInto(ctx context.Context, names esnames.Index, run *rebuildRun, progress func(Progress)) error {
+func (r rebuilder) rebuildInto(ctx context.Context, t catalog.Target, run *rebuildRun, progress func(Progress)) error {
+	names := t.Names
 	st, err := r.cat.ReadState(ctx, names)
 	if err != nil {
 		return err
 	}
 	d := run.doc
-	c := &copier{r: r, source: d.Source, target: d.Target, base: max(st.Bases[d.Source], 1), lease: run.lease,
+	c := &copier{r: r, source: d.Source, target: d.Target, vectors: vectorsOf(t.Settings), base: max(st.Bases[d.Source], 1), lease: run.lease,
 		done: d.Done, total: d.Total, started: time.UnixMilli(d.CreatedAt), resumed: run.resumed, progress: progress}
 	c.report()
 	if err := c.copy(ctx, nil, d.Cursor, c.checkpoint); err != nil {

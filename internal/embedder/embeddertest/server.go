@@ -39,6 +39,7 @@ type Server struct {
 	auth    []string
 	dims    int
 	refuses bool
+	sent    []int // the dimensions field of each call, 0 when absent
 }
 
 // New starts a server of dims-dimension vectors.
@@ -94,6 +95,15 @@ func (s *Server) Authorizations() []string {
 	return append([]string(nil), s.auth...)
 }
 
+// SentDimensions is the dimensions field of each call, in order (0 where it was absent);
+// a call asking for fewer dimensions than the server's gets its vectors shortened and
+// normalised again, as OpenAI's text-embedding-3 models do.
+func (s *Server) SentDimensions() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]int(nil), s.sent...)
+}
+
 type request struct {
 	Model      string   `json:"model"`
 	Input      []string `json:"input"`
@@ -110,7 +120,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error": "bad request"}`, http.StatusBadRequest)
 		return
 	}
-	if f, ok := s.fault(r.Header.Get("Authorization")); ok {
+	if f, ok := s.fault(r.Header.Get("Authorization"), req.Dimensions); ok {
 		if f.Stall > 0 {
 			select {
 			case <-time.After(f.Stall):
@@ -133,10 +143,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		Index     int       `json:"index"`
 		Embedding []float32 `json:"embedding"`
 	}
+	dims := s.dims
+	if req.Dimensions > 0 && req.Dimensions < dims {
+		dims = req.Dimensions
+	}
 	data := make([]datum, len(req.Input))
 	s.mu.Lock()
 	for i, t := range req.Input {
-		data[i] = datum{Object: "embedding", Index: i, Embedding: Vector(t, s.dims)}
+		data[i] = datum{Object: "embedding", Index: i, Embedding: Vector(t, dims)}
 		s.texts[t]++
 	}
 	s.mu.Unlock()
@@ -144,12 +158,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": req.Model})
 }
 
-// fault is the failure of this call, if any, and records its Authorization.
-func (s *Server) fault(auth string) (Fault, bool) {
+// fault is the failure of this call, if any, and records its Authorization and
+// dimensions.
+func (s *Server) fault(auth string, dims int) (Fault, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls++
 	s.auth = append(s.auth, auth)
+	s.sent = append(s.sent, dims)
 	if len(s.faults) == 0 {
 		return Fault{}, false
 	}
