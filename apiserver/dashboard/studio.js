@@ -1,5 +1,6 @@
 // The merchandising studio: opened with the key of this tab (the Events page's login),
-// it previews searches and lists the history of the settings and the rules. Everything
+// it previews searches, edits the rules and lists the history of the settings and the
+// rules. Everything
 // shown goes in as text, and the page's Content-Security-Policy runs only its own files.
 
 import { state, announce } from "./studio-api.js";
@@ -7,6 +8,7 @@ import { setupLogin, chosenIndex, scrollable } from "./login.js";
 import { setupPreview, runPreview } from "./studio-preview.js";
 import { loadHistory } from "./studio-history.js";
 import { setupSynonyms, loadSynonyms } from "./studio-synonyms.js";
+import { setupRules, loadRules } from "./studio-rules.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,7 +29,7 @@ async function opened(info, entered) {
 async function show() {
   state.index = chosenIndex();
   $("main").hidden = false;
-  await Promise.all([preview(), loadHistory(changedByRestore), loadSynonyms()]);
+  await Promise.all([preview(), loadHistory(changedByRestore), loadSynonyms(), loadRules()]);
   scrollable();
   document.body.dataset.state = "ready";
   announce(`Studio of ${state.index}.`);
@@ -41,11 +43,12 @@ async function changed() {
   await Promise.all([preview(), loadHistory(changedByRestore)]);
   document.body.dataset.changes = String(Number(document.body.dataset.changes || 0) + 1);
 }
-const changedByRestore = () => Promise.all([preview(), loadSynonyms()]);
+const changedByRestore = () => Promise.all([preview(), loadSynonyms(), loadRules()]);
 
 function start() {
   setupPreview();
   setupSynonyms(changed);
+  setupRules(changed);
   $("index").addEventListener("change", show);
   setupLogin({ page: "studio", shown: ["index-field"], opened });
 }
