@@ -9,6 +9,7 @@ import { setupPreview, runPreview } from "./studio-preview.js";
 import { loadHistory } from "./studio-history.js";
 import { setupSynonyms, loadSynonyms } from "./studio-synonyms.js";
 import { setupRules, loadRules } from "./studio-rules.js";
+import { setupFacets, loadFacets, answered } from "./studio-facets.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,6 +30,7 @@ async function opened(info, entered) {
 async function show() {
   state.index = chosenIndex();
   $("main").hidden = false;
+  state.facetFields = await loadFacets();
   await Promise.all([preview(), loadHistory(changedByRestore), loadSynonyms(), loadRules()]);
   scrollable();
   document.body.dataset.state = "ready";
@@ -43,12 +45,16 @@ async function changed() {
   await Promise.all([preview(), loadHistory(changedByRestore)]);
   document.body.dataset.changes = String(Number(document.body.dataset.changes || 0) + 1);
 }
-const changedByRestore = () => Promise.all([preview(), loadSynonyms(), loadRules()]);
+const changedByRestore = async () => {
+  state.facetFields = await loadFacets();
+  await Promise.all([preview(), loadSynonyms(), loadRules()]);
+};
 
 function start() {
-  setupPreview();
+  setupPreview(answered);
   setupSynonyms(changed);
   setupRules(changed);
+  setupFacets(changed);
   $("index").addEventListener("change", show);
   setupLogin({ page: "studio", shown: ["index-field"], opened });
 }
