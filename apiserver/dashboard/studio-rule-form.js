@@ -1,8 +1,8 @@
 // The rules editor's form as data: a rule written from the form's fields and back. Pure
 // functions of values, so what the form means is in one place. The form edits the first
-// condition, the first validity window, the pins, the hidden records, one boost, one bury
-// and a banner; whatever else a rule holds (more conditions, a query edit, filters,
-// rendering content) is kept as it was.
+// condition, the first validity window, the pins, the hidden records, one boost, one bury,
+// the query searched instead and a banner; whatever else a rule holds (more conditions,
+// words removed from the query, filters, rendering content) is kept as it was.
 
 import { parseFilters, parseList } from "./studio-preview.js";
 
@@ -94,6 +94,7 @@ function consequenceOf(v, base) {
   set("promote", promote, !promote.length);
   const hide = parseList(v.hide);
   set("hide", hide, !hide.length);
+  if (!(v.keep || {}).query) set("query", { replace: v.replace.trim() }, !v.replace.trim());
   for (const k of ["boost", "bury"]) {
     if ((v.keep || {})[k]) continue;
     const f = named(k === "boost" ? "Boost" : "Bury", () => filterOf(v[k]));
@@ -140,11 +141,16 @@ export function valuesOf(rule) {
     context: cond.context || "", from: toLocal(window.from), until: toLocal(window.until),
     pins: pinsText(c.promote), hide: (c.hide || []).join(", "),
     boost: text(((c.boost || [])[0] || {}).filter, "The boost", "boost"), bury: text(((c.bury || [])[0] || {}).filter, "The bury", "bury"),
+    replace: (c.query && c.query.replace) || "",
     banner: isObject(c.userData) && typeof c.userData.banner === "string" ? c.userData.banner : "",
   };
   v.keep = keep;
   if ((rule.conditions || []).length > 1) notes.push(`${rule.conditions.length - 1} more conditions are kept as they are.`);
   if ((rule.validity || []).length > 1) notes.push(`${rule.validity.length - 1} more validity windows are kept as they are.`);
-  for (const k of ["filters", "query", "renderingContent"]) if (c[k]) notes.push(`Its ${k} consequence is kept as it is.`);
+  if (c.query && c.query.remove) {
+    keep.query = true;
+    notes.push("The words it removes from the query are kept as they are.");
+  }
+  for (const k of ["filters", "renderingContent"]) if (c[k]) notes.push(`Its ${k} consequence is kept as it is.`);
   return { values: v, notes };
 }

@@ -13,7 +13,7 @@ const $ = (id) => document.getElementById(id);
 // The form's fields, by the name ruleOf reads them under.
 const FIELDS = { id: "rule-id", description: "rule-description", pattern: "rule-pattern", anchoring: "rule-anchoring",
   condFilters: "rule-cond-filters", context: "rule-context", from: "rule-from", until: "rule-until", pins: "rule-pins",
-  hide: "rule-hide", boost: "rule-boost", bury: "rule-bury", banner: "rule-banner" };
+  hide: "rule-hide", boost: "rule-boost", bury: "rule-bury", replace: "rule-replace", banner: "rule-banner" };
 const LIST_LIMIT = 100;
 let base = {}; // the rule as loaded into the form ({} for a new one)
 let keep = {}; // the fields the form shows but cannot edit (valuesOf's keep)
@@ -32,6 +32,7 @@ function load(rule) {
   keep = values.keep;
   for (const [k, id] of Object.entries(FIELDS)) $(id).value = values[k];
   for (const k of ["condFilters", "boost", "bury"]) $(FIELDS[k]).readOnly = !!keep[k];
+  $("rule-replace").readOnly = !!keep.query;
   $("rule-enabled").checked = values.enabled;
   $("rule-id").readOnly = !!rule.objectID;
   $("rule-notes").replaceChildren(...notes.map((n) => el("li", n)));
@@ -173,6 +174,16 @@ async function save() {
   } catch (e) {
     showError(`Could not save the rule: ${e.message}`);
   }
+}
+
+// startRule puts a new rule into the form (a fix's) and moves the focus there; a rule
+// that does something already is tried at once.
+export async function startRule(rule) {
+  load(rule);
+  $("rule-id").readOnly = false;
+  $("rule-pins").focus();
+  if (Object.keys(rule.consequence || {}).length) await tryRule();
+  else announce(`Rule ${rule.objectID} started on “${(rule.conditions || [{}])[0].pattern || ""}”: say what it does, then try it.`);
 }
 
 // setupRules wires the editor; onChange reruns the preview and reloads the history.

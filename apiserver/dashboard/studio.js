@@ -10,6 +10,7 @@ import { loadHistory } from "./studio-history.js";
 import { setupSynonyms, loadSynonyms } from "./studio-synonyms.js";
 import { setupRules, loadRules } from "./studio-rules.js";
 import { setupFacets, loadFacets, answered } from "./studio-facets.js";
+import { setupFix, showFix } from "./studio-fix.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,6 +23,7 @@ async function opened(info, entered) {
   $("preview-form").hidden = !info.canSearch;
   $("no-search").hidden = info.canSearch;
   document.body.dataset.canWrite = String(info.canWrite);
+  showFix();
   await show();
   if (entered) $(info.canSearch ? "q" : "index").focus();
 }
@@ -55,6 +57,7 @@ function start() {
   setupSynonyms(changed);
   setupRules(changed);
   setupFacets(changed);
+  setupFix(changed);
   $("index").addEventListener("change", show);
   setupLogin({ page: "studio", shown: ["index-field"], opened });
 }

@@ -1,7 +1,7 @@
 // Drives Debian's Chromium through the studio's facet ordering: facets and values
 // dragged into order, values pinned and hidden from the keyboard, the other values'
 // order chosen, saved, and the preview following.
-import { axeViolations, changes, openStudio, run } from "./studio-lib.mjs";
+import { axeViolations, changes, openStudio, readAPI, run } from "./studio-lib.mjs";
 
 // facetsShown reads the editor's facets and values, and the preview's.
 function facetsShown(page) {
@@ -47,7 +47,7 @@ const scenarios = {
     await page.click("#facets-save");
     await page.waitForFunction((b) => Number(document.body.dataset.changes || 0) > b || !document.getElementById("error").hidden, before, { timeout: 15000 });
     out.saved = await facetsShown(page);
-    out.config = await page.evaluate(async ([p, k]) => (await fetch(p, { headers: { Authorization: `Bearer ${k}` } })).json(), [configPath, key]);
+    out.config = await readAPI(page, configPath, key);
   },
 
   async readOnly({ url, key }, out) {

@@ -102,3 +102,7 @@ export async function openStudio(url, key, out) {
   const tabs = await signIn(page, key);
   return { page, tabs };
 }
+
+// readAPI is the JSON answer of GET path with key, asked from the page (as its own calls are).
+export const readAPI = (page, path, key) =>
+  page.evaluate(async ([p, k]) => (await fetch(p, { headers: { Authorization: `Bearer ${k}` } })).json(), [path, key]);

@@ -1,7 +1,7 @@
 // Drives Debian's Chromium through the studio's rules editor: a rule drafted, tried
 // (the page with it and without it), moved by drag and drop and from the keyboard,
 // saved, edited and deleted; and the editor read-only with a search key.
-import { axeViolations, openStudio, run, shown } from "./studio-lib.mjs";
+import { axeViolations, openStudio, readAPI, run, shown } from "./studio-lib.mjs";
 
 // counter reads a body[data-…] counter; after waits for it to pass before, or an error.
 const counter = (page, name) => page.evaluate((n) => Number(document.body.dataset[n] || 0), name);
@@ -74,7 +74,7 @@ const scenarios = {
     await after(page, "changes", before);
     out.saved = await editor(page);
     out.preview = await shown(page);
-    out.savedRule = await page.evaluate(async ([p, k]) => (await fetch(p, { headers: { Authorization: `Bearer ${k}` } })).json(), [rulePath, key]);
+    out.savedRule = await readAPI(page, rulePath, key);
 
     await page.click(`[data-edit="${id}"]`);
     out.editing = await editor(page);
@@ -82,7 +82,7 @@ const scenarios = {
     before = await counter(page, "changes");
     await page.click("#rule-save");
     await after(page, "changes", before);
-    out.edited = await page.evaluate(async ([p, k]) => (await fetch(p, { headers: { Authorization: `Bearer ${k}` } })).json(), [rulePath, key]);
+    out.edited = await readAPI(page, rulePath, key);
 
     before = await counter(page, "changes");
     await page.focus(`[data-delete="${id}"]`);
