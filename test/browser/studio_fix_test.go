@@ -91,7 +91,7 @@ var _ = Describe("The Studio's fixes of a failing search", Ordered, func() {
 		Expect(res.Rule.With).To(ConsistOf("fx-1", "fx-2"))
 		Expect(call(http.MethodGet, indexPath()+"/rules/fix-"+query, env.Keys["search"], "", nil)).To(Equal(http.StatusNotFound), "tried, not saved")
 		// The first change through the API also keeps the settings before it, as version 1.
-		Expect(len(versionsOf("config")) - len(config)).To(BeNumerically(">=", 4), "two saves, each undone")
+		Expect(len(versionsOf("config"))-len(config)).To(BeNumerically(">=", 4), "two saves, each undone")
 		Expect(searchAPI(Default, `{"q": "`+query+`"}`).Hits).To(BeEmpty())
 	})
 
