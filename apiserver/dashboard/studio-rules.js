@@ -45,7 +45,7 @@ export async function loadRules() {
     const page = await api(indexPath(`/rules?limit=${LIST_LIMIT}`));
     const heads = ["Rule", "When", "Then"];
     if (state.canWrite) heads.push("Edit");
-    const caption = page.total > page.rules.length ? `Rules: the first ${page.rules.length} of ${page.total}` : "Rules";
+    const caption = page.total > page.rules.length ? `Rules of the index: the first ${page.rules.length} of ${page.total}` : "Rules of the index";
     table($("rules-list"), heads, page.rules, (r) => {
       const cells = [ruleCell(r), whenText(r), thenText(r.consequence || {})];
       if (state.canWrite) cells.push(rowButtons(r));

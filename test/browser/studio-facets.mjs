@@ -1,7 +1,7 @@
 // Drives Debian's Chromium through the studio's facet ordering: facets and values
 // dragged into order, values pinned and hidden from the keyboard, the other values'
 // order chosen, saved, and the preview following.
-import { axeViolations, changes, openStudio, readAPI, run } from "./studio-lib.mjs";
+import { axeViolations, changes, onPhone, openStudio, readAPI, run } from "./studio-lib.mjs";
 
 // facetsShown reads the editor's facets and values, and the preview's.
 function facetsShown(page) {
@@ -43,6 +43,7 @@ const scenarios = {
     out.drafted = await facetsShown(page);
     out.axe = await axeViolations(page);
     await page.screenshot({ path: shot, fullPage: true });
+    out.phone = await onPhone(page);
     const before = await changes(page);
     await page.click("#facets-save");
     await page.waitForFunction((b) => Number(document.body.dataset.changes || 0) > b || !document.getElementById("error").hidden, before, { timeout: 15000 });

@@ -1,7 +1,7 @@
 // Drives Debian's Chromium through the studio opened from a failing search of the Events
 // page: the fixes offered, a one-way synonym and a synonym added from the keyboard (each
 // undone), and a rule started on the query.
-import { axeViolations, changes, openStudio, readAPI, run, shown, tabUntil } from "./studio-lib.mjs";
+import { axeViolations, changes, onPhone, openStudio, readAPI, run, shown, tabUntil } from "./studio-lib.mjs";
 
 function fixShown(page) {
   return page.evaluate(() => ({
@@ -31,6 +31,7 @@ const scenarios = {
     out.first = { fix: await fixShown(page), preview: await shown(page) };
     out.axe = await axeViolations(page);
     await page.screenshot({ path: shot, fullPage: true });
+    out.phone = await onPhone(page);
     await page.focus("#fix-word");
     await page.keyboard.type(word);
     out.reachedOneWay = await tabUntil(page, "#fix-oneway", 3);

@@ -106,3 +106,20 @@ export async function openStudio(url, key, out) {
 // readAPI is the JSON answer of GET path with key, asked from the page (as its own calls are).
 export const readAPI = (page, path, key) =>
   page.evaluate(async ([p, k]) => (await fetch(p, { headers: { Authorization: `Bearer ${k}` } })).json(), [path, key]);
+
+// onPhone shows page on a phone's screen and says whether it fits: how much wider than
+// the screen it is, what sticks out (outside sideways-scrolling boxes), axe's violations;
+// with shot, a screenshot. The desktop's size is put back after.
+export async function onPhone(page, shot) {
+  const desktop = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await sleep(300);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const wide = await page.evaluate(() => [...document.querySelectorAll("body *")]
+    .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest(".scroll"))
+    .slice(0, 8).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`));
+  const axe = await axeViolations(page);
+  if (shot) await page.screenshot({ path: shot, fullPage: true });
+  await page.setViewportSize(desktop);
+  return { overflow, wide, axe };
+}

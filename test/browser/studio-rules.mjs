@@ -1,7 +1,7 @@
 // Drives Debian's Chromium through the studio's rules editor: a rule drafted, tried
 // (the page with it and without it), moved by drag and drop and from the keyboard,
 // saved, edited and deleted; and the editor read-only with a search key.
-import { axeViolations, openStudio, readAPI, run, shown } from "./studio-lib.mjs";
+import { axeViolations, onPhone, openStudio, readAPI, run, shown } from "./studio-lib.mjs";
 
 // counter reads a body[data-…] counter; after waits for it to pass before, or an error.
 const counter = (page, name) => page.evaluate((n) => Number(document.body.dataset[n] || 0), name);
@@ -43,7 +43,7 @@ async function tryDraft(page, act) {
 const scenarios = {
   // A write key: a new rule drafted on the preview's query, moved, tried, saved, edited
   // and deleted.
-  async edit({ url, key, id, context, boost, banner, from, until, rulePath, newBanner, shot }, out) {
+  async edit({ url, key, id, context, boost, banner, from, until, rulePath, newBanner, shot, phoneShot }, out) {
     const { page } = await openStudio(url, key, out);
     out.first = await editor(page);
     await page.click("#rule-new");
@@ -68,6 +68,7 @@ const scenarios = {
     out.afterHide = await editor(page);
     out.axe = await axeViolations(page);
     await page.screenshot({ path: shot, fullPage: true });
+    out.phone = await onPhone(page, phoneShot);
 
     let before = await counter(page, "changes");
     await page.click("#rule-save");

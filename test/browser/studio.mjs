@@ -1,6 +1,6 @@
 // Drives Debian's Chromium through the merchandising studio (/dashboard/studio.html):
 // the preview, the history and the synonyms (studio-lib.mjs has the rest).
-import { axeViolations, changes, nextPreview, previews, shown, signIn, sleep, tabUntil, context, run } from "./studio-lib.mjs";
+import { axeViolations, changes, nextPreview, onPhone, previews, shown, signIn, tabUntil, context, run } from "./studio-lib.mjs";
 
 const scenarios = {
   // A search key: the preview, by keyboard, with and without rules; nothing to edit.
@@ -43,15 +43,8 @@ const scenarios = {
     out.focusAfterRestore = await page.evaluate(() => document.activeElement.id);
     out.restored = await shown(page);
     await page.screenshot({ path: shot, fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await sleep(300);
-    out.phoneOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    // What sticks out, for the spec's failure message.
-    out.phoneWide = await page.evaluate(() => [...document.querySelectorAll("body *")]
-      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest(".scroll"))
-      .slice(0, 8).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`));
-    out.phoneAxe = await axeViolations(page);
-    await page.screenshot({ path: phoneShot, fullPage: true });
+    const phone = await onPhone(page, phoneShot);
+    Object.assign(out, { phoneOverflow: phone.overflow, phoneWide: phone.wide, phoneAxe: phone.axe });
   },
 
   // A write key: a synonym and a stop word typed into the draft, saved and previewed,

@@ -20,6 +20,7 @@ type facetsRun struct {
 		FacetOrdering json.RawMessage `json:"facetOrdering"`
 	} `json:"config"`
 	Axe     []string `json:"axe"`
+	Phone   phoneFit `json:"phone"`
 	Console []string `json:"console"`
 }
 
@@ -131,6 +132,7 @@ var _ = Describe("The Studio's facet ordering", Ordered, func() {
 		Expect(brand.Values[2]).To(SatisfyAll(HaveField("Value", "Lumo"), HaveField("Hidden", true)))
 		Expect(res.Drafted.Editor[0].Remaining).To(Equal("alpha"))
 		Expect(res.Axe).To(BeEmpty())
+		expectFitsPhone(res.Phone)
 		expectPNG(shot)
 
 		By("saving it into the settings: the preview shows its answer in that order")

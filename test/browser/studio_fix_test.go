@@ -40,6 +40,7 @@ type fixRun struct {
 	Rule          fixShown    `json:"rule"`
 	Error         string      `json:"error"`
 	Axe           []string    `json:"axe"`
+	Phone         phoneFit    `json:"phone"`
 	Console       []string    `json:"console"`
 }
 
@@ -71,6 +72,7 @@ var _ = Describe("The Studio's fixes of a failing search", Ordered, func() {
 			HaveField("Why", ContainSubstring("found nothing"))))
 		Expect(res.First.Preview.Empty).To(BeTrue())
 		Expect(res.Axe).To(BeEmpty())
+		expectFitsPhone(res.Phone)
 		expectPNG(shot)
 
 		By("adding a one-way synonym from the keyboard: the query finds the beacons")

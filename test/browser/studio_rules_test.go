@@ -39,6 +39,20 @@ func editorIDs(hits []editorHit) []string {
 	return out
 }
 
+// phoneFit is how a page fits a phone's screen (studio-lib.mjs's onPhone).
+type phoneFit struct {
+	Overflow int
+	Wide     []string
+	Axe      []string
+}
+
+// expectFitsPhone: no wider than the phone, and axe finds nothing there either.
+func expectFitsPhone(p phoneFit) {
+	GinkgoHelper()
+	Expect(p.Axe).To(BeEmpty(), "axe on a phone")
+	Expect(p.Overflow).To(BeNumerically("<=", 0), "wider than the phone: %v", p.Wide)
+}
+
 // rulesRun is what studio-rules.mjs printed.
 type rulesRun struct {
 	First         editorShown     `json:"first"`
@@ -57,6 +71,7 @@ type rulesRun struct {
 	Deleted       editorShown     `json:"deleted"`
 	Error         string          `json:"error"`
 	Axe           []string        `json:"axe"`
+	Phone         phoneFit        `json:"phone"`
 	Console       []string        `json:"console"`
 }
 
@@ -99,11 +114,11 @@ var _ = Describe("The Studio's rules editor", Ordered, func() {
 
 	It("drafts a rule on the preview's query, shows the page with it and without it, pins by drag and drop, hides from the keyboard, and saves, edits and deletes it", func() {
 		const id = "torch-week"
-		shot := filepath.Join(shotsDir(), "studio-rules.png")
+		shot, phone := filepath.Join(shotsDir(), "studio-rules.png"), filepath.Join(shotsDir(), "studio-rules-phone.png")
 		var res rulesRun
 		runNode("studio-rules.mjs", map[string]any{"scenario": "edit", "url": studioURL, "key": merchandiser, "id": id,
 			"context": "mobile", "boost": "brand:Glow", "banner": "Torch week", "from": "2020-01-01T00:00", "until": "2099-01-01T00:00",
-			"rulePath": indexPath() + "/rules/" + id, "newBanner": "Torch month", "shot": shot}, &res)
+			"rulePath": indexPath() + "/rules/" + id, "newBanner": "Torch month", "shot": shot, "phoneShot": phone}, &res)
 
 		By("listing the rules with their edit buttons, and a new rule on the preview's query")
 		Expect(res.First.FormShown).To(BeTrue())
@@ -133,7 +148,8 @@ var _ = Describe("The Studio's rules editor", Ordered, func() {
 		Expect(editorIDs(res.AfterHide.With)).NotTo(ContainElement(res.Hidden))
 		Expect(editorIDs(res.AfterHide.Without)).To(ContainElement(res.Hidden))
 		Expect(res.Axe).To(BeEmpty())
-		expectPNG(shot)
+		expectFitsPhone(res.Phone)
+		expectPNG(shot, phone)
 
 		By("saving the rule the form shows: the preview applies it, the list has it")
 		Expect(res.SavedRule).To(MatchJSON(`{"objectID": "torch-week", "conditions": [{"pattern": "rulebook torch", "anchoring": "contains", "context": "mobile"}],
