@@ -16,6 +16,7 @@ import (
 	"github.com/aislehq/aisle/internal/embedder"
 	"github.com/aislehq/aisle/internal/es"
 	"github.com/aislehq/aisle/internal/esnames"
+	"github.com/aislehq/aisle/internal/indexlifecycle"
 	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
@@ -36,7 +37,7 @@ const prunePage = 1000
 // names for one of embedders, and answers how many it deleted.
 func (s store) pruneKept(ctx context.Context, alias, index string, embedders []Named) (int, error) {
 	if len(embedders) == 0 {
-		return 0, s.dropKept(ctx, index) // no embedder left: no vector to keep
+		return 0, indexlifecycle.New(s.es).Delete(ctx, index) // no embedder left: no vector to keep
 	}
 	live, err := s.textKeys(ctx, alias, embedders)
 	if err != nil {
@@ -58,22 +59,6 @@ func (s store) pruneKept(ctx context.Context, alias, index string, embedders []N
 		return deleted, nil // nothing was ever kept
 	}
 	return deleted, err
-}
-
-// dropKept deletes the embeddings index, if there is one.
-func (s store) dropKept(ctx context.Context, index string) error {
-	res, err := s.es.Indices.Delete(index).Perform(ctx)
-	if err != nil {
-		return fmt.Errorf("deleting %s: %w", index, es.Classify(err))
-	}
-	defer func() { _ = res.Body.Close() }()
-	if res.StatusCode == http.StatusNotFound {
-		return nil
-	}
-	if err := es.ResponseError(res); err != nil {
-		return fmt.Errorf("deleting %s: %w", index, err)
-	}
-	return nil
 }
 
 // textKeys are the keys of the texts the records of alias hold for embedders.

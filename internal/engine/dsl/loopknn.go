@@ -28,9 +28,9 @@ func (p *planner) knnNode(q *knnQuery, boost float32) (loop.Node, error) {
 		return loop.None{}, nil
 	}
 	b := q.times(boost)
-	docs, scores := make([]uint64, len(hits)), make([]float64, len(hits))
-	for i, h := range hits {
-		docs[i], scores[i] = h.Doc, float64(h.Score*b)
+	n := &loop.Hits{Docs: make([]uint64, len(hits)), Scores: make([]float64, len(hits))}
+	for i, h := range hits { // knn.Search answers in document order
+		n.Docs[i], n.Scores[i] = h.Doc, float64(h.Score*b)
 	}
-	return loop.HitsOf(loop.SegmentCounts(p.r), docs, scores), nil
+	return n, nil
 }

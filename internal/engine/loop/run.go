@@ -35,27 +35,11 @@ func SegmentsOf(r index.IndexReader) (*Segments, bool) {
 			return nil, false
 		}
 		count := s.Segment().Count()
-		out.segs[i] = &segment{count: count, index: i, deleted: deletedBits(s, count)}
+		out.segs[i] = &segment{count: count, index: i, offset: next, deleted: deletedBits(s, count)}
 		out.offsets[i] = next
 		next += count
 	}
 	return out, true
-}
-
-// SegmentCounts are the documents of each segment of r, deleted ones included, in the
-// reader's order: how bleve numbers documents across a reader (see HitsOf); nil for a
-// reader without segments.
-func SegmentCounts(r index.IndexReader) []uint64 {
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil
-	}
-	ss := snap.Segments()
-	out := make([]uint64, len(ss))
-	for i, s := range ss {
-		out[i] = s.Segment().Count()
-	}
-	return out
 }
 
 // deletedBits is a bit per document of the segment, set for the deleted ones; nil when

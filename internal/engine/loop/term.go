@@ -9,6 +9,7 @@ import (
 type segment struct {
 	count   uint64   // documents, deleted ones included
 	index   int      // in the reader
+	offset  uint64   // the reader's number of its first document
 	deleted []uint64 // a bit per deleted document; nil when none
 	err     error    // the first error reading postings: the evaluators stop on it
 }
