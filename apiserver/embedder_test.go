@@ -157,6 +157,25 @@ var _ = Describe("An openAI embedder (issue 38): records embedded by the system,
 		Expect(string(searchBody(ci, `{"q": "hiking", "hybrid": {"embedder": "bge"}}`))).NotTo(ContainSubstring("semanticFallback"))
 	})
 
+	It("refuses sendDimensions on a userProvided embedder, and keeps the settings as they were", func() {
+		before := call(0, http.MethodGet, ci.base+"/config", ci.writeKey, nil)
+		Expect(before.status).To(Equal(http.StatusOK), string(before.body))
+		var cfg map[string]any
+		Expect(json.Unmarshal(before.body, &cfg)).To(Succeed())
+		delete(cfg, "rebuild")
+		embedders, _ := cfg["embedders"].(map[string]any)
+		if embedders == nil {
+			embedders = map[string]any{}
+		}
+		embedders["own"] = map[string]any{"source": "userProvided", "dimensions": 3, "sendDimensions": true}
+		cfg["embedders"] = embedders
+		r := call(0, http.MethodPut, ci.base+"/config", ci.writeKey, cfg)
+		Expect(r.status).To(Equal(http.StatusBadRequest), string(r.body))
+		Expect(string(r.body)).To(ContainSubstring("embedders.own.sendDimensions: is only for an openAI embedder"))
+		after := call(0, http.MethodGet, ci.base+"/config", ci.writeKey, nil)
+		Expect(after.body).To(MatchJSON(before.body))
+	})
+
 	It("refuses a record that writes the embedders' state", func() {
 		r := call(0, http.MethodPost, ci.base+"/records", ci.writeKey,
 			recordsBody([]map[string]any{{"objectID": "x", "_aisle_embed": map[string]any{"bge": "x"}}}))

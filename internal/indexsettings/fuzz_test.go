@@ -15,6 +15,7 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte(`{"searchableFields": [{"path": "name", "weight": 3}], "synonyms": [{"terms": ["a", "b"]}], "language": "english"}`))
 	f.Add([]byte(`{"suggestions": {"minDays": 0, "exclude": ["Crème", "creme", "two words", ""]}}`))
 	f.Add([]byte(`{"facetFields": ["brand"], "facetOrdering": {"facets": {"order": ["brand", "*", "x"]}, "values": {"brand": {"order": ["a", "a"], "sortRemainingBy": "z", "hide": ["a", ""]}}}}`))
+	f.Add([]byte(`{"embedders": {"bge": {"source": "openAI", "model": "bge", "dimensions": 384, "sendDimensions": true, "documentTemplate": "{{title}}"}, "u": {"source": "userProvided", "dimensions": 3, "sendDimensions": true}}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var s searchv1alpha1.IndexSettings
 		if strictjson.Decode(body, &s) != nil {
