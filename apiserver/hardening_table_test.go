@@ -50,6 +50,7 @@ var bodyEndpoints = []bodyEndpoint{
 	{"PUT", "/rules/r1", "rule", writeKeyOf},
 	{"POST", "/rules", "rules", writeKeyOf},
 	{"PUT", "/rules", "rules", writeKeyOf},
+	{"POST", "/rules/preview-me/preview", "search", writeKeyOf},
 	{"POST", "/search", "search", nil},
 	{"POST", "/events", "events", nil},
 	{"POST", "/facets/brand/search", "facetSearch", searchKeyOf},
@@ -169,6 +170,8 @@ var _ = Describe("Every endpoint that takes a body (issue 15)", Ordered, Continu
 		Expect(call(0, "PUT", ci.base+"/public-access/policy", ci.writeKey, []byte(`{"policy": {"retrievableFields": ["name"],
 			"allowedFacets": ["brand"], "allowedFilters": ["brand"], "allowedSorts": ["price"]}}`)).status).To(Equal(http.StatusOK))
 		Expect(call(0, "POST", ci.base+"/staged-replacements/s1", ci.writeKey, nil).status).To(Equal(http.StatusCreated))
+		// The saved rule a preview of a search body without a draft previews.
+		Expect(call(0, "PUT", ci.base+"/rules/preview-me", ci.writeKey, []byte(`{"consequence": {"hide": ["x"]}}`)).status).To(Equal(http.StatusOK))
 		Eventually(func() int {
 			return callWith(0, "POST", "/api/public/indexes/pub-shop-"+ci.name+"/search", "", []byte(bodyShapes["search"].render("", "")), browser).status
 		}).Should(Equal(http.StatusOK), "the valid search body is answered, so refusals below are the wrong field's")
@@ -266,6 +269,7 @@ var _ = Describe("Every endpoint with an identifier in its path (issue 15)", Ord
 		Entry("GET /rules/{ruleId}", "GET", "/rules/{id}", "", searchKeyOf, false),
 		Entry("PUT /rules/{ruleId}", "PUT", "/rules/{id}", `{"consequence": {"hide": ["x"]}}`, writeKeyOf, false),
 		Entry("DELETE /rules/{ruleId}", "DELETE", "/rules/{id}", "", writeKeyOf, false),
+		Entry("POST /rules/{ruleId}/preview", "POST", "/rules/{id}/preview", `{"q": "", "rule": {"consequence": {"hide": ["x"]}}}`, writeKeyOf, false),
 	)
 })
 

@@ -18,6 +18,7 @@ func (s *Server) ruleRoutes(idx keyedGroup) {
 	idx.add(fiber.MethodGet, "/rules/:ruleId", tenancy.Either, s.needSearch, s.getRule)
 	idx.add(fiber.MethodPut, "/rules/:ruleId", writeScope, s.needSearch, s.putRule)
 	idx.add(fiber.MethodDelete, "/rules/:ruleId", writeScope, s.needSearch, s.deleteRule)
+	idx.add(fiber.MethodPost, "/rules/:ruleId/preview", writeScope, s.needSearch, s.previewRule)
 }
 
 // rulesTarget is the index of the request, whose rules it reads or writes.

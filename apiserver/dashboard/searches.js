@@ -36,20 +36,21 @@ export function renderSearches(s) {
     return wrap;
   };
   const searched = (x) => [x.query, [number.format(x.searches), x.searches]];
-  // A search to fix opens the studio's preview on it.
-  const toFix = (x) => [studioLink(x.query), [number.format(x.searches), x.searches]];
+  // A search to fix opens the studio's preview on it, with the fixes for why.
+  const toFix = (fix) => (x) => [studioLink(x.query, fix), [number.format(x.searches), x.searches]];
   $("search-lists").replaceChildren(
     queries("Top searches", s.topQueries, (x) => [...searched(x), [number.format(x.clicks), x.clicks],
       [percent.format(x.clickThroughRate), x.clickThroughRate]], ["Query", "Searches", "Clicks", "Click-through"], "search-top"),
-    queries("Top searches without results", s.noResultQueries, toFix, ["Query", "Searches"], "search-none"),
-    queries("Top searches without a click", s.noClickQueries, toFix, ["Query", "Searches"], "search-unclicked"),
+    queries("Top searches without results", s.noResultQueries, toFix("noResults"), ["Query", "Searches"], "search-none"),
+    queries("Top searches without a click", s.noClickQueries, toFix("noClicks"), ["Query", "Searches"], "search-unclicked"),
   );
 }
 
-// studioLink is a query as a link to the studio's preview of it.
-function studioLink(query) {
-  const a = el("a", query, { href: `studio.html?${new URLSearchParams({ q: query })}`, "data-studio": "" });
-  a.setAttribute("aria-label", `${query}: preview in the studio`);
+// studioLink is a query as a link to the studio's preview of it and its fixes (fix says
+// why it needs one: noResults or noClicks).
+function studioLink(query, fix) {
+  const a = el("a", query, { href: `studio.html?${new URLSearchParams({ q: query, fix })}`, "data-studio": "" });
+  a.setAttribute("aria-label", `${query}: preview and fix in the studio`);
   return a;
 }
 

@@ -6,8 +6,8 @@ const $ = (id) => document.getElementById(id);
 
 // state is the session: the key's workspace, the index chosen, and whether the key may
 // search (the preview) and write (the edit controls are shown only then; the server
-// refuses anyway).
-export const state = { workspace: "", index: "", canSearch: false, canWrite: false };
+// refuses anyway), and the index's facet fields, which the preview asks for.
+export const state = { workspace: "", index: "", canSearch: false, canWrite: false, facetFields: [] };
 
 // indexPath is the path of an endpoint of the index in use.
 export function indexPath(rest) {

@@ -2,12 +2,14 @@
 // hit's ranking (explain), the rules that applied and the words the search ignored.
 
 import { el, number } from "./ui.js";
-import { api, indexPath, announce, showError } from "./studio-api.js";
+import { api, indexPath, announce, showError, state } from "./studio-api.js";
+import { orderFacets } from "./studio-facet-order.js";
 
 const $ = (id) => document.getElementById(id);
 // The criteria of explain, in the order the ranking applies them, as the page names them.
 const CRITERIA = [["words", "Words matched"], ["typo", "Typos"], ["proximity", "Proximity"], ["attribute", "Attribute"], ["exact", "Exact words"]];
 let runs = 0; // the latest preview; an earlier one answering late is not shown
+let onAnswer = () => {}; // told each answer shown (the facet ordering editor's values)
 
 // parseFilters reads "brand:Acme, brand:Zed, color:red" as facetFilters
 // ({brand: ["Acme", "Zed"], color: ["red"]}); a part without a field is an error.
@@ -31,6 +33,7 @@ export function parseList(text) {
 // previewRequest is the search the preview form describes.
 export function previewRequest() {
   const req = { q: $("q").value, explain: true, limit: 20, facetFilters: parseFilters($("filters").value) };
+  if (state.facetFields.length) req.facets = state.facetFields;
   const contexts = parseList($("contexts").value);
   if (contexts.length) req.ruleContexts = contexts;
   if (!$("rules-on").checked) req.enableRules = false;
@@ -58,6 +61,8 @@ export async function runPreview(asked) {
     showError("");
     renderAnswer(res, $("hits"));
     renderFacts(res);
+    renderFacets(res);
+    onAnswer(res);
     $("outcome").hidden = false;
     document.body.dataset.previews = String(Number(document.body.dataset.previews || 0) + 1);
     if (asked) announce(`${number.format(res.total)} results for “${req.q}”${req.enableRules === false ? ", without rules" : ""}.`);
@@ -83,6 +88,19 @@ function renderFacts(res) {
     const b = el("div", null, { class: "banner", "data-banner": (res.appliedRules || [])[i] || "" });
     b.append(el("strong", `Banner of rule ${(res.appliedRules || [])[i] || ""}`), el("pre", JSON.stringify(u, null, 2)));
     return b;
+  }));
+}
+
+// renderFacets shows the answer's facets as a page following its renderingContent
+// would: in the order of its facetOrdering, hidden values left out.
+function renderFacets(res) {
+  const ordering = res.renderingContent && res.renderingContent.facetOrdering;
+  $("preview-facets").replaceChildren(...orderFacets(res.facets, ordering).map((f) => {
+    const box = el("div", null, { class: "facet", "data-preview-facet": f.field });
+    const list = el("ul", null, { "aria-label": `Values of ${f.field}` });
+    list.append(...f.values.map((v) => el("li", `${v.value} (${number.format(v.count)})`, { "data-value": String(v.value) })));
+    box.append(el("h3", f.field), list);
+    return box;
   }));
 }
 
@@ -123,7 +141,9 @@ function criteria(r) {
   return dl;
 }
 
-export function setupPreview() {
+// setupPreview wires the form; answered is told each answer shown.
+export function setupPreview(answered) {
+  onAnswer = answered;
   $("preview-form").addEventListener("submit", (e) => {
     e.preventDefault();
     runPreview(true);

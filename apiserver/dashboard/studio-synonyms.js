@@ -79,6 +79,13 @@ async function save(changed) {
   }
 }
 
+// addSynonym adds group to the synonyms as they are now, and saves them (with Undo).
+export async function addSynonym(group, changed) {
+  const text = $("synonyms").value.trim();
+  $("synonyms").value = `${text ? `${text}\n` : ""}${formatSynonyms([group])}`;
+  await save(changed);
+}
+
 async function restore(changed) {
   try {
     const res = await api(indexPath(`/config/history/${undo}/restore`), { method: "POST" });

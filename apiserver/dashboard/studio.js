@@ -1,5 +1,6 @@
 // The merchandising studio: opened with the key of this tab (the Events page's login),
-// it previews searches and lists the history of the settings and the rules. Everything
+// it previews searches, edits the rules and lists the history of the settings and the
+// rules. Everything
 // shown goes in as text, and the page's Content-Security-Policy runs only its own files.
 
 import { state, announce } from "./studio-api.js";
@@ -7,6 +8,9 @@ import { setupLogin, chosenIndex, scrollable } from "./login.js";
 import { setupPreview, runPreview } from "./studio-preview.js";
 import { loadHistory } from "./studio-history.js";
 import { setupSynonyms, loadSynonyms } from "./studio-synonyms.js";
+import { setupRules, loadRules } from "./studio-rules.js";
+import { setupFacets, loadFacets, answered } from "./studio-facets.js";
+import { setupFix, showFix } from "./studio-fix.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,6 +23,7 @@ async function opened(info, entered) {
   $("preview-form").hidden = !info.canSearch;
   $("no-search").hidden = info.canSearch;
   document.body.dataset.canWrite = String(info.canWrite);
+  showFix();
   await show();
   if (entered) $(info.canSearch ? "q" : "index").focus();
 }
@@ -27,7 +32,8 @@ async function opened(info, entered) {
 async function show() {
   state.index = chosenIndex();
   $("main").hidden = false;
-  await Promise.all([preview(), loadHistory(changedByRestore), loadSynonyms()]);
+  state.facetFields = await loadFacets();
+  await Promise.all([preview(), loadHistory(changedByRestore), loadSynonyms(), loadRules()]);
   scrollable();
   document.body.dataset.state = "ready";
   announce(`Studio of ${state.index}.`);
@@ -41,11 +47,17 @@ async function changed() {
   await Promise.all([preview(), loadHistory(changedByRestore)]);
   document.body.dataset.changes = String(Number(document.body.dataset.changes || 0) + 1);
 }
-const changedByRestore = () => Promise.all([preview(), loadSynonyms()]);
+const changedByRestore = async () => {
+  state.facetFields = await loadFacets();
+  await Promise.all([preview(), loadSynonyms(), loadRules()]);
+};
 
 function start() {
-  setupPreview();
+  setupPreview(answered);
   setupSynonyms(changed);
+  setupRules(changed);
+  setupFacets(changed);
+  setupFix(changed);
   $("index").addEventListener("change", show);
   setupLogin({ page: "studio", shown: ["index-field"], opened });
 }

@@ -45,6 +45,9 @@ type Pin struct {
 func (s *Service) Apply(ctx context.Context, t Target, schema searchquery.Schema, search Search) (Outcome, error) {
 	q := search.Query
 	set, err := s.cache.get(ctx, t)
+	if err == nil {
+		set = search.Overlay.over(set)
+	}
 	if err != nil || set.Empty() {
 		return Outcome{Query: q, RenderingContent: searchquery.DefaultRendering(t.Settings)}, err
 	}

@@ -33,6 +33,8 @@ type Search struct {
 	Filters      *searchquery.Filter
 	FacetFilters map[string][]any
 	Contexts     []string
+	// Overlay is a preview's view of the rules; nil, the index's own.
+	Overlay *Overlay
 }
 
 // held is what a search asks, read once for every condition it is matched against.

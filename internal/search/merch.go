@@ -32,15 +32,15 @@ func WithClock(clock func() time.Time) Option {
 // Rules returns the merchandising rules service searches apply.
 func (s *Service) Rules() *merch.Service { return s.rules }
 
-// merchandise finds the rules that apply to req, unless it turns them off, and returns
-// req with its query as they rewrite it.
-func (s *Service) merchandise(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request, schema searchquery.Schema) (searchquery.Request, merch.Outcome, error) {
+// merchandise finds the rules that apply to req (as over sees them), unless it turns
+// them off, and returns req with its query as they rewrite it.
+func (s *Service) merchandise(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request, schema searchquery.Schema, over *merch.Overlay) (searchquery.Request, merch.Outcome, error) {
 	names, ok := esnames.FromAlias(alias)
 	if !ok || req.EnableRules != nil && !*req.EnableRules {
 		return req, merch.Outcome{Query: req.Q, RenderingContent: searchquery.DefaultRendering(access.Settings)}, nil
 	}
 	out, err := s.rules.Apply(ctx, merch.Target{Names: names, Settings: access.Settings}, schema,
-		merch.Search{Query: req.Q, Filters: req.Filters, FacetFilters: req.FacetFilters, Contexts: req.RuleContexts})
+		merch.Search{Query: req.Q, Filters: req.Filters, FacetFilters: req.FacetFilters, Contexts: req.RuleContexts, Overlay: over})
 	if err != nil {
 		return req, merch.Outcome{}, err
 	}

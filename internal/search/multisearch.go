@@ -35,7 +35,7 @@ func (s *Service) MultiSearch(ctx context.Context, queries []Query) []Result {
 			out[i].Err = errWhyNotAlone
 			continue
 		}
-		j, err := s.prepare(ctx, q.Alias, q.Access, q.Request)
+		j, err := s.prepare(ctx, q.Alias, q.Access, q.Request, nil)
 		if err != nil {
 			out[i].Err = err
 			continue

@@ -66,22 +66,27 @@ func New(client *elasticsearch.TypedClient, opts ...Option) *Service {
 // With explain's objectID, it says why that record is not on the page (whynot.go).
 func (s *Service) Search(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request) (searchquery.Response, error) {
 	start := time.Now()
-	j, err := s.prepare(ctx, alias, access, req)
+	j, err := s.prepare(ctx, alias, access, req, nil)
 	if err != nil {
 		return searchquery.Response{}, err
 	}
 	s.drive(ctx, []*job{j})
-	if j.err == nil && req.Explain.ObjectID != "" {
-		j.res.WhyNot, j.err = s.whyNot(ctx, j, access, req)
-	}
+	s.explain(ctx, j, access, req)
 	j.res.Took = time.Since(start).Milliseconds()
 	return j.res, j.err
 }
 
+// explain adds to the answer of j, once it ran, why explain's objectID is not on its page.
+func (s *Service) explain(ctx context.Context, j *job, access searchquery.Access, req searchquery.Request) {
+	if j.err == nil && req.Explain.ObjectID != "" {
+		j.res.WhyNot, j.err = s.whyNot(ctx, j, access, req)
+	}
+}
+
 // prepare validates a search and reads what its plans need (the mapping, the bounds of
-// quantized fields): the job of running it. Every search goes through here, each query
-// of a multi-search too.
-func (s *Service) prepare(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request) (*job, error) {
+// quantized fields): the job of running it, with the rules as over sees them (nil: the
+// index's). Every search goes through here, each query of a multi-search too.
+func (s *Service) prepare(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request, over *merch.Overlay) (*job, error) {
 	schema, err := s.Schema(ctx, alias)
 	if err != nil {
 		return nil, err
@@ -96,7 +101,7 @@ func (s *Service) prepare(ctx context.Context, alias string, access searchquery.
 	if err != nil {
 		return nil, err
 	}
-	req, out, err := s.merchandise(ctx, alias, access, req, schema)
+	req, out, err := s.merchandise(ctx, alias, access, req, schema, over)
 	if err != nil {
 		return nil, err
 	}

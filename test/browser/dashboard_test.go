@@ -179,7 +179,7 @@ var _ = Describe("The Events page", func() {
 		Expect(res.First.SearchChart).To(Equal(perDay))
 		Expect(res.First.SearchRows["search-top"]).To(HaveLen(len(s.TopQueries)))
 		Expect(res.First.SearchRows["search-none"]).To(ContainElement([]string{"dashboard zzqx", "2"}))
-		Expect(res.First.StudioLinks).To(ContainElement("studio.html?q=dashboard+zzqx"), "a search without results opens the studio's preview")
+		Expect(res.First.StudioLinks).To(ContainElement("studio.html?q=dashboard+zzqx&fix=noResults"), "a search without results opens the studio's preview and its fixes")
 
 		By("showing the script as text, without running it")
 		Expect(res.First.Names).To(ContainElement(scriptName))

@@ -136,7 +136,7 @@ var _ = Describe("web/examples' search page: InstantSearch widgets on Aisle (iss
 	It("shows the records' disjunctive counts, price bounds, grouped variants, a pinned product with its banner, pages and facet value search", func(ctx SpecContext) {
 		port := serveWeb()
 		origin := fmt.Sprintf("http://localhost:%d", port)
-		publicID, writeKey := createShopIndex(ctx, origin)
+		publicID, writeKey := createShopIndex(ctx, shopIndex, origin)
 
 		By("writing the records and a rule pinning the battery first, with a banner, for lantern")
 		base := "/api/teams/" + env.Workspace + "/indexes/" + shopIndex
@@ -257,9 +257,9 @@ func serveWeb() int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// createShopIndex creates the shop index, public to origin, and a write key for it;
-// returns its public ID and the key once both are ready.
-func createShopIndex(ctx context.Context, origin string) (string, string) {
+// createShopIndex creates a shop index named name, public to origin, and a write key for
+// it; returns its public ID and the key once both are ready.
+func createShopIndex(ctx context.Context, name, origin string) (string, string) {
 	c := kubeClient()
 	ns := env.Workspace
 	fields := func(f ...string) []searchv1alpha1.FieldPath {
@@ -269,7 +269,7 @@ func createShopIndex(ctx context.Context, origin string) (string, string) {
 		}
 		return out
 	}
-	idx := &searchv1alpha1.SearchIndex{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: shopIndex},
+	idx := &searchv1alpha1.SearchIndex{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Spec: searchv1alpha1.SearchIndexSpec{
 			AllowedOrigins: []searchv1alpha1.Origin{searchv1alpha1.Origin(origin)},
 			DeletionPolicy: "Delete",
@@ -287,20 +287,20 @@ func createShopIndex(ctx context.Context, origin string) (string, string) {
 			}},
 		}}
 	Expect(c.Create(ctx, idx)).To(Succeed())
-	key := &searchv1alpha1.APIKey{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "shop-write"},
-		Spec: searchv1alpha1.APIKeySpec{Scopes: []searchv1alpha1.Scope{"write"}, Indexes: []string{shopIndex}}}
+	key := &searchv1alpha1.APIKey{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name + "-write"},
+		Spec: searchv1alpha1.APIKeySpec{Scopes: []searchv1alpha1.Scope{"write"}, Indexes: []string{name}}}
 	Expect(c.Create(ctx, key)).To(Succeed())
 	var publicID, secret string
 	Eventually(func(g Gomega) {
-		g.Expect(c.Get(ctx, types.NamespacedName{Namespace: ns, Name: shopIndex}, idx)).To(Succeed())
+		g.Expect(c.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, idx)).To(Succeed())
 		g.Expect(idx.Status.PublicID).NotTo(BeEmpty())
 		publicID = idx.Status.PublicID
-		g.Expect(c.Get(ctx, types.NamespacedName{Namespace: ns, Name: "shop-write"}, key)).To(Succeed())
+		g.Expect(c.Get(ctx, types.NamespacedName{Namespace: ns, Name: key.Name}, key)).To(Succeed())
 		g.Expect(key.Status.SecretName).NotTo(BeEmpty())
 		var s corev1.Secret
 		g.Expect(c.Get(ctx, types.NamespacedName{Namespace: ns, Name: key.Status.SecretName}, &s)).To(Succeed())
 		secret = string(s.Data[apikey.SecretKey])
-		g.Expect(call(http.MethodGet, "/api/teams/"+ns+"/indexes/"+shopIndex+"/indexing", secret, "", nil)).To(Equal(http.StatusOK))
+		g.Expect(call(http.MethodGet, "/api/teams/"+ns+"/indexes/"+name+"/indexing", secret, "", nil)).To(Equal(http.StatusOK))
 	}).WithTimeout(time.Minute).Should(Succeed())
 	return publicID, secret
 }

@@ -22,11 +22,11 @@ import (
 	"github.com/aislehq/aisle/internal/apikey"
 )
 
-// merchandiserKey makes a key with the search and the write scope on the sample index,
-// the key a merchandiser opens the studio with, and returns its secret.
-func merchandiserKey(ctx context.Context) string {
+// merchandiserKey makes a key named name with the search and the write scope on the
+// sample index, the key a merchandiser opens the studio with, and returns its secret.
+func merchandiserKey(ctx context.Context, name string) string {
 	c := kubeClient()
-	key := &searchv1alpha1.APIKey{ObjectMeta: metav1.ObjectMeta{Namespace: env.Workspace, Name: "studio-merchandiser"},
+	key := &searchv1alpha1.APIKey{ObjectMeta: metav1.ObjectMeta{Namespace: env.Workspace, Name: name},
 		Spec: searchv1alpha1.APIKeySpec{Scopes: []searchv1alpha1.Scope{searchv1alpha1.ScopeSearch, searchv1alpha1.ScopeWrite}, Indexes: []string{"products"}}}
 	Expect(c.Create(ctx, key)).To(Succeed())
 	var secret string
@@ -163,7 +163,7 @@ var _ = Describe("The Studio", Ordered, func() {
 	var merchandiser string
 
 	BeforeAll(func(ctx SpecContext) {
-		merchandiser = merchandiserKey(ctx)
+		merchandiser = merchandiserKey(ctx, "studio-merchandiser")
 		By("writing three lanterns, a rule pinning the least popular first with a banner, and one more rule")
 		Expect(call(http.MethodPost, indexPath()+"/records", env.Keys["write"], `{"records": [
 			{"objectID": "studio-1", "name": "Studio lantern red", "brand": "Lumo", "popularity": 30, "inStock": true},
