@@ -95,8 +95,8 @@ var _ = Describe("The Studio's facet ordering", Ordered, func() {
 		Expect(call(http.MethodPost, indexPath()+"/records", env.Keys["write"], `{"records": [
 			{"objectID": "fb-1", "name": "Facetbook lamp one", "brand": "Lumo", "categories": ["lamps"], "inStock": true},
 			{"objectID": "fb-2", "name": "Facetbook lamp two", "brand": "Lumo", "categories": ["lamps"], "inStock": true},
-			{"objectID": "fb-3", "name": "Facetbook torch", "brand": "Lumo", "categories": ["torches"], "inStock": true},
-			{"objectID": "fb-4", "name": "Facetbook torch glow", "brand": "Glow", "categories": ["torches"], "inStock": true},
+			{"objectID": "fb-3", "name": "Facetbook sconce", "brand": "Lumo", "categories": ["sconces"], "inStock": true},
+			{"objectID": "fb-4", "name": "Facetbook sconce glow", "brand": "Glow", "categories": ["sconces"], "inStock": true},
 			{"objectID": "fb-5", "name": "Facetbook lamp zed", "brand": "Zed", "categories": ["lamps"], "inStock": true}]}`, nil)).
 			To(Equal(http.StatusAccepted))
 		putFacetOrdering(nil)
@@ -142,7 +142,7 @@ var _ = Describe("The Studio's facet ordering", Ordered, func() {
 		_, preview = res.Saved.fieldsOf()
 		Expect(preview).To(Equal([]string{"categories", "brand"}))
 		Expect(res.Saved.previewValues("brand")).To(Equal([]string{"Zed", "Glow"}))
-		Expect(res.Saved.previewValues("categories")).To(Equal([]string{"lamps", "torches"}))
+		Expect(res.Saved.previewValues("categories")).To(Equal([]string{"lamps", "sconces"}))
 	})
 
 	It("shows the ordering read-only with a search key", func() {
