@@ -39,7 +39,8 @@ func ruleCases(passing, failing []string) []ruleCase {
 	}
 	all := []ruleCase{{name: "without"}, {name: "idle", rules: idle},
 		{name: "boosts", rules: with(nil), applied: 2}, {name: "promotion", rules: with(passing), applied: 2},
-		{name: "filtered", rules: with(failing), applied: 2}}
+		{name: "filtered", rules: with(failing), applied: 2},
+		{name: "conditioned", rules: append(conditionedRules(), mixedIdleRules(merch.MaxRules-2)...), applied: 2}}
 	// AISLE_BENCH_RULES=boosts,promotion runs those cases only, beside the one without
 	// rules: a focused comparison takes a fifth of the time.
 	only := os.Getenv("AISLE_BENCH_RULES")
@@ -126,6 +127,51 @@ func idleRules(n int) []merch.Rule {
 	return out
 }
 
+// benchContext is the rule context every search of the rules benchmark names, as a
+// shop's mobile pages would: rules conditioned on other contexts must cost nothing.
+const benchContext = "bench-mobile"
+
+// rulesBody is the search benchmark's request, naming benchContext.
+func rulesBody(q string) map[string]any {
+	body := requestBody(q)
+	body["ruleContexts"] = []string{benchContext}
+	return body
+}
+
+// conditionedRules apply to every search by what it holds besides its words: one to
+// the searches' context, one to their price filter (price < 400 selects price < 1,000).
+func conditionedRules() []merch.Rule {
+	return []merch.Rule{
+		{ObjectID: "on-mobile", Conditions: []merch.Condition{{Context: benchContext}},
+			Consequence: merch.Consequence{Boost: brandBoost("brand-7")}},
+		{ObjectID: "under-1000", Conditions: []merch.Condition{{Filters: &searchquery.Filter{Field: "price", Range: &searchquery.Range{LT: 1000.0}}}},
+			Consequence: merch.Consequence{Boost: brandBoost("brand-9")}},
+	}
+}
+
+// mixedIdleRules are n rules none of which applies, a quarter of each kind: idleRules'
+// patterns; contexts the searches do not name; filters the searches' own do not select
+// (another brand, a narrower price range); and a pattern with a context.
+func mixedIdleRules(n int) []merch.Rule {
+	out := idleRules(n)
+	for i := range out {
+		c := &out[i].Conditions[0]
+		switch i % 4 {
+		case 1:
+			*c = merch.Condition{Context: fmt.Sprintf("campaign-%d", i)}
+		case 2:
+			f := &searchquery.Filter{Field: "brand", Eq: fmt.Sprintf("brand-%d", i%200)}
+			if i%8 == 6 {
+				f = &searchquery.Filter{Field: "price", Range: &searchquery.Range{LT: float64(i % 400)}}
+			}
+			*c = merch.Condition{Filters: f}
+		case 3:
+			c.Context = fmt.Sprintf("landing-%d", i)
+		}
+	}
+	return out
+}
+
 // checkApplied fails the benchmark unless exactly c.applied rules apply to each query.
 func checkApplied(b *testing.B, t target, c ruleCase) {
 	for i := range queries {
@@ -153,7 +199,7 @@ func BenchmarkRules(b *testing.B) {
 	t0 := time.Now()
 	sys := start(b, ctx)
 	b.Logf("set up 100,000 records in %s", time.Since(t0).Round(time.Second))
-	t := keyed(sys)
+	t := keyedBody(sys, queries, rulesBody)
 	target := merch.Target{Names: esnames.For("bench", "products"), UID: "bench", Settings: settings}
 	// The searches' filter is price < 400.
 	cases := ruleCases(priced(b, sys, map[string]any{"lt": 400}), priced(b, sys, map[string]any{"gte": 400}))
