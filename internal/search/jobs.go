@@ -56,11 +56,11 @@ func newRound(organic searchquery.Plan, pinned bool, first []byte) (*round, erro
 // job is one search in progress.
 type job struct {
 	alias string
+	// spec is the search as decided (prepare), dropping the words its retries dropped.
+	spec searchquery.Spec
 	// merch is what the index's rules change in it.
 	merch merch.Outcome
-	build func(drop int, m *searchquery.Merch) (searchquery.Plan, error)
-	drop  int
-	// plan is the search's plan for its page (its organic window, with promoted records).
+	// plan is spec compiled for its page (its organic window, with promoted records).
 	plan searchquery.Plan
 	// pinned and placed are the promoted records found and their places, once the
 	// pinned search has answered.
@@ -70,23 +70,22 @@ type job struct {
 	next *round
 	res  searchquery.Response
 	err  error
-	// learned re-ranks the answer (learning.go).
-	learned learned
 }
 
-// newJob plans a search of page of the index behind alias with build, as the rules'
-// outcome changes it.
-func newJob(alias string, out merch.Outcome, page searchquery.Window, build func(drop int, m *searchquery.Merch) (searchquery.Plan, error)) (*job, error) {
-	j := &job{alias: alias, merch: out.Covering(page), build: build}
-	if err := j.replan(0); err != nil {
+// newJob is the search of spec against the index behind alias, with out the rules'
+// outcome spec was decided with.
+func newJob(alias string, spec searchquery.Spec, out merch.Outcome) (*job, error) {
+	j := &job{alias: alias, spec: spec, merch: out}
+	if err := j.replan(spec.Drop()); err != nil {
 		return nil, err
 	}
 	return j, nil
 }
 
-// replan plans the search without its last drop words, from its first round.
+// replan compiles the search without its last drop words, from its first round.
 func (j *job) replan(drop int) error {
-	plan, err := j.build(drop, j.merch.Merch)
+	spec := j.spec.Dropping(drop)
+	plan, err := searchquery.Compile(spec)
 	if err != nil {
 		return err
 	}
@@ -94,7 +93,7 @@ func (j *job) replan(drop int) error {
 	if err != nil {
 		return err
 	}
-	j.drop, j.plan, j.pinned, j.placed, j.next = drop, plan, nil, nil, next
+	j.spec, j.plan, j.pinned, j.placed, j.next = spec, plan, nil, nil, next
 	return nil
 }
 
@@ -162,7 +161,7 @@ func (j *job) answered(r *round, answers [][]byte, errs []error) error {
 // settle takes the organic hits res of r's plan: the search drops one more word when
 // nothing matched and it may, fetches the organic window its page needs, or finishes.
 func (j *job) settle(r *round, res searchquery.Response) error {
-	if drop, again := searchquery.NextDrop(j.plan.Retry, res.Total > 0, j.drop); again {
+	if drop, again := searchquery.NextDrop(j.plan.Retry, res.Total > 0, j.spec.Drop()); again {
 		return j.replan(drop)
 	}
 	if len(j.merch.Pins) == 0 {
@@ -174,9 +173,7 @@ func (j *job) settle(r *round, res searchquery.Response) error {
 		j.finish(page, nil)
 		return nil
 	}
-	m := *j.merch.Merch
-	m.Window = &window
-	plan, err := j.build(j.drop, &m)
+	plan, err := searchquery.Compile(j.spec.Windowed(window))
 	if err != nil {
 		return err
 	}
@@ -196,7 +193,7 @@ func refusal(plan searchquery.Plan, err error) error {
 func (j *job) finish(res searchquery.Response, err error) {
 	if err == nil {
 		res.AppliedRules, res.UserData, res.RenderingContent = j.merch.Applied, j.merch.UserData, j.merch.RenderingContent
-		j.learned.apply(&res)
+		j.spec.ReRank.Apply(&res)
 	}
 	j.res, j.err, j.next = res, err, nil
 }
