@@ -128,7 +128,7 @@ func (s *Service) run(ctx context.Context, alias string, body []byte) ([]byte, e
 // request's problem, anything else the backend's.
 func searchError(alias string, err error) error {
 	if refusedSearch(err) {
-		// searchquery.Build checks values against the mapping it read; the mapping may have
+		// searchquery.Decide checks values against the mapping it read; the mapping may have
 		// changed since (a rebuild, a first value). The backend's text is its own.
 		return fmt.Errorf("%w: a filter, sort or facet does not fit its field as the index maps it now", searchquery.ErrInvalid)
 	}
