@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
+	"github.com/aislehq/aisle/internal/esnames"
 	"github.com/aislehq/aisle/internal/relevance"
 	"github.com/aislehq/aisle/internal/searchquery"
 )
@@ -37,6 +38,20 @@ type Outcome struct {
 type Pin struct {
 	ObjectID string
 	Position int
+}
+
+// ForSearch is what the rules of the index behind alias change in a search of req (as
+// over sees them; nil: the index's own), and nothing when req turns them off or alias
+// names no SearchIndex: the query to search, the filters, hides, boosts, buries and pins,
+// and what the answer carries (the rules applied, their userData, the renderingContent).
+// schema is the records' mapping the rules' filters are built against.
+func (s *Service) ForSearch(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request, schema searchquery.Schema, over *Overlay) (Outcome, error) {
+	names, ok := esnames.FromAlias(alias)
+	if !ok || req.EnableRules != nil && !*req.EnableRules {
+		return Outcome{Query: req.Q, RenderingContent: searchquery.DefaultRendering(access.Settings)}, nil
+	}
+	return s.Apply(ctx, Target{Names: names, Settings: access.Settings}, schema,
+		Search{Query: req.Q, Filters: req.Filters, FacetFilters: req.FacetFilters, Contexts: req.RuleContexts, Overlay: over})
 }
 
 // Apply finds the rules of t that apply to search now, and what they change. schema is

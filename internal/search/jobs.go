@@ -1,6 +1,8 @@
 package search
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 
@@ -9,7 +11,7 @@ import (
 	"github.com/aislehq/aisle/internal/searchquery"
 )
 
-// A search runs in rounds (rounds.go sends them): each round is what the search asks
+// A search runs in rounds (drive sends them): each round is what the search asks
 // next, typed by what that is (round), and each answer moves the search on one step
 // (job.advance): to the next round, or to its response. The rounds a search may take:
 //   - its plan's body, with the pinned search beside it when its rules promote records;
@@ -56,11 +58,11 @@ func newRound(organic searchquery.Plan, pinned bool, first []byte) (*round, erro
 // job is one search in progress.
 type job struct {
 	alias string
+	// spec is the search as decided (prepare), dropping the words its retries dropped.
+	spec searchquery.Spec
 	// merch is what the index's rules change in it.
 	merch merch.Outcome
-	build func(drop int, m *searchquery.Merch) (searchquery.Plan, error)
-	drop  int
-	// plan is the search's plan for its page (its organic window, with promoted records).
+	// plan is spec compiled for its page (its organic window, with promoted records).
 	plan searchquery.Plan
 	// pinned and placed are the promoted records found and their places, once the
 	// pinned search has answered.
@@ -70,23 +72,22 @@ type job struct {
 	next *round
 	res  searchquery.Response
 	err  error
-	// learned re-ranks the answer (learning.go).
-	learned learned
 }
 
-// newJob plans a search of page of the index behind alias with build, as the rules'
-// outcome changes it.
-func newJob(alias string, out merch.Outcome, page searchquery.Window, build func(drop int, m *searchquery.Merch) (searchquery.Plan, error)) (*job, error) {
-	j := &job{alias: alias, merch: out.Covering(page), build: build}
-	if err := j.replan(0); err != nil {
+// newJob is the search of spec against the index behind alias, with out the rules'
+// outcome spec was decided with.
+func newJob(alias string, spec searchquery.Spec, out merch.Outcome) (*job, error) {
+	j := &job{alias: alias, spec: spec, merch: out}
+	if err := j.replan(spec.Drop()); err != nil {
 		return nil, err
 	}
 	return j, nil
 }
 
-// replan plans the search without its last drop words, from its first round.
+// replan compiles the search without its last drop words, from its first round.
 func (j *job) replan(drop int) error {
-	plan, err := j.build(drop, j.merch.Merch)
+	spec := j.spec.Dropping(drop)
+	plan, err := searchquery.Compile(spec)
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func (j *job) replan(drop int) error {
 	if err != nil {
 		return err
 	}
-	j.drop, j.plan, j.pinned, j.placed, j.next = drop, plan, nil, nil, next
+	j.spec, j.plan, j.pinned, j.placed, j.next = spec, plan, nil, nil, next
 	return nil
 }
 
@@ -162,7 +163,7 @@ func (j *job) answered(r *round, answers [][]byte, errs []error) error {
 // settle takes the organic hits res of r's plan: the search drops one more word when
 // nothing matched and it may, fetches the organic window its page needs, or finishes.
 func (j *job) settle(r *round, res searchquery.Response) error {
-	if drop, again := searchquery.NextDrop(j.plan.Retry, res.Total > 0, j.drop); again {
+	if drop, again := searchquery.NextDrop(j.plan.Retry, res.Total > 0, j.spec.Drop()); again {
 		return j.replan(drop)
 	}
 	if len(j.merch.Pins) == 0 {
@@ -174,9 +175,7 @@ func (j *job) settle(r *round, res searchquery.Response) error {
 		j.finish(page, nil)
 		return nil
 	}
-	m := *j.merch.Merch
-	m.Window = &window
-	plan, err := j.build(j.drop, &m)
+	plan, err := searchquery.Compile(j.spec.Windowed(window))
 	if err != nil {
 		return err
 	}
@@ -196,7 +195,68 @@ func refusal(plan searchquery.Plan, err error) error {
 func (j *job) finish(res searchquery.Response, err error) {
 	if err == nil {
 		res.AppliedRules, res.UserData, res.RenderingContent = j.merch.Applied, j.merch.UserData, j.merch.RenderingContent
-		j.learned.apply(&res)
+		j.spec.ReRank.Apply(&res)
 	}
 	j.res, j.err, j.next = res, err, nil
+}
+
+// drive runs jobs in shared rounds until every one is done: each round sends the bodies
+// of every job's next round, one with _search, several in one _msearch (a multi-search's
+// queries, a search's pinned and organic searches, a distinct search's merge round), and
+// each job takes its answers (job.advance).
+func (s *Service) drive(ctx context.Context, jobs []*job) {
+	running := jobs
+	for len(running) > 0 {
+		var aliases []string
+		var bodies [][]byte
+		for _, j := range running {
+			for _, b := range j.next.bodies {
+				aliases, bodies = append(aliases, j.alias), append(bodies, b)
+			}
+		}
+		answers, errs := s.send(ctx, aliases, bodies)
+		next := running[:0]
+		for _, j := range running {
+			n := len(j.next.bodies)
+			j.advance(answers[:n], errs[:n])
+			answers, errs = answers[n:], errs[n:]
+			if j.next != nil {
+				next = append(next, j)
+			}
+		}
+		running = next
+	}
+}
+
+// send runs bodies against the indexes behind aliases: one with _search, several in one
+// _msearch. A failure of the whole _msearch fails each search.
+func (s *Service) send(ctx context.Context, aliases []string, bodies [][]byte) ([][]byte, []error) {
+	if len(bodies) == 1 {
+		raw, err := s.run(ctx, aliases[0], bodies[0])
+		return [][]byte{raw}, []error{err}
+	}
+	answers, errs, err := s.msearch(ctx, aliases, bodies)
+	if err != nil {
+		answers, errs = make([][]byte, len(bodies)), make([]error, len(bodies))
+		for i := range errs {
+			errs[i] = err
+		}
+	}
+	return answers, errs
+}
+
+func (s *Service) msearch(ctx context.Context, aliases []string, bodies [][]byte) ([][]byte, []error, error) {
+	nd, err := es.MsearchBody(aliases, bodies)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := s.es.Msearch().TypedKeys(false).Raw(bytes.NewReader(nd)).Perform(ctx)
+	answers, errs, err := es.MsearchItems(len(bodies), res, err)
+	if err != nil {
+		return nil, nil, fmt.Errorf("searching in an _msearch: %w", err)
+	}
+	for i, e := range errs {
+		errs[i] = searchError(aliases[i], e)
+	}
+	return answers, errs, nil
 }

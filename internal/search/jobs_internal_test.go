@@ -29,17 +29,15 @@ var _ = Describe("A search's rounds", func() {
 	start := func(req string, pins ...merch.Pin) *job {
 		var r searchquery.Request
 		Expect(json.Unmarshal([]byte(req), &r)).To(Succeed())
-		access := searchquery.KeyedAccess(settings)
-		first, err := searchquery.Build(r, access, schema)
+		spec, err := searchquery.Decide(r, searchquery.KeyedAccess(settings), schema)
 		Expect(err).NotTo(HaveOccurred())
 		out := merch.Outcome{Query: r.Q}
 		for _, p := range pins {
 			out.Pins = append(out.Pins, p)
 			out.Merch = &searchquery.Merch{Promoted: append(promoted(out), p.ObjectID)}
 		}
-		j, err := newJob("alias", out, searchquery.Window{From: first.Offset, Size: first.Limit}, func(drop int, m *searchquery.Merch) (searchquery.Plan, error) {
-			return searchquery.BuildWith(r, access, schema, searchquery.Inputs{Drop: drop, Merch: m})
-		})
+		out = out.Covering(spec.Page)
+		j, err := newJob("alias", spec.With(searchquery.Inputs{Merch: out.Merch}), out)
 		Expect(err).NotTo(HaveOccurred())
 		return j
 	}

@@ -16,11 +16,10 @@ import (
 // signals reader's caches, so a search waits for neither.
 
 // learned is what a search takes from the signals: the signals index to look
-// popularity up in ("" for none), and the query's re-ranking.
+// popularity up in ("" for none), and the query's re-ranking, which go into its spec.
 type learned struct {
-	signals  string
-	scores   map[string]float64
-	strength int
+	signals string
+	rerank  searchquery.ReRanking
 }
 
 // learn reads what req needs of the signals of the index behind alias. q is the query
@@ -49,13 +48,6 @@ func (s *Service) learn(ctx context.Context, alias string, access searchquery.Ac
 	if err != nil {
 		return learned{}, err
 	}
-	l.scores, l.strength = scores, rr.Strength
+	l.rerank = searchquery.ReRanking{Scores: scores, Strength: rr.Strength}
 	return l, nil
-}
-
-// apply re-ranks a finished search's page.
-func (l learned) apply(res *searchquery.Response) {
-	if len(l.scores) > 0 {
-		searchquery.ReRank(res, l.scores, l.strength)
-	}
 }

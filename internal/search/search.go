@@ -83,17 +83,17 @@ func (s *Service) explain(ctx context.Context, j *job, access searchquery.Access
 	}
 }
 
-// prepare validates a search and reads what its plans need (the mapping, the bounds of
-// quantized fields): the job of running it, with the rules as over sees them (nil: the
-// index's). Every search goes through here, each query of a multi-search too.
+// prepare decides a search once: it validates the request (searchquery.Decide), then
+// adds what the signals (learning.go) and the rules (merch.Service.ForSearch, as over
+// sees them; nil: the index's) change in it and what its ranking reads of the index (the
+// bounds of quantized fields, the words' frequencies). Every search goes through here,
+// each query of a multi-search and both sides of a preview too.
 func (s *Service) prepare(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request, over *merch.Overlay) (*job, error) {
 	schema, err := s.Schema(ctx, alias)
 	if err != nil {
 		return nil, err
 	}
-	// The first build validates the request before anything else is read, and gives the
-	// page it asks for (its limit capped).
-	first, err := searchquery.Build(req, access, schema)
+	spec, err := searchquery.Decide(req, access, schema)
 	if err != nil {
 		return nil, err
 	}
@@ -101,25 +101,22 @@ func (s *Service) prepare(ctx context.Context, alias string, access searchquery.
 	if err != nil {
 		return nil, err
 	}
-	req, out, err := s.merchandise(ctx, alias, access, req, schema, over)
+	out, err := s.rules.ForSearch(ctx, alias, access, req, schema, over)
 	if err != nil {
 		return nil, err
 	}
-	stats, err := s.fieldStats(ctx, alias, searchquery.StatsFields(req, access, schema))
+	spec, out = spec.WithQuery(out.Query), out.Covering(spec.Page)
+	stats, err := s.fieldStats(ctx, alias, spec.StatsFields())
 	if err != nil {
 		return nil, err
 	}
-	words, err := s.wordStats(ctx, alias, searchquery.WordClauses(req, access, schema))
+	words, err := s.wordStats(ctx, alias, spec.WordClauses())
 	if err != nil {
 		return nil, err
 	}
-	j, err := newJob(alias, out, searchquery.Window{From: first.Offset, Size: first.Limit}, func(drop int, m *searchquery.Merch) (searchquery.Plan, error) {
-		return searchquery.BuildWith(req, access, schema, searchquery.Inputs{Stats: stats, Drop: drop, Merch: m, Signals: l.signals, Words: words})
-	})
-	if j != nil {
-		j.learned = l
-	}
-	return j, err
+	spec = spec.With(searchquery.Inputs{Stats: stats, Merch: out.Merch, Signals: l.signals, Words: words})
+	spec.ReRank = l.rerank
+	return newJob(alias, spec, out)
 }
 
 func (s *Service) run(ctx context.Context, alias string, body []byte) ([]byte, error) {
@@ -131,7 +128,7 @@ func (s *Service) run(ctx context.Context, alias string, body []byte) ([]byte, e
 // request's problem, anything else the backend's.
 func searchError(alias string, err error) error {
 	if refusedSearch(err) {
-		// searchquery.Build checks values against the mapping it read; the mapping may have
+		// searchquery.Decide checks values against the mapping it read; the mapping may have
 		// changed since (a rebuild, a first value). The backend's text is its own.
 		return fmt.Errorf("%w: a filter, sort or facet does not fit its field as the index maps it now", searchquery.ErrInvalid)
 	}

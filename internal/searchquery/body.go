@@ -1,6 +1,6 @@
 package searchquery
 
-// The Elasticsearch bodies a plan sends, as typed values: each step of BuildWith (the
+// The Elasticsearch bodies a plan sends, as typed values: each step of Compile (the
 // facets and groups, the rules' arrangement, the merge round) takes a body and returns
 // the one it makes, so no step reaches into another's maps. The fields are in the
 // order encoding/json writes a map's keys (sorted), so the bytes sent are those of the

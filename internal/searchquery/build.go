@@ -57,20 +57,20 @@ func Build(req Request, r Access, s Schema) (Plan, error) {
 
 // BuildWith is Build with the inputs read from the index.
 func BuildWith(req Request, r Access, s Schema, in Inputs) (Plan, error) {
-	var p problems
-	limit := checkPaging(&req, r, &p)
-	checkFacets(&req, r, &p)
-	checkSort(&req, r, &p)
-	checkFields(&req, r, &p)
-	checkRanking(&req, r, s, &p)
-	checkMerch(&req, r, &p)
-	filters := filterClauses(req.Filters, r, s, &p)
-	sel := checkFacetFilters(&req, r, s, &p)
-	dist := distinctOf(req, r, s, &p)
-	sem := semanticOf(req, r, &p)
-	if err := p.err(); err != nil {
+	spec, err := Decide(req, r, s)
+	if err != nil {
 		return Plan{}, err
 	}
+	return Compile(spec.With(in))
+}
+
+// Compile is the one step from a search decided to what it sends: its Elasticsearch
+// bodies (the search's, and its pinned search's with promoted records) and what shaping
+// their answers needs. Each body is built here once, as typed values, and spec is left
+// as it was (a retry or another window compiles it again).
+func Compile(spec Spec) (Plan, error) {
+	req, r, s, in := spec.req, spec.access, spec.schema, spec.in
+	filters, sel := spec.filters, spec.sel
 	hasText := len(splitWords(req.Q)) > 0
 	order := orderOf(req, r, s, hasText).withStats(in.Stats)
 	quantized, popular := order.quantized(), popularityOf(r, in.Signals)
@@ -79,7 +79,10 @@ func BuildWith(req Request, r Access, s Schema, in Inputs) (Plan, error) {
 	}
 	tp, band := newWeighedPlan(req, r, s, in.Drop, quantized, in.Words, len(order.after) == 0).withMerch(r, in.Merch, quantized)
 	tp.named = req.Explain.On && (tp.strategy == StrategyFrequency || tp.strategy == StrategyAny)
-	if sem != nil {
+	var sem *semanticPlan
+	if spec.semantic != nil {
+		decided := *spec.semantic
+		sem = &decided
 		sem.filters = slices.Concat(filters, in.Merch.filters())
 		tp.semantic = sem
 		sem.blend(tp.tail)
@@ -88,16 +91,17 @@ func BuildWith(req Request, r Access, s Schema, in Inputs) (Plan, error) {
 	if popular {
 		ranked = append(ranked, popularityClauses(tp.radix, in.Signals)...)
 	}
+	limit := spec.Page.Size
 	body := searchBody{
-		Query:          boolBody{boolQuery(tp.query(ranked), append(filters, in.Merch.filters()...))},
-		From:           req.Offset,
+		Query:          boolBody{boolQuery(tp.query(ranked), slices.Concat(filters, in.Merch.filters()))},
+		From:           spec.Page.From,
 		Size:           limit,
 		TrackTotalHits: true,
 		Sort:           order.sort(),
 		Source:         source(req, r),
 	}
-	plan := Plan{Limit: limit, Offset: req.Offset, Facets: req.Facets, IgnoredWords: tp.words.ignored,
-		Retry: tp.strategy == StrategyAll && len(tp.words.kept) > 1 && sem == nil, facets: facetPlan(req, s, sel), distinct: dist}
+	plan := Plan{Limit: limit, Offset: spec.Page.From, Facets: req.Facets, IgnoredWords: tp.words.ignored,
+		Retry: tp.strategy == StrategyAll && len(tp.words.kept) > 1 && sem == nil, facets: facetPlan(req, s, sel), distinct: spec.distinct}
 	if plan.highlight = highlightPlanOf(req, r, s, hasText); plan.highlight != nil {
 		body.Highlight = plan.highlight.body()
 	}
@@ -111,7 +115,7 @@ func BuildWith(req Request, r Access, s Schema, in Inputs) (Plan, error) {
 		plan.explain.rulesShift = band.shift
 	}
 	var err error
-	if body, plan.Pinned, plan.Organic, err = in.Merch.arrange(body, Window{From: plan.Offset, Size: plan.Limit}); err != nil {
+	if body, plan.Pinned, plan.Organic, err = in.Merch.arrange(body, spec.Page); err != nil {
 		return Plan{}, err
 	}
 	if plan.distinct != nil {

@@ -36,7 +36,7 @@ type NamedFilter struct {
 }
 
 // NamedFilters are the filters a search of req applies (the rules' own aside, which
-// internal/merch names), as BuildWith builds them: it fails as BuildWith does on a
+// internal/merch names), as Decide decides them: it fails as Decide does on a
 // request that breaks a rule.
 func NamedFilters(req Request, r Access, s Schema) ([]NamedFilter, error) {
 	var p problems
