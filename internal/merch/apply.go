@@ -18,8 +18,8 @@ import (
 type Outcome struct {
 	// Query is the query to search: rewritten by the first rule with a query consequence.
 	Query string
-	// Merch goes into the search's plan (nil: no rule changes it).
-	Merch *searchquery.Merch
+	// RuleChanges goes into the search's plan (nil: no rule changes it).
+	RuleChanges *searchquery.RuleChanges
 	// Pins are the promoted records with their 1-based positions, in the order of the
 	// rules, each record once (the first rule's position), hidden ones left out.
 	Pins []Pin
@@ -29,7 +29,7 @@ type Outcome struct {
 	// RenderingContent is the answer's: the first rule's that has one, or the index's.
 	RenderingContent *searchquery.RenderingContent
 	// HiddenBy is the first rule hiding each hidden record; FilteredBy the rule of each
-	// of Merch.Filters, in order (why a record is not on a page: internal/whynot).
+	// of RuleChanges.Filters, in order (why a record is not on a page: internal/whynot).
 	HiddenBy   map[string]string
 	FilteredBy []string
 }
@@ -78,7 +78,7 @@ func (s *Service) Apply(ctx context.Context, t Target, schema searchquery.Schema
 // outcome applies matches, in order, to a search of q (whose tokens are toks).
 func outcome(q string, toks []token, matches iter.Seq[*compiled], settings searchv1alpha1.IndexSettings, schema searchquery.Schema) Outcome {
 	o := Outcome{Query: q, RenderingContent: searchquery.DefaultRendering(settings)}
-	m := &searchquery.Merch{}
+	m := &searchquery.RuleChanges{}
 	rendered := false
 	edited := false
 	for c := range matches {
@@ -106,14 +106,14 @@ func outcome(q string, toks []token, matches iter.Seq[*compiled], settings searc
 		m.Promoted = append(m.Promoted, p.ObjectID)
 	}
 	if len(m.Filters)+len(m.Hide)+len(m.Boost)+len(m.Bury)+len(m.Promoted) > 0 {
-		o.Merch = m
+		o.RuleChanges = m
 	}
 	return o
 }
 
 // addRule adds a consequence's filters, boosts, buries and hidden records to m; false,
 // changing nothing, when a filter does not build.
-func addRule(m *searchquery.Merch, c Consequence, settings searchv1alpha1.IndexSettings, schema searchquery.Schema) bool {
+func addRule(m *searchquery.RuleChanges, c Consequence, settings searchv1alpha1.IndexSettings, schema searchquery.Schema) bool {
 	var filters []any
 	if c.Filters != nil {
 		q, probs := searchquery.RuleFilter(c.Filters, "filters", settings, schema)

@@ -52,11 +52,11 @@ var _ = Describe("What the rules that apply change in a search", func() {
 		}), applySettings, applySchema)
 		Expect(out.Applied).To(Equal([]string{"a", "b", "c"}))
 		Expect(out.UserData).To(Equal([]json.RawMessage{json.RawMessage(`{"banner": 1}`), json.RawMessage(`"two"`)}))
-		Expect(out.Merch.Filters).To(HaveLen(1))
-		Expect(out.Merch.Hide).To(Equal([]string{"h1", "h2"}))
-		Expect(out.Merch.Boost).To(Equal([]searchquery.Weighted{{Query: map[string]any{"term": map[string]any{"brand.keyword": "x"}}, Weight: 3}}))
-		Expect(out.Merch.Bury).To(HaveLen(1))
-		Expect(out.Merch.Bury[0].Weight).To(Equal(1))
+		Expect(out.RuleChanges.Filters).To(HaveLen(1))
+		Expect(out.RuleChanges.Hide).To(Equal([]string{"h1", "h2"}))
+		Expect(out.RuleChanges.Boost).To(Equal([]searchquery.Weighted{{Query: map[string]any{"term": map[string]any{"brand.keyword": "x"}}, Weight: 3}}))
+		Expect(out.RuleChanges.Bury).To(HaveLen(1))
+		Expect(out.RuleChanges.Bury[0].Weight).To(Equal(1))
 		By("naming the first rule hiding each record, and the rule of each filter, for why not")
 		Expect(out.HiddenBy).To(Equal(map[string]string{"h1": "a", "h2": "b"}))
 		Expect(out.FilteredBy).To(Equal([]string{"a"}))
@@ -68,7 +68,7 @@ var _ = Describe("What the rules that apply change in a search", func() {
 			withConsequence("fine", `{"userData": 2}`),
 		}), applySettings, applySchema)
 		Expect(out.Applied).To(Equal([]string{"fine"}))
-		Expect(out.Merch).To(BeNil())
+		Expect(out.RuleChanges).To(BeNil())
 	})
 
 	It("applies at most ten rules, the first in order", func() {
@@ -85,7 +85,7 @@ var _ = Describe("What the rules that apply change in a search", func() {
 			withConsequence("b", `{"promote": [{"objectID": "p1", "position": 9}, {"objectID": "p3", "position": 3}], "hide": ["p2"]}`),
 		}), applySettings, applySchema)
 		Expect(out.Pins).To(Equal([]Pin{{"p1", 2}, {"p3", 3}}))
-		Expect(out.Merch.Promoted).To(Equal([]string{"p1", "p3"}))
+		Expect(out.RuleChanges.Promoted).To(Equal([]string{"p1", "p3"}))
 	})
 
 	It("rewrites the query by the first rule with a query consequence only", func() {

@@ -12,13 +12,13 @@ import "github.com/aislehq/aisle/internal/searchquery"
 // round fetches, instead of for its page and again for that window. o is unchanged
 // without promoted records.
 func (o Outcome) Covering(page searchquery.Window) Outcome {
-	if len(o.Pins) == 0 || o.Merch == nil {
+	if len(o.Pins) == 0 || o.RuleChanges == nil {
 		return o
 	}
-	m := *o.Merch
+	m := *o.RuleChanges
 	from, size := Covering(Place(o.Pins, func(string) bool { return true }), page.From, page.Size)
 	m.Window = &searchquery.Window{From: from, Size: size}
-	o.Merch = &m
+	o.RuleChanges = &m
 	return o
 }
 

@@ -58,12 +58,12 @@ var _ = Describe("Putting a page with promoted records together", func() {
 	)
 
 	It("plans a search with promoted records for the window covering its page, and one without as it is", func() {
-		plain := merch.Outcome{Merch: &searchquery.Merch{}}
-		Expect(plain.Covering(searchquery.Window{From: 0, Size: 10}).Merch.Window).To(BeNil())
-		pinned := merch.Outcome{Merch: &searchquery.Merch{Promoted: []string{"p"}}, Pins: []merch.Pin{{ObjectID: "p", Position: 1}}}
+		plain := merch.Outcome{RuleChanges: &searchquery.RuleChanges{}}
+		Expect(plain.Covering(searchquery.Window{From: 0, Size: 10}).RuleChanges.Window).To(BeNil())
+		pinned := merch.Outcome{RuleChanges: &searchquery.RuleChanges{Promoted: []string{"p"}}, Pins: []merch.Pin{{ObjectID: "p", Position: 1}}}
 		covered := pinned.Covering(searchquery.Window{From: 0, Size: 10})
 		from, size := merch.Covering(merch.Place(pinned.Pins, all), 0, 10)
-		Expect(*covered.Merch.Window).To(Equal(searchquery.Window{From: from, Size: size}))
-		Expect(pinned.Merch.Window).To(BeNil(), "the outcome it was given is left as it was")
+		Expect(*covered.RuleChanges.Window).To(Equal(searchquery.Window{From: from, Size: size}))
+		Expect(pinned.RuleChanges.Window).To(BeNil(), "the outcome it was given is left as it was")
 	})
 })

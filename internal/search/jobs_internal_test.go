@@ -34,10 +34,10 @@ var _ = Describe("A search's rounds", func() {
 		out := merch.Outcome{Query: r.Q}
 		for _, p := range pins {
 			out.Pins = append(out.Pins, p)
-			out.Merch = &searchquery.Merch{Promoted: append(promoted(out), p.ObjectID)}
+			out.RuleChanges = &searchquery.RuleChanges{Promoted: append(promoted(out), p.ObjectID)}
 		}
 		out = out.Covering(spec.Page)
-		j, err := newJob("alias", spec.With(searchquery.Inputs{Merch: out.Merch}), out)
+		j, err := newJob("alias", spec.With(searchquery.Inputs{RuleChanges: out.RuleChanges}), out)
 		Expect(err).NotTo(HaveOccurred())
 		return j
 	}
@@ -95,10 +95,10 @@ var _ = Describe("A search's rounds", func() {
 })
 
 func promoted(out merch.Outcome) []string {
-	if out.Merch == nil {
+	if out.RuleChanges == nil {
 		return nil
 	}
-	return out.Merch.Promoted
+	return out.RuleChanges.Promoted
 }
 
 func describe(r *round) string {

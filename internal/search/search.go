@@ -114,7 +114,7 @@ func (s *Service) prepare(ctx context.Context, alias string, access searchquery.
 	if err != nil {
 		return nil, err
 	}
-	spec = spec.With(searchquery.Inputs{Stats: stats, Merch: out.Merch, Signals: l.signals, Words: words})
+	spec = spec.With(searchquery.Inputs{Stats: stats, RuleChanges: out.RuleChanges, Signals: l.signals, Words: words})
 	spec.ReRank = l.rerank
 	return newJob(alias, spec, out)
 }

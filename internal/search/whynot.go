@@ -95,7 +95,7 @@ func whyNotChecks(j *job, access searchquery.Access, req searchquery.Request, sc
 	for _, n := range named {
 		checks = append(checks, whynot.Check{Kind: whynot.KindFilter, Name: n.Name, Query: n.Query})
 	}
-	if m := j.merch.Merch; m != nil {
+	if m := j.merch.RuleChanges; m != nil {
 		for i, q := range m.Filters {
 			checks = append(checks, whynot.Check{Kind: whynot.KindRule, Name: j.merch.FilteredBy[i], Query: q})
 		}

@@ -22,7 +22,7 @@ type Plan struct {
 	// Pinned is the body of the search for the records the rules promote (nil: none).
 	Pinned []byte
 	// Organic is the window of organic hits Body asks for: the page's, or with promoted
-	// records the one their places leave (Merch.Window).
+	// records the one their places leave (RuleChanges.Window).
 	Organic   Window
 	highlight *highlightPlan
 	explain   *explainPlan
@@ -39,8 +39,8 @@ type Inputs struct {
 	// Drop is the number of query words dropped from the end (retries of
 	// matchingStrategy all).
 	Drop int
-	// Merch is what the index's merchandising rules change in the search (merch.go).
-	Merch *Merch
+	// RuleChanges is what the index's merchandising rules change in the search (rulechanges.go).
+	RuleChanges *RuleChanges
 	// Signals is the index's signals index, when it exists: customRanking's
 	// _popularity is looked up in it (popularity.go). Empty: no popularity.
 	Signals string
@@ -77,13 +77,13 @@ func Compile(spec Spec) (Plan, error) {
 	if popular {
 		quantized = append(quantized, critCustom)
 	}
-	tp, band := newWeighedPlan(req, r, s, in.Drop, quantized, in.Words, len(order.after) == 0).withMerch(r, in.Merch, quantized)
+	tp, band := newWeighedPlan(req, r, s, in.Drop, quantized, in.Words, len(order.after) == 0).withMerch(r, in.RuleChanges, quantized)
 	tp.named = req.Explain.On && (tp.strategy == StrategyFrequency || tp.strategy == StrategyAny)
 	var sem *semanticPlan
 	if spec.semantic != nil {
 		decided := *spec.semantic
 		sem = &decided
-		sem.filters = slices.Concat(filters, in.Merch.filters())
+		sem.filters = slices.Concat(filters, in.RuleChanges.filters())
 		tp.semantic = sem
 		sem.blend(tp.tail)
 	}
@@ -93,7 +93,7 @@ func Compile(spec Spec) (Plan, error) {
 	}
 	limit := spec.Page.Size
 	body := searchBody{
-		Query:          boolBody{boolQuery(tp.query(ranked), slices.Concat(filters, in.Merch.filters()))},
+		Query:          boolBody{boolQuery(tp.query(ranked), slices.Concat(filters, in.RuleChanges.filters()))},
 		From:           spec.Page.From,
 		Size:           limit,
 		TrackTotalHits: true,
@@ -115,7 +115,7 @@ func Compile(spec Spec) (Plan, error) {
 		plan.explain.rulesShift = band.shift
 	}
 	var err error
-	if body, plan.Pinned, plan.Organic, err = in.Merch.arrange(body, spec.Page); err != nil {
+	if body, plan.Pinned, plan.Organic, err = in.RuleChanges.arrange(body, spec.Page); err != nil {
 		return Plan{}, err
 	}
 	if plan.distinct != nil {

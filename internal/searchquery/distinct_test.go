@@ -156,7 +156,7 @@ var _ = Describe("Shaping a distinct search", func() {
 
 		It("keeps the records a rule promoted out of the merge round, as out of the first", func() {
 			plan, err := searchquery.BuildWith(decode(`{"facetFilters": {"brand": ["acme"]}}`), searchquery.KeyedAccess(shopSettings), shopSchema,
-				searchquery.Inputs{Merch: &searchquery.Merch{Promoted: []string{"p"}}})
+				searchquery.Inputs{RuleChanges: &searchquery.RuleChanges{Promoted: []string{"p"}}})
 			Expect(err).NotTo(HaveOccurred())
 			g, s, err := plan.MergeBodies()
 			Expect(err).NotTo(HaveOccurred())

@@ -93,12 +93,12 @@ func (s Spec) Drop() int { return s.in.Drop }
 // Windowed is s fetching the organic hits of w: the window a page with promoted records
 // needs (merch.PinnedPage). Without the rules' changes there is no window to move.
 func (s Spec) Windowed(w Window) Spec {
-	if s.in.Merch == nil {
+	if s.in.RuleChanges == nil {
 		return s
 	}
-	m := *s.in.Merch
+	m := *s.in.RuleChanges
 	m.Window = &w
-	s.in.Merch = &m
+	s.in.RuleChanges = &m
 	return s
 }
 

@@ -56,7 +56,7 @@ var _ = Describe("A search's spec", func() {
 			"facetFilters": {"inStock": [true]}, "filters": {"field": "price", "range": {"lt": 100}},
 			"hybrid": {"embedder": "use", "semanticRatio": 0.5}, "vector": [1, 0, 0]}`), keyed, schema)
 		Expect(err).NotTo(HaveOccurred())
-		return spec.With(searchquery.Inputs{Merch: &searchquery.Merch{
+		return spec.With(searchquery.Inputs{RuleChanges: &searchquery.RuleChanges{
 			Filters:  []any{map[string]any{"term": map[string]any{"brand.keyword": "acme"}}},
 			Hide:     []string{"h"},
 			Promoted: []string{"p"},
@@ -99,7 +99,7 @@ var _ = Describe("A search's spec", func() {
 		Expect(err).NotTo(HaveOccurred())
 		w := searchquery.Window{From: 5, Size: 10}
 		Expect(compiled(spec.Windowed(w)).Organic).To(Equal(spec.Page))
-		pinned := spec.With(searchquery.Inputs{Merch: &searchquery.Merch{Promoted: []string{"p"}}})
+		pinned := spec.With(searchquery.Inputs{RuleChanges: &searchquery.RuleChanges{Promoted: []string{"p"}}})
 		Expect(compiled(pinned.Windowed(w)).Organic).To(Equal(w))
 		Expect(compiled(pinned).Organic).To(Equal(spec.Page))
 	})

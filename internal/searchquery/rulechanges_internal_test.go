@@ -25,8 +25,8 @@ var merchSchema = Schema{
 func brandIs(v string) any { return map[string]any{"term": map[string]any{"brand.keyword": v}} }
 
 // merchBody builds q with m and returns the plan and its body.
-func merchBody(q string, r Access, m *Merch) (Plan, map[string]any) {
-	plan, err := BuildWith(Request{Q: q, Explain: Explain{On: !r.Public}}, r, merchSchema, Inputs{Merch: m})
+func merchBody(q string, r Access, m *RuleChanges) (Plan, map[string]any) {
+	plan, err := BuildWith(Request{Q: q, Explain: Explain{On: !r.Public}}, r, merchSchema, Inputs{RuleChanges: m})
 	Expect(err).NotTo(HaveOccurred())
 	var body map[string]any
 	Expect(json.Unmarshal(plan.Body, &body)).To(Succeed())
@@ -52,7 +52,7 @@ var _ = Describe("The rules' band of the score", func() {
 
 	It("scores a boost's matches and a bury's non-matches by their weights at the band's base", func() {
 		tp, band := newTextPlan(Request{Q: "red shoe", MatchingStrategy: StrategyAll}, KeyedAccess(merchSettings), merchSchema, 0, nil).
-			withMerch(KeyedAccess(merchSettings), &Merch{Boost: []Weighted{{brandIs("a"), 3}}, Bury: []Weighted{{brandIs("b"), 2}}}, nil)
+			withMerch(KeyedAccess(merchSettings), &RuleChanges{Boost: []Weighted{{brandIs("a"), 3}}, Bury: []Weighted{{brandIs("b"), 2}}}, nil)
 		base := tp.radix.base(critRules)
 		Expect(base).To(Equal(tp.radix.base(critProximity) * tp.radix.bands[2].size))
 		Expect(band.size).To(Equal(int64(6)))
@@ -68,7 +68,7 @@ var _ = Describe("The rules' band of the score", func() {
 			many = append(many, Weighted{brandIs("x"), 10})
 		}
 		long := Request{Q: "one two three four five six seven eight nine tenth", MatchingStrategy: StrategyAny}
-		tp, band := newTextPlan(long, KeyedAccess(merchSettings), merchSchema, 0, nil).withMerch(KeyedAccess(merchSettings), &Merch{Boost: many}, nil)
+		tp, band := newTextPlan(long, KeyedAccess(merchSettings), merchSchema, 0, nil).withMerch(KeyedAccess(merchSettings), &RuleChanges{Boost: many}, nil)
 		Expect(band.size).To(BeNumerically("<", 2001))
 		Expect(band.size).To(BeNumerically(">", 1))
 		product := int64(1)
@@ -79,20 +79,20 @@ var _ = Describe("The rules' band of the score", func() {
 	})
 
 	It("ranks a search without words by the band alone, after the request's sort", func() {
-		_, body := merchBody("", KeyedAccess(merchSettings), &Merch{Boost: []Weighted{{brandIs("a"), 1}}})
+		_, body := merchBody("", KeyedAccess(merchSettings), &RuleChanges{Boost: []Weighted{{brandIs("a"), 1}}})
 		Expect(jsonOf(body["query"].(map[string]any)["bool"].(map[string]any)["must"])).To(MatchJSON(
 			`[{"bool": {"filter": [{"match_all": {}}], "should": [{"constant_score": {"filter": {"term": {"brand.keyword": "a"}}, "boost": 1}}]}}]`))
 	})
 
 	It("shows in explain the weight a hit got: boosts matched less buries matched", func() {
-		plan, _ := merchBody("", KeyedAccess(merchSettings), &Merch{Boost: []Weighted{{brandIs("a"), 3}}, Bury: []Weighted{{brandIs("b"), 2}}})
+		plan, _ := merchBody("", KeyedAccess(merchSettings), &RuleChanges{Boost: []Weighted{{brandIs("a"), 3}}, Bury: []Weighted{{brandIs("b"), 2}}})
 		for score, want := range map[float64]int{5: 3, 2: 0, 0: -2, 3: 1} {
 			Expect(*plan.explain.ranking([]json.RawMessage{json.RawMessage(jsonOf(score))}, nil).Rules).To(Equal(want), "score %v", score)
 		}
 	})
 
 	It("adds no band, and no rules to explain, without boosts or buries", func() {
-		plan, _ := merchBody("shoe", KeyedAccess(merchSettings), &Merch{Hide: []string{"h"}})
+		plan, _ := merchBody("shoe", KeyedAccess(merchSettings), &RuleChanges{Hide: []string{"h"}})
 		Expect(plan.explain.radix.has(critRules)).To(BeFalse())
 		Expect(plan.explain.ranking(nil, nil).Rules).To(BeNil())
 	})
@@ -100,7 +100,7 @@ var _ = Describe("The rules' band of the score", func() {
 
 var _ = Describe("What the rules change in a search's body", func() {
 	It("ANDs their filters with the request's and keeps hidden records out of hits and facets", func() {
-		_, body := merchBody("shoe", KeyedAccess(merchSettings), &Merch{Filters: []any{brandIs("a")}, Hide: []string{"h1", "h2"}})
+		_, body := merchBody("shoe", KeyedAccess(merchSettings), &RuleChanges{Filters: []any{brandIs("a")}, Hide: []string{"h1", "h2"}})
 		q := body["query"].(map[string]any)["bool"].(map[string]any)
 		Expect(jsonOf(q["filter"])).To(MatchJSON(`[{"term": {"brand.keyword": "a"}}]`))
 		Expect(jsonOf(q["must_not"])).To(MatchJSON(`[{"ids": {"values": ["h1", "h2"]}}]`))
@@ -111,7 +111,7 @@ var _ = Describe("What the rules change in a search's body", func() {
 		plan, body := merchBody("shoe", PublicAccess(merchSettings, searchv1alpha1.PublicSearchPolicy{
 			RetrievableFields: []searchv1alpha1.FieldPath{"name"},
 			ForcedFilters:     []searchv1alpha1.FilterCondition{{Field: "brand", Values: []string{"a"}}}}),
-			&Merch{Promoted: []string{"p1", "p2"}, Hide: []string{"h"}, Window: &Window{From: 3, Size: 7}})
+			&RuleChanges{Promoted: []string{"p1", "p2"}, Hide: []string{"h"}, Window: &Window{From: 3, Size: 7}})
 		Expect(jsonOf(body["post_filter"])).To(MatchJSON(`{"bool": {"must_not": [{"terms": {"objectID": ["p1", "p2"]}}]}}`))
 		Expect(body["from"]).To(BeNumerically("==", 3))
 		Expect(body["size"]).To(BeNumerically("==", 7))
@@ -128,11 +128,11 @@ var _ = Describe("What the rules change in a search's body", func() {
 	})
 
 	It("plans a page with promoted records for the window of organic hits it is told, else the page's", func() {
-		plan, body := merchBody("shoe", KeyedAccess(merchSettings), &Merch{Promoted: []string{"p"}})
+		plan, body := merchBody("shoe", KeyedAccess(merchSettings), &RuleChanges{Promoted: []string{"p"}})
 		Expect(body["from"]).To(BeNumerically("==", 0))
 		Expect(body["size"]).To(BeNumerically("==", 20))
 		Expect(plan.Organic).To(Equal(Window{From: 0, Size: 20}))
-		plan, body = merchBody("shoe", KeyedAccess(merchSettings), &Merch{Promoted: []string{"p"}, Window: &Window{From: 5, Size: 9}})
+		plan, body = merchBody("shoe", KeyedAccess(merchSettings), &RuleChanges{Promoted: []string{"p"}, Window: &Window{From: 5, Size: 9}})
 		Expect(body["from"]).To(BeNumerically("==", 5))
 		Expect(body["size"]).To(BeNumerically("==", 9))
 		Expect(plan.Organic).To(Equal(Window{From: 5, Size: 9}))
@@ -140,7 +140,7 @@ var _ = Describe("What the rules change in a search's body", func() {
 
 	It("ANDs the promoted records' exclusion with a post_filter the body has already", func() {
 		body := searchBody{PostFilter: brandIs("x")}
-		arranged, _, _, err := (&Merch{Promoted: []string{"p"}}).arrange(body, Window{Size: 20})
+		arranged, _, _, err := (&RuleChanges{Promoted: []string{"p"}}).arrange(body, Window{Size: 20})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(body.PostFilter).To(Equal(brandIs("x")), "the body it was given is left as it was")
 		Expect(jsonOf(arranged.PostFilter)).To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"terms": {"objectID": ["p"]}}]}}]}}`))
@@ -148,7 +148,7 @@ var _ = Describe("What the rules change in a search's body", func() {
 
 	It("passes the promoted records through the shopper's facetFilters (the post_filter), and counts their groups once", func() {
 		body := searchBody{PostFilter: brandIs("x"), Aggs: map[string]any{groupsAgg: map[string]any{"filter": brandIs("x")}}}
-		arranged, pinned, _, err := (&Merch{Promoted: []string{"p"}}).arrange(body, Window{Size: 20})
+		arranged, pinned, _, err := (&RuleChanges{Promoted: []string{"p"}}).arrange(body, Window{Size: 20})
 		Expect(err).NotTo(HaveOccurred())
 		var p map[string]any
 		Expect(json.Unmarshal(pinned, &p)).To(Succeed())
@@ -161,7 +161,7 @@ var _ = Describe("What the rules change in a search's body", func() {
 
 	It("leaves the body as it was without rules", func() {
 		plain, _ := merchBody("shoe", KeyedAccess(merchSettings), nil)
-		empty, _ := merchBody("shoe", KeyedAccess(merchSettings), &Merch{})
+		empty, _ := merchBody("shoe", KeyedAccess(merchSettings), &RuleChanges{})
 		Expect(plain.Body).To(MatchJSON(empty.Body))
 		Expect(plain.Pinned).To(BeNil())
 	})

@@ -22,8 +22,8 @@ import (
 // Algolia's filters criterion comes after typo and words.
 const critRules searchv1alpha1.RankingCriterion = "rules"
 
-// Merch is what the rules that apply to a search change in its plan (nil: nothing).
-type Merch struct {
+// RuleChanges is what the rules that apply to a search change in its plan (nil: nothing).
+type RuleChanges struct {
 	// Filters are the rules' filters, built by RuleFilter.
 	Filters []any
 	// Hide are records no hit may be.
@@ -74,7 +74,7 @@ func checkMerch(req *Request, r Access, p *problems) {
 	checkRuleContexts(req.RuleContexts, p)
 }
 
-func (m *Merch) filters() []any {
+func (m *RuleChanges) filters() []any {
 	if m == nil {
 		return nil
 	}
@@ -93,7 +93,7 @@ type merchBand struct {
 // withMerch adds the rules' band to the radix, its size what the score has room for
 // once the text criteria and a full range for each quantized criterion are counted: the
 // weights are scaled down to fit when they exceed it.
-func (p textPlan) withMerch(r Access, m *Merch, quantized []searchv1alpha1.RankingCriterion) (textPlan, merchBand) {
+func (p textPlan) withMerch(r Access, m *RuleChanges, quantized []searchv1alpha1.RankingCriterion) (textPlan, merchBand) {
 	if m == nil || len(m.Boost)+len(m.Bury) == 0 {
 		return p, merchBand{}
 	}
@@ -138,7 +138,7 @@ func withRulesBand(ranking []searchv1alpha1.RankingCriterion) []searchv1alpha1.R
 // newMerchBand fits m's weights into room levels. When their sum does not fit, each is
 // scaled down in proportion (to 1 at least), and those after the room is used up (the
 // later rules') are left out.
-func newMerchBand(m *Merch, room int64) merchBand {
+func newMerchBand(m *RuleChanges, room int64) merchBand {
 	var total int64
 	for _, w := range m.Boost {
 		total += int64(w.Weight)
@@ -205,7 +205,7 @@ func matchAllRanked(ranked []any) any {
 // whatever the text matches (it only ranks and highlights them), with the same fields
 // and highlights, and the window of organic hits the body asks for. The pinned body is
 // nil without promoted records.
-func (m *Merch) arrange(body searchBody, page Window) (searchBody, []byte, Window, error) {
+func (m *RuleChanges) arrange(body searchBody, page Window) (searchBody, []byte, Window, error) {
 	if m == nil {
 		return body, nil, page, nil
 	}
@@ -237,7 +237,7 @@ func (m *Merch) arrange(body searchBody, page Window) (searchBody, []byte, Windo
 }
 
 // window is the organic hits' window of page: the one set, or the page's own.
-func (m *Merch) window(page Window) Window {
+func (m *RuleChanges) window(page Window) Window {
 	if m.Window != nil {
 		return *m.Window
 	}
