@@ -26,17 +26,26 @@ func (s *Service) ReceiptAt(ctx context.Context, names esnames.Index, rev int64,
 	return Receipt{AcceptedRevision: rev, IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
 }
 
-// Indexing answers GET /indexing.
+// Indexing answers GET /indexing. Landed revisions (state_landed.go) are searchable
+// after a refresh that starts once they were read: it refreshes when there are any.
 func (s *Service) Indexing(ctx context.Context, t Target) (Receipt, error) {
 	st, _, err := s.loadState(ctx, t.Names)
 	if err != nil {
 		return Receipt{}, err
 	}
-	n, err := s.Count(ctx, t.Names.Alias())
+	alias := t.Names.Alias()
+	if len(st.Landed) > 0 {
+		if err := s.Refresh(ctx, alias); err != nil {
+			return Receipt{}, err
+		}
+		s.groups.of(t.Names.Control()).cover(st.Landed)
+	}
+	n, err := s.Count(ctx, alias)
 	if err != nil {
 		return Receipt{}, err
 	}
-	return Receipt{AcceptedRevision: st.Accepted(), IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
+	indexed := st.Prune(s.cfg.Now()).IndexedCovering(st.Landed)
+	return Receipt{AcceptedRevision: st.Accepted(), IndexedRevision: indexed, RecordCount: n}, nil
 }
 
 // Get reads one record in real time (GET /records/{objectID}).
