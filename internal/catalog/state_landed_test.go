@@ -70,6 +70,8 @@ func TestLandedRevisions(t *testing.T) {
 	}
 }
 
+
+
 // TestALandedWriteIsIndexedOnEveryReplica: a write's receipt and GET /indexing on
 // another replica count the write once its 202 is given, although its revision landed
 // beside its refresh, and the next write drops the landed revision it read.
