@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/optype"
+	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/refresh"
 	"github.com/elastic/go-elasticsearch/v8/typedapi/types/enums/result"
 
 	"github.com/aislehq/aisle/internal/es"
@@ -169,7 +170,7 @@ func (s *Service) compareAndWrite(ctx context.Context, names esnames.Index, c Co
 
 // indexIf writes doc only if the stored document is still the one read (or still absent).
 func (s *Service) indexIf(ctx context.Context, alias, id string, body []byte, prev storedDoc) (change, error) {
-	req := s.es.Index(alias).Id(pathID(id)).Raw(bytes.NewReader(body)).RequireAlias(true)
+	req := s.es.Index(alias).Id(pathID(id)).Raw(bytes.NewReader(body)).RequireAlias(true).Refresh(refresh.Waitfor)
 	if prev.found {
 		req = req.IfSeqNo(strconv.FormatInt(prev.seq, 10)).IfPrimaryTerm(strconv.FormatInt(prev.term, 10))
 	} else {
@@ -192,7 +193,7 @@ func (s *Service) deleteIf(ctx context.Context, alias, id string, prev storedDoc
 		return change{applied: true}, nil
 	}
 	_, err := s.es.Delete(alias, pathID(id)).IfSeqNo(strconv.FormatInt(prev.seq, 10)).
-		IfPrimaryTerm(strconv.FormatInt(prev.term, 10)).Do(ctx)
+		IfPrimaryTerm(strconv.FormatInt(prev.term, 10)).Refresh(refresh.Waitfor).Do(ctx)
 	ch, err := casResult(err, id)
 	if ch.applied {
 		ch.added = -1

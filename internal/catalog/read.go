@@ -26,26 +26,17 @@ func (s *Service) ReceiptAt(ctx context.Context, names esnames.Index, rev int64,
 	return Receipt{AcceptedRevision: rev, IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
 }
 
-// Indexing answers GET /indexing. Landed revisions (state_landed.go) are searchable
-// after a refresh that starts once they were read: it refreshes when there are any.
+// Indexing answers GET /indexing.
 func (s *Service) Indexing(ctx context.Context, t Target) (Receipt, error) {
 	st, _, err := s.loadState(ctx, t.Names)
 	if err != nil {
 		return Receipt{}, err
 	}
-	alias := t.Names.Alias()
-	if len(st.Landed) > 0 {
-		if err := s.Refresh(ctx, alias); err != nil {
-			return Receipt{}, err
-		}
-		s.groups.of(t.Names.Control()).cover(st.Landed)
-	}
-	n, err := s.Count(ctx, alias)
+	n, err := s.Count(ctx, t.Names.Alias())
 	if err != nil {
 		return Receipt{}, err
 	}
-	indexed := st.Prune(s.cfg.Now()).IndexedCovering(st.Landed)
-	return Receipt{AcceptedRevision: st.Accepted(), IndexedRevision: indexed, RecordCount: n}, nil
+	return Receipt{AcceptedRevision: st.Accepted(), IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
 }
 
 // Get reads one record in real time (GET /records/{objectID}).

@@ -129,7 +129,7 @@ func TestThePlanReadsTheKnownCount(t *testing.T) {
 		t.Fatalf("a write up to the limit: %+v %v", r, err)
 	}
 	const prefix = "/aisle.pair.plan."
-	want := []string{"GET control/_doc/revision?realtime=true", "POST records/_bulk?require_alias=true"}
+	want := []string{"GET control/_doc/revision?realtime=true", "POST records/_bulk?refresh=wait_for&require_alias=true"}
 	if sent := trace.Take(prefix); !slices.Equal(sent[:2], want) {
 		t.Fatalf("the plan counted again, or the reservation was not used: %q", sent)
 	}

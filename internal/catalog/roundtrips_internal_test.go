@@ -37,17 +37,15 @@ func TestWriteRoundTrips(t *testing.T) {
 		}, []string{
 			"GET control/_doc/revision?realtime=true", // the reservation holds; the count is known
 			"POST /aisle.rt.b.records/_count",         // the plan: the workspace's other index
-			"POST records/_bulk?require_alias=true",
-			"POST records/_refresh",                                   // beside the completion
-			"PUT control/_doc/revision?if_primary_term=1&if_seq_no=N", // land, reserve the next
+			"POST records/_bulk?refresh=wait_for&require_alias=true",
+			"PUT control/_doc/revision?if_primary_term=1&if_seq_no=N", // complete, reserve the next
 		}},
 		{"conditional create", func() error {
 			_, err := svc.ConditionalWrite(ctx, tg, conditional(t, "c", 0, ""), "h1")
 			return err
 		}, []string{
 			"GET control/_doc/revision?realtime=true", "POST /aisle.rt.b.records/_count",
-			"PUT records/_doc/c?op_type=create&require_alias=true",
-			"POST records/_refresh",
+			"PUT records/_doc/c?op_type=create&refresh=wait_for&require_alias=true",
 			"PUT control/_doc/revision?if_primary_term=1&if_seq_no=N",
 		}},
 		{"conditional update with an idempotency key", func() error {
@@ -57,8 +55,7 @@ func TestWriteRoundTrips(t *testing.T) {
 			"PUT control/_doc/idem.k?op_type=create",
 			"GET control/_doc/revision?realtime=true",
 			"GET records/_doc/c?realtime=true",
-			"PUT records/_doc/c?if_primary_term=1&if_seq_no=N&require_alias=true",
-			"POST records/_refresh",
+			"PUT records/_doc/c?if_primary_term=1&if_seq_no=N&refresh=wait_for&require_alias=true",
 			"PUT control/_doc/revision?if_primary_term=1&if_seq_no=N",
 			"PUT control/_doc/idem.k?if_primary_term=1&if_seq_no=N",
 		}},

@@ -34,10 +34,6 @@ type State struct {
 	LastWrite int64 `json:"lastWrite"`
 	// Pending are the revisions whose writers have not finished.
 	Pending []Lease `json:"pending"`
-	// Landed are revisions whose writes are applied and durable and were completed
-	// while their refresh still ran (state_landed.go): searchable after any refresh
-	// that starts once they were read, not before.
-	Landed []int64 `json:"landed,omitempty"`
 	// Fence is set while a swap is in progress.
 	Fence *Fence `json:"fence"`
 	// Generation is the last physical index generation handed out.
@@ -63,9 +59,17 @@ func (s State) Prune(now time.Time) State {
 }
 
 // Indexed is indexedRevision: every revision at or below it is searchable, because no
-// writer of a revision at or below it is still working and none of them landed
-// without a refresh known to cover it.
-func (s State) Indexed() int64 { return s.IndexedCovering(nil) }
+// writer of a revision at or below it is still working.
+func (s State) Indexed() int64 {
+	if len(s.Pending) == 0 {
+		return s.Revision
+	}
+	lowest := s.Pending[0].Rev
+	for _, l := range s.Pending[1:] {
+		lowest = min(lowest, l.Rev)
+	}
+	return lowest - 1
+}
 
 // Allocate hands out the next revision with a lease, unless a live fence stops writes.
 func (s State) Allocate(now time.Time, lease time.Duration) (State, Lease, error) {
@@ -201,8 +205,6 @@ func (s State) Settle(now time.Time, owner, physical string, moved bool) State {
 		return s
 	}
 	s.LastWrite = max(s.LastWrite, base)
-	// As EndSwap: the alias points at an index refreshed after every landed write.
-	s.Landed = nil
 	return s.ClearFence(owner)
 }
 

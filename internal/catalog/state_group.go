@@ -3,7 +3,6 @@ package catalog
 import (
 	"context"
 	"errors"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -70,9 +69,6 @@ type stateGroup struct {
 	queue   []*stateChange
 	running bool
 	known   *knownState
-	// covered are landed revisions this replica knows searchable (state_landed.go),
-	// for its next compare-and-set to drop.
-	covered []int64
 }
 
 // add queues c and reports whether the caller must start the flushing goroutine.
@@ -115,31 +111,11 @@ func (g *stateGroup) remembered() *knownState {
 	return g.known
 }
 
-// remember notes the document st, at version v. Covered revisions it no longer holds
-// were dropped (or belong to a document read before they landed, and stay landed for
-// someone else to drop).
+// remember notes the document st, at version v.
 func (g *stateGroup) remember(st State, v controlindex.Versioned) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.known = &knownState{st: st, v: v, at: time.Now()}
-	g.covered = slices.DeleteFunc(g.covered, func(r int64) bool { return !slices.Contains(st.Landed, r) })
-}
-
-// cover notes landed revisions known searchable.
-func (g *stateGroup) cover(revs []int64) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, r := range revs {
-		if !slices.Contains(g.covered, r) {
-			g.covered = append(g.covered, r)
-		}
-	}
-}
-
-func (g *stateGroup) coveredRevs() []int64 {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return slices.Clone(g.covered)
 }
 
 func (g *stateGroup) forget() {

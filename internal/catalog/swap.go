@@ -172,9 +172,6 @@ func (s *Service) BeginSwap(ctx context.Context, names esnames.Index, physical, 
 func (s *Service) EndSwap(ctx context.Context, names esnames.Index, owner string, rev int64, old string) (State, error) {
 	return s.Update(ctx, names, func(st State) (State, error) {
 		next, err := st.Complete(s.cfg.Now(), rev, true)
-		// The alias points at an index refreshed after every landed write was applied:
-		// copied there by a rebuild, or replaced.
-		next.Landed = nil
 		return next.ClearFence(owner).DropBase(old), err
 	})
 }

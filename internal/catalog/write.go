@@ -3,7 +3,6 @@ package catalog
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/aislehq/aisle/internal/catalog/wait"
@@ -57,7 +56,6 @@ type ticket struct {
 	lease  Lease
 	usable bool
 	alone  bool
-	seen   []int64 // the landed revisions of the document read
 }
 
 // ticket (step 1) takes this replica's reservation for names, if it holds one, for a
@@ -74,7 +72,7 @@ func (s *Service) ticket(ctx context.Context, names esnames.Index) ticket {
 	s.groups.of(names.Control()).remember(st, v)
 	now := s.cfg.Now()
 	usable := st.Holds(now, l)
-	return ticket{lease: l, usable: usable, alone: usable && len(st.Prune(now).Pending) == 1, seen: st.Landed}
+	return ticket{lease: l, usable: usable, alone: usable && len(st.Prune(now).Pending) == 1}
 }
 
 // giveBack takes back the ticket of a request refused by its checks (step 2): a usable
@@ -127,8 +125,6 @@ type grant struct {
 	lease    Lease
 	reserved bool
 	alone    bool
-	// seen are the landed revisions of the document as it was before the write.
-	seen []int64
 }
 
 // begin (step 3) gets a write its revision: the ticket's reservation when it can be used (the
@@ -136,7 +132,7 @@ type grant struct {
 // reservation), waiting (bounded) while a swap holds the fence.
 func (s *Service) begin(ctx context.Context, names esnames.Index, tk ticket) (grant, error) {
 	if tk.usable {
-		return grant{lease: tk.lease, reserved: true, alone: tk.alone, seen: tk.seen}, nil
+		return grant{lease: tk.lease, reserved: true, alone: tk.alone}, nil
 	}
 	stale := tk.lease.Rev
 	var g grant
@@ -171,7 +167,7 @@ func (s *Service) allocate(st State, stale int64) (State, grant, error) {
 	if err != nil {
 		return released, grant{}, err
 	}
-	return next, grant{lease: l, alone: len(released.Pending) == 0, seen: st.Landed}, nil
+	return next, grant{lease: l, alone: len(released.Pending) == 0}, nil
 }
 
 // finish (step 5) removes rev, whose write applied nothing, from the pending revisions.
@@ -185,56 +181,47 @@ func (s *Service) finish(ctx context.Context, names esnames.Index, rev int64) er
 	return nil
 }
 
-// conclude (step 5) completes an applied write and returns its receipt. The write was
-// applied without a refresh: the refresh runs beside the compare-and-set that lands the
-// revision (state_landed.go), and the receipt waits for both. Its count is the known
-// count plus what the write added when that is exact (write_count.go); otherwise a
-// _count runs once the refresh is done.
+// conclude (step 5) completes an applied write and returns its receipt. Its count is
+// the known count plus what the write added when that is exact (write_count.go);
+// otherwise a _count runs beside the completion, the write being searchable already.
 func (s *Service) conclude(ctx context.Context, names esnames.Index, g grant, ch change) (Receipt, error) {
 	alias := names.Alias()
 	n, _, exact := s.countBefore(alias, g.lease, g.reserved, g.alone)
-	group := s.groups.of(names.Control())
-	covered := group.coveredRevs()
-	refreshed := make(chan error, 1)
-	go func() {
-		err := s.Refresh(ctx, alias)
-		if err == nil && !exact {
+	counted := make(chan error, 1)
+	if exact {
+		n += ch.added
+		counted <- nil
+	} else {
+		go func() {
+			var err error
 			n, err = s.Count(ctx, alias)
-		}
-		refreshed <- err
-	}()
-	st, err := s.completeReserving(ctx, names, g.lease.Rev, covered)
-	if rerr := <-refreshed; err == nil {
-		err = rerr
+			counted <- err
+		}()
+	}
+	st, err := s.completeReserving(ctx, names, g.lease.Rev)
+	if cerr := <-counted; err == nil {
+		err = cerr
 	}
 	if err != nil {
 		return Receipt{}, err
 	}
-	if exact {
-		n += ch.added
-	}
-	// The refresh started after the write and after the landed revisions seen before
-	// it were read: all of them are searchable now.
-	known := append(slices.Clone(g.seen), g.lease.Rev)
-	group.cover(known)
 	s.counts.set(alias, knownCount{n: n, rev: g.lease.Rev, exact: g.alone})
-	indexed := st.Prune(s.cfg.Now()).IndexedCovering(append(known, covered...))
-	return Receipt{AcceptedRevision: g.lease.Rev, IndexedRevision: indexed, RecordCount: n}, nil
+	return Receipt{AcceptedRevision: g.lease.Rev, IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
 }
 
-// completeReserving lands the applied write rev, dropping the landed revisions covered,
-// and, in the same compare-and-set, reserves the next revision for this replica's next
-// write to the index when no write of the index holds an allocated revision (with writes
-// running, someone would allocate before that next write and the reservation would only
-// be released again), unless it holds one already or a fence is live. Other replicas'
-// reservations do not stop it: an idle one is no write, and one in use allocates nothing.
-func (s *Service) completeReserving(ctx context.Context, names esnames.Index, rev int64, covered []int64) (State, error) {
+// completeReserving completes the applied write rev and, in the same compare-and-set,
+// reserves the next revision for this replica's next write when no write of the index
+// holds an allocated revision (with writes running, someone would allocate before that
+// next write and the reservation would only be released again), unless it holds one
+// already or a fence is live. Other replicas' reservations do not stop it: an idle one
+// is no write, and one in use allocates nothing.
+func (s *Service) completeReserving(ctx context.Context, names esnames.Index, rev int64) (State, error) {
 	wanted := !s.held.holds(names)
 	var reserved Lease
 	st, err := s.Update(ctx, names, func(st State) (State, error) {
 		reserved = Lease{}
 		now := s.cfg.Now()
-		next, err := st.Land(now, rev, covered)
+		next, err := st.Complete(now, rev, true)
 		if err != nil || !wanted || next.Writing() {
 			return next, err
 		}

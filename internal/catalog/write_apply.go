@@ -194,9 +194,8 @@ func encodeBulk(ops []BulkOp) []byte {
 }
 
 // bulkWrite sends ops through alias in one _bulk (never creating an index by accident)
-// and returns once they are durable, not yet searchable (the write's conclude
-// refreshes), with the records they added less those they deleted. The first failed
-// item becomes the error, naming its position.
+// and returns once they are searchable (refresh=wait_for), with the records they added
+// less those they deleted. The first failed item becomes the error, naming its position.
 func (s *Service) bulkWrite(ctx context.Context, alias string, ops []BulkOp) (int64, error) {
 	return s.bulk(ctx, alias, true, ops, 0)
 }
@@ -222,14 +221,14 @@ func (s *Service) bulk(ctx context.Context, index string, live bool, ops []BulkO
 }
 
 // bulkItems sends ops to index in one _bulk (through an alias, live: never creating an
-// index) and returns its items.
+// index, searchable on return) and returns its items.
 func (s *Service) bulkItems(ctx context.Context, index string, live bool, ops []BulkOp) ([]es.BulkItem, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrLeaseLost, err)
 	}
 	req := s.es.Bulk().Index(index).Raw(bytes.NewReader(encodeBulk(ops)))
 	if live {
-		req = req.RequireAlias(true)
+		req = req.RequireAlias(true).Refresh(refresh.Waitfor)
 	}
 	res, err := req.Perform(ctx) //nolint:bodyclose // BulkItems closes it
 	items, err := es.BulkItems(len(ops), res, err)

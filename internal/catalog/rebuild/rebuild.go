@@ -218,11 +218,6 @@ func (r rebuilder) syncFenced(ctx context.Context, names esnames.Index, c *copie
 	if current != c.source {
 		return ErrSourceMoved
 	}
-	// Writes that landed before the fence may still wait for their refresh: the copy
-	// reads the source by search.
-	if err := r.cat.Refresh(ctx, c.source); err != nil {
-		return err
-	}
 	if err := c.copy(ctx, above(mark), nil, nil); err != nil {
 		return err
 	}
