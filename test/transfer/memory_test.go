@@ -2,6 +2,7 @@ package transfer
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -115,6 +116,20 @@ var _ = Describe("A round trip of 100,000 records", func() {
 		Expect(got).To(Equal(n))
 		exportTook := time.Since(start)
 		exportPeak := heap.Stop()
+		want, err := os.ReadFile(exported)
+		Expect(err).NotTo(HaveOccurred())
+
+		// The same catalog as one NDJSON stream (GET /records, Accept: application/x-ndjson):
+		// the server holds one page at a time, so its heap stays as flat as the paged export's.
+		heap = sampleHeap()
+		start = time.Now()
+		streamed, streamTenth := streamExport(ctx, filepath.Join(dir, "stream.ndjson"), n, heap)
+		streamTook := time.Since(start)
+		streamPeak := heap.Stop()
+		Expect(streamed).To(Equal(want))
+		// A stream buffered whole would grow the heap by at least its own size after its
+		// first tenth; one page at a time grows it by the collector's swings only.
+		Expect(streamPeak).To(BeNumerically("<", streamTenth+uint64(len(want))), "stream peak %d MiB, %d MiB by its first tenth", streamPeak>>20, streamTenth>>20)
 		heap = sampleHeap()
 
 		Expect(api(ctx, http.MethodPost, "cli", "/records/delete", map[string]any{"all": true}, nil)).To(Equal(http.StatusAccepted))
@@ -137,17 +152,51 @@ var _ = Describe("A round trip of 100,000 records", func() {
 		_, err = c.Export(ctx, f, nil)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(f.Close()).To(Succeed())
-		want, err := os.ReadFile(exported)
-		Expect(err).NotTo(HaveOccurred())
 		have, err := os.ReadFile(again)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(have).To(Equal(want))
 
-		report := fmt.Sprintf("100,000 records (%d MiB of NDJSON): export %s, import %s; heap in use %d MiB before; "+
-			"export peak %d MiB (%d MiB by its first tenth), import peak %d MiB (%d MiB by its first tenth); process VmRSS %s, VmHWM %s",
-			len(want)>>20, exportTook.Round(time.Millisecond), importTook.Round(time.Millisecond), before.HeapInuse>>20,
-			exportPeak>>20, exportTenth>>20, importPeak>>20, importTenth>>20, procStatus("VmRSS"), procStatus("VmHWM"))
+		report := fmt.Sprintf("100,000 records (%d MiB of NDJSON): export %s, stream %s, import %s; heap in use %d MiB before; "+
+			"export peak %d MiB (%d MiB by its first tenth), stream peak %d MiB (%d MiB by its first tenth), "+
+			"import peak %d MiB (%d MiB by its first tenth); process VmRSS %s, VmHWM %s",
+			len(want)>>20, exportTook.Round(time.Millisecond), streamTook.Round(time.Millisecond), importTook.Round(time.Millisecond),
+			before.HeapInuse>>20, exportPeak>>20, exportTenth>>20, streamPeak>>20, streamTenth>>20,
+			importPeak>>20, importTenth>>20, procStatus("VmRSS"), procStatus("VmHWM"))
 		AddReportEntry("memory", report)
 		fmt.Fprintln(GinkgoWriter, report)
 	}, SpecTimeout(20*time.Minute))
 })
+
+// streamExport reads the "cli" index's records as one NDJSON stream into path, a line at
+// a time, and returns the stream and the heap's peak by its first tenth of n records.
+func streamExport(ctx context.Context, path string, n int, heap *memoryPeak) ([]byte, uint64) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, running.Env.BaseURL+"/api/teams/"+workspace+"/indexes/cli/records", nil)
+	Expect(err).NotTo(HaveOccurred())
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Accept", "application/x-ndjson")
+	resp, err := http.DefaultClient.Do(req)
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	Expect(resp.StatusCode).To(Equal(http.StatusOK))
+	f, err := os.Create(path)
+	Expect(err).NotTo(HaveOccurred())
+	w := bufio.NewWriter(f)
+	lines := bufio.NewScanner(resp.Body)
+	lines.Buffer(make([]byte, 0, 1<<16), 1<<20)
+	var tenth uint64
+	count := 0
+	for lines.Scan() {
+		_, _ = w.Write(lines.Bytes())
+		_ = w.WriteByte('\n')
+		if count++; count == n/10 {
+			tenth = heap.SoFar()
+		}
+	}
+	Expect(lines.Err()).NotTo(HaveOccurred())
+	Expect(w.Flush()).To(Succeed())
+	Expect(f.Close()).To(Succeed())
+	Expect(count).To(Equal(n))
+	data, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred())
+	return data, tenth
+}
