@@ -18,17 +18,18 @@ import (
 )
 
 // keptKeys are the keys of the vectors kept in idx's embeddings index; nil when there
-// is no such index.
-func keptKeys(client *elasticsearch.TypedClient, idx searchv1alpha1.SearchIndex) []string {
+// is no such index. Its assertions are g's, so that an index dropped between its calls
+// (the embedder removed) fails one poll rather than the spec.
+func keptKeys(g Gomega, client *elasticsearch.TypedClient, idx searchv1alpha1.SearchIndex) []string {
 	index := esnames.For(idx.Namespace, idx.Name).Embeddings()
 	if ok, err := client.Indices.Exists(index).Do(context.Background()); err != nil || !ok {
-		Expect(err).NotTo(HaveOccurred())
+		g.Expect(err).NotTo(HaveOccurred())
 		return nil
 	}
 	_, err := client.Indices.Refresh().Index(index).Do(context.Background())
-	Expect(err).NotTo(HaveOccurred())
+	g.Expect(err).NotTo(HaveOccurred())
 	res, err := client.Search().Index(index).Size(1000).Do(context.Background())
-	Expect(err).NotTo(HaveOccurred())
+	g.Expect(err).NotTo(HaveOccurred())
 	out := []string{}
 	for _, h := range res.Hits.Hits {
 		out = append(out, *h.Id_)
@@ -69,7 +70,7 @@ var _ = Describe("The vectors an index keeps for reuse", func() {
 			})
 		DeferCleanup(stop)
 		Eventually(func() map[string]bool { return embedded(client, idx) }, 30*time.Second).Should(HaveLen(workerRecords))
-		Eventually(func() []string { return keptKeys(client, idx) }, 10*time.Second).Should(ConsistOf(keysOf(idx.Spec.Settings.Embedders["bge"], texts)))
+		Eventually(func(g Gomega) []string { return keptKeys(g, client, idx) }, 10*time.Second).Should(ConsistOf(keysOf(idx.Spec.Settings.Embedders["bge"], texts)))
 
 		By("rewriting a third of the records with other texts")
 		rewritten := map[string]string{}
@@ -80,17 +81,17 @@ var _ = Describe("The vectors an index keeps for reuse", func() {
 		}
 		writeNames(client, idx, rewritten)
 		Eventually(func() int { return len(srv.Texts()) }, 30*time.Second).Should(Equal(workerRecords + workerRecords/3))
-		Eventually(func() []string { return keptKeys(client, idx) }, 10*time.Second).Should(ConsistOf(keysOf(idx.Spec.Settings.Embedders["bge"], texts)))
+		Eventually(func(g Gomega) []string { return keptKeys(g, client, idx) }, 10*time.Second).Should(ConsistOf(keysOf(idx.Spec.Settings.Embedders["bge"], texts)))
 
 		By("moving the embedder to another server")
 		moved := idx.Spec.Settings.Embedders["bge"]
 		moved.URL = other.URL
 		set(func(s *searchv1alpha1.IndexSettings) { s.Embedders = map[string]searchv1alpha1.Embedder{"bge": moved} })
 		Eventually(func() int { return len(other.Texts()) }, 30*time.Second).Should(Equal(workerRecords))
-		Eventually(func() []string { return keptKeys(client, idx) }, 10*time.Second).Should(ConsistOf(keysOf(moved, texts)))
+		Eventually(func(g Gomega) []string { return keptKeys(g, client, idx) }, 10*time.Second).Should(ConsistOf(keysOf(moved, texts)))
 
 		By("removing the embedder")
 		set(func(s *searchv1alpha1.IndexSettings) { s.Embedders = nil })
-		Eventually(func() []string { return keptKeys(client, idx) }, 10*time.Second).Should(BeNil())
+		Eventually(func(g Gomega) []string { return keptKeys(g, client, idx) }, 10*time.Second).Should(BeNil())
 	})
 })
