@@ -88,3 +88,18 @@ var _ = Describe("The computed embedders of an index", func() {
 		Expect(got[0].DocumentTemplateMaxBytes).To(Equal(int32(searchv1alpha1.DefaultDocumentTemplateMaxBytes)))
 	})
 })
+
+var _ = DescribeTable("A pass after a renewal of its lease",
+	func(renewed, lost bool, lastsPastNext, want bool) {
+		now := time.Now()
+		deadline := now.Add(-time.Second)
+		if lastsPastNext {
+			deadline = now.Add(2 * time.Second)
+		}
+		Expect(embedding.PassGoesOn(renewed, lost, deadline, now.Add(time.Second))).To(Equal(want))
+	},
+	Entry("goes on when renewed", true, false, true, true),
+	Entry("stops when another replica holds the lease now", false, true, true, false),
+	Entry("goes on after a failed renewal while the lease lasts past the next", false, false, true, true),
+	Entry("stops after a failed renewal when the lease lapses before the next", false, false, false, false),
+)

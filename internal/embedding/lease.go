@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -13,11 +14,12 @@ import (
 )
 
 // One replica at a time embeds an embedder's records: it holds the control document
-// "embed.<name>" of the index until its deadline, renewed at each pass. Another takes
-// over once the deadline passed (the holder crashed or stalled), or at once when the
-// holder stopped cleanly and released it (a restarted replica has a new name and would
-// otherwise wait for its own old lease). Should two ever work at once, the guarded
-// updates keep the vectors right, at the cost of calls.
+// "embed.<name>" of the index until its deadline, renewed at each pass and, while a pass
+// runs, every third of its length (keepLease), so that a slow embedder's pass keeps it.
+// Another replica takes over once the deadline passed (the holder crashed or stalled), or
+// at once when the holder stopped cleanly and released it (a restarted replica has a new
+// name and would otherwise wait for its own old lease). Should two ever work at once,
+// the guarded updates keep the vectors right, at the cost of calls.
 
 // leaseKind is the kind of the lease documents in the control index.
 const leaseKind = "embed"
@@ -84,4 +86,58 @@ func (l *leases) releaseAll(ctx context.Context, c *controlindex.Store) error {
 // passed.
 func Free(current string, deadline int64, holder string, now time.Time) bool {
 	return current == "" || current == holder || deadline < now.UnixMilli()
+}
+
+// PassGoesOn says whether a pass goes on after a renewal of its lease: yes when renewed;
+// no when another replica holds it now (lost); after a renewal that failed, only while
+// the deadline last written lasts past the next renewal (at next), since past it another
+// replica may be at work on the same records.
+func PassGoesOn(renewed, lost bool, deadline, next time.Time) bool {
+	switch {
+	case renewed:
+		return true
+	case lost:
+		return false
+	}
+	return deadline.After(next)
+}
+
+// renewEvery is how often a pass renews its lease: three tries before it lapses.
+func renewEvery(ttl time.Duration) time.Duration { return ttl / 3 }
+
+// keepLease renews holder's lease on (names, embedder), taken at taken, while a pass
+// runs, so that a pass outlasting it (a slow embedder, its retries) keeps its records
+// rather than another replica embedding them again. The context it returns ends when
+// PassGoesOn says no; stop ends the renewals.
+func (s *Service) keepLease(ctx context.Context, names esnames.Index, embedder string, taken time.Time) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	every := renewEvery(s.cfg.Lease)
+	go func() {
+		defer close(done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		deadline := taken.Add(s.cfg.Lease)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			now := time.Now()
+			held, err := s.leases.hold(ctx, s.control, names, embedder, s.cfg.Holder, now, s.cfg.Lease)
+			if err != nil && ctx.Err() == nil {
+				s.cfg.Logger.WarnContext(ctx, "renewing an embedding lease", slog.String("index", names.Alias()),
+					slog.String("embedder", embedder), slog.Any("error", err))
+			}
+			if held {
+				deadline = now.Add(s.cfg.Lease)
+			}
+			if !PassGoesOn(held, err == nil && !held, deadline, now.Add(every)) {
+				cancel()
+				return
+			}
+		}
+	}()
+	return ctx, func() { cancel(); <-done }
 }

@@ -18,8 +18,8 @@ import (
 )
 
 // keptKeys are the keys of the vectors kept in idx's embeddings index; nil when there
-// is no such index. It fails through g, so that Eventually asks again when the pruner
-// drops the index between the check that it exists and the search of it.
+// is no such index. Its assertions are g's, so that an index dropped between its calls
+// (the embedder removed) fails one poll rather than the spec.
 func keptKeys(g Gomega, client *elasticsearch.TypedClient, idx searchv1alpha1.SearchIndex) []string {
 	index := esnames.For(idx.Namespace, idx.Name).Embeddings()
 	if ok, err := client.Indices.Exists(index).Do(context.Background()); err != nil || !ok {

@@ -49,7 +49,7 @@ type Config struct {
 	// Holder names this replica in the embedding leases (default: a random name).
 	Holder string
 	// Lease is how long a replica's lease on an embedder's records lasts, renewed at
-	// each pass (default 1m).
+	// each pass and every third of it while one runs (default 1m).
 	Lease time.Duration
 	// PruneInterval is how often an index's kept vectors are pruned of those no record
 	// holds, and the query cache of those no embedder makes (default 10m).

@@ -90,9 +90,12 @@ func (s *Service) Pass(ctx context.Context, idx *searchv1alpha1.SearchIndex, n N
 		return 0, err
 	}
 	// The lease is taken only when there is work: an idle pass writes nothing.
-	if held, err := s.leases.hold(ctx, s.control, names, n.Name, s.cfg.Holder, time.Now(), s.cfg.Lease); err != nil || !held {
+	taken := time.Now()
+	if held, err := s.leases.hold(ctx, s.control, names, n.Name, s.cfg.Holder, taken, s.cfg.Lease); err != nil || !held {
 		return 0, err
 	}
+	ctx, stop := s.keepLease(ctx, names, n.Name, taken)
+	defer stop()
 	fp := Fingerprint(n.Embedder)
 	keys, texts, err := textsOf(docs, tpl, int(n.DocumentTemplateMaxBytes), VectorSource(n.Embedder))
 	if err != nil {

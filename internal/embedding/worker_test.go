@@ -69,10 +69,13 @@ func replica(client *elasticsearch.TypedClient, holder string, lease time.Durati
 	return replicaWith(client, embedding.Config{Holder: holder, Lease: lease})
 }
 
-// replicaWith is a replica of cfg, with short pauses and retries.
+// replicaWith is a replica of cfg, with short pauses, and short retries unless cfg sets
+// its own.
 func replicaWith(client *elasticsearch.TypedClient, cfg embedding.Config) *embedding.Service {
 	cfg.Records, cfg.Interval, cfg.Logger = workerRecords/6, 20*time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg.Client = embedder.Config{CallTimeout: time.Second, Attempts: 3, Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}
+	if cfg.Client == (embedder.Config{}) {
+		cfg.Client = embedder.Config{CallTimeout: time.Second, Attempts: 3, Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}
+	}
 	s, err := embedding.New(client, cfg)
 	Expect(err).NotTo(HaveOccurred())
 	return s
@@ -151,6 +154,37 @@ var _ = Describe("The embedding worker of the API server replicas", func() {
 
 		By("restarting: a replica of another name takes over at once, the first having released its hour-long lease")
 		stop = start(replica(client, "restarted", time.Hour), idx)
+		DeferCleanup(stop)
+		Eventually(func() map[string]bool { return embedded(client, idx) }, 30*time.Second).Should(HaveLen(workerRecords))
+		onceEach(srv, texts)
+	})
+
+	It("keeps its lease through a pass that outlasts it, so that no other replica embeds the same records", func() {
+		idx, texts := workerIndex(client, srv)
+		n := embedding.Computed(idx.Spec.Settings)[0]
+		// Each call takes three leases' time: without renewals the first replica's lease
+		// lapses while its pass waits for the vectors.
+		const lease = 600 * time.Millisecond
+		srv.Slow(3 * lease)
+		slowCalls := embedder.Config{CallTimeout: time.Minute, Attempts: 1}
+		first := replicaWith(client, embedding.Config{Holder: "first", Lease: lease, Client: slowCalls})
+		second := replicaWith(client, embedding.Config{Holder: "second", Lease: lease, Client: slowCalls})
+		passed := make(chan int)
+		go func() {
+			defer GinkgoRecover()
+			done, err := first.Pass(context.Background(), &idx, n)
+			Expect(err).NotTo(HaveOccurred())
+			passed <- done
+		}()
+		Eventually(func() int { return len(srv.Authorizations()) }, 10*time.Second).Should(Equal(1), "the first pass calls the embedder")
+		time.Sleep(2 * lease) // past the deadline the first pass took its lease with
+		done, err := second.Pass(context.Background(), &idx, n)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(done).To(BeZero(), "the first replica renewed its lease while its pass ran")
+		Expect(<-passed).To(Equal(workerRecords / 6))
+
+		srv.Slow(0)
+		stop := start(second, idx)
 		DeferCleanup(stop)
 		Eventually(func() map[string]bool { return embedded(client, idx) }, 30*time.Second).Should(HaveLen(workerRecords))
 		onceEach(srv, texts)

@@ -40,6 +40,7 @@ type Server struct {
 	dims    int
 	refuses bool
 	sent    []int // the dimensions field of each call, 0 when absent
+	slow    time.Duration
 }
 
 // New starts a server of dims-dimension vectors.
@@ -61,6 +62,14 @@ func (s *Server) FailEvery(n int, faults ...Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.every, s.faults = n, faults
+}
+
+// Slow makes every call that answers take d first, as a large model on a busy server
+// does.
+func (s *Server) Slow(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.slow = d
 }
 
 // Count is how many times text was embedded (in calls that answered).
@@ -138,6 +147,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error": "injected"}`, status)
 		return
 	}
+	if d := s.delay(); d > 0 {
+		select {
+		case <-time.After(d):
+		case <-r.Context().Done():
+			return
+		}
+	}
 	type datum struct {
 		Object    string    `json:"object"`
 		Index     int       `json:"index"`
@@ -156,6 +172,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": req.Model})
+}
+
+func (s *Server) delay() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.slow
 }
 
 // fault is the failure of this call, if any, and records its Authorization and

@@ -114,13 +114,21 @@ func searchSegment(ss *scorch.SegmentSnapshot, offset uint64, req Request) ([]Hi
 		}
 		return req.Filter == nil || req.Filter.Contains(uint32(offset+uint64(doc)))
 	}
+	if req.Filter == nil && (deleted == nil || deleted.IsEmpty()) {
+		accept = nil // every vector: no call a node
+	}
+	shape := segmentShape{graph: v.Graph != nil, quantized: v.Quantized != nil, exact: req.Exact,
+		vectors: len(v.Docs), accepted: len(v.Docs), filtered: req.Filter != nil, numCands: req.NumCandidates}
+	if shape.filtered {
+		shape.accepted = int(min(uint64(len(v.Docs)), accepted(req.Filter, offset, ss.Segment().Count())))
+	}
 	var places []int32
-	// A segment of no more vectors than a walk keeps is compared whole: the walk would
-	// visit about as many, and a comparison of all of them cannot miss one.
-	small := len(v.Docs) <= vectors.MinWalk
-	if v.Graph != nil && !req.Exact && !small && !fewAccepted(req.Filter, offset, ss.Segment().Count(), req.NumCandidates) {
+	switch chooseWay(shape) {
+	case walkWay:
 		places = v.Graph.Candidates(v.Options.Similarity, v.Values, v.Quantized, req.Vector, req.NumCandidates, accept)
-	} else {
+	case scanWay:
+		places = v.Quantized.Scan(v.Options.Similarity, v.Values, req.Vector, req.NumCandidates, accept)
+	default:
 		places = exact(v, req, accept)
 	}
 	// Only a segment's best k can be among the reader's best k: the rest go unscored.
@@ -136,18 +144,14 @@ func searchSegment(ss *scorch.SegmentSnapshot, offset uint64, req Request) ([]Hi
 	return hits, nil
 }
 
-// fewAccepted reports whether a filter lets through no more of the segment's
-// documents than the candidates wanted: comparing them all is then cheaper than a
-// graph walk, and exact (Lucene's filtered kNN makes the same choice).
-func fewAccepted(filter *roaring.Bitmap, offset, count uint64, numCands int) bool {
-	if filter == nil {
-		return false
-	}
+// accepted is how many of the segment's documents (count, from offset in the reader)
+// a filter lets through.
+func accepted(filter *roaring.Bitmap, offset, count uint64) uint64 {
 	in := filter.Rank(uint32(offset+count-1)) - filter.Rank(uint32(offset)) + 1
 	if !filter.Contains(uint32(offset)) {
 		in--
 	}
-	return in <= uint64(numCands)
+	return in
 }
 
 // exact scores every accepted vector and keeps the num_candidates best places.

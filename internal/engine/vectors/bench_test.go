@@ -7,9 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/aislehq/aisle/internal/engine/vectors/vectorgen"
 	"github.com/aislehq/aisle/internal/repo"
@@ -124,4 +128,68 @@ func BenchmarkDotInt8(b *testing.B) {
 		s += DotInt8(a, c)
 	}
 	_ = s
+}
+
+// threadCPU is the CPU time of the calling thread: paired with runtime.LockOSThread, one
+// search's own cost, where on a shared machine its wall time is mostly waiting for a core.
+func threadCPU() time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}
+
+// BenchmarkWalkOrScan searches segments of the sizes a 100,000-record catalog is left in
+// between merges (VECTORS_BENCH_SIZES; generated 512-dimension vectors, int8_hnsw's codes,
+// cosine) for a hybrid search's 200 candidates by a graph walk and by a scan of every
+// code, the two in turn for each query so that both see the same load: the CPU of each
+// (walk_us and scan_us, the thread's) and their ratio at each size are what
+// ScanCheaper's rule is drawn from. It reports recall@10 of both against exact search.
+func BenchmarkWalkOrScan(b *testing.B) {
+	const dims, k, numCands, queries = 512, 10, 200, 50
+	sizes := []int{1500, 3000, 6000, 12000, 24000}
+	if s := os.Getenv("VECTORS_BENCH_SIZES"); s != "" {
+		sizes = sizes[:0]
+		for _, f := range strings.Split(s, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	qs := generated(queries, dims, 2)
+	for _, n := range sizes {
+		values := generated(n, dims, 1)
+		o := Options{Dims: dims, Similarity: Cosine, Type: "int8_hnsw", M: 16, EfConstruction: 100}
+		g := BuildGraph(o, n, rowsOf(values, dims))
+		qz := Quantize(dims, n, rowsOf(values, dims), 0)
+		want := make([][]int32, queries)
+		for i := range want {
+			want[i] = exactTop(Cosine, dims, values, qs[i*dims:(i+1)*dims], k)
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var walkCPU, scanCPU time.Duration
+			var walkRecall, scanRecall float64
+			for i := 0; i < b.N; i++ {
+				q := qs[i%queries*dims : (i%queries+1)*dims]
+				t := threadCPU()
+				got := g.Candidates(Cosine, values, qz, q, numCands, nil)
+				walkCPU += threadCPU() - t
+				walkRecall += recall(got[:min(k, len(got))], want[i%queries])
+				t = threadCPU()
+				got = qz.Scan(Cosine, values, q, numCands, nil)
+				scanCPU += threadCPU() - t
+				scanRecall += recall(got[:min(k, len(got))], want[i%queries])
+			}
+			b.ReportMetric(float64(walkCPU.Microseconds())/float64(b.N), "walk_us")
+			b.ReportMetric(float64(scanCPU.Microseconds())/float64(b.N), "scan_us")
+			b.ReportMetric(float64(scanCPU)/float64(walkCPU), "scan/walk")
+			b.ReportMetric(walkRecall/float64(b.N), "walk_recall@10")
+			b.ReportMetric(scanRecall/float64(b.N), "scan_recall@10")
+		})
+	}
 }

@@ -44,10 +44,9 @@ type scorer struct {
 	values []float32               // the vectors, one after another; or
 	rows   func(i int32) []float32 // each vector, where they are not one array
 	norms  []float32               // cosine only
-	// qz, when set, ranks by the query's codes qu (their sum qSum) instead of floats.
-	qz   *Quantized
-	qu   []int8
-	qSum float32
+	// qz, when set, ranks by the query's codes qc instead of floats.
+	qz *Quantized
+	qc codedQuery
 }
 
 func newScorer(sim Similarity, dims, n int, rows func(int32) []float32) *scorer {
@@ -71,7 +70,7 @@ func (s *scorer) vec(i int32) []float32 {
 // rank is node i's closeness to q (whose magnitude is qNorm, for cosine).
 func (s *scorer) rank(q []float32, qNorm float32, i int32) float32 {
 	if s.qz != nil {
-		return s.qz.rank(s.sim, s.qu, s.qSum, qNorm, i)
+		return s.qz.rank(s.sim, &s.qc, qNorm, i)
 	}
 	v := s.vec(i)
 	switch s.sim {

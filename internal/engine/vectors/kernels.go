@@ -70,6 +70,23 @@ func squareInt8Go(a, b []int8) int32 {
 	return s0 + s1 + s2 + s3
 }
 
+// dotCodes is DotInt8(a, b) given a's codes also as unsigned bytes (au[i] = a[i] + 128)
+// and the sum of b's: Σab = Σ au·b - 128 Σb. With AVX-512 VNNI one instruction
+// (VPDPBUSD) multiplies and sums 64 unsigned-by-signed codes, where the AVX2 form widens
+// 32 codes to 16 bits in four; the sums are integers, so the result is DotInt8's exactly.
+func dotCodes(a []int8, au []byte, b []int8, bSum int32) int32 {
+	if !useVNNI || len(a) < 64 {
+		return DotInt8(a, b)
+	}
+	b, au = b[:len(a)], au[:len(a)]
+	head := len(a) &^ 63
+	s := dotU8I8VNNI(&au[0], &b[0], head)
+	for i := head; i < len(a); i++ {
+		s += int32(au[i]) * int32(b[i])
+	}
+	return s - 128*bSum
+}
+
 // fastDot is a dot product for ordering vectors, not for their scores: with FMA it sums
 // in eight lanes fused, which can differ from Dot in the last bits. Graph builds, walks
 // and the re-ranking of a walk's candidates order by it; scores come from Dot.

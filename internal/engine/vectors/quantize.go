@@ -106,17 +106,23 @@ func (q *Quantized) code(x float32) int32 {
 	return int32(min(max(u, 0), 255))
 }
 
-// query codes a query vector: its codes, u - 128 as the vectors' are, and the sum of
+// codedQuery is a query vector in a segment's codes: signed, u - 128 as the vectors'
+// are; unsigned, u itself, for the unsigned-by-signed kernel (dotCodes); and the sum of
 // its u.
-func (q *Quantized) query(v []float32) ([]int8, float32) {
-	out := make([]int8, len(v))
-	var sum float32
+type codedQuery struct {
+	signed   []int8
+	unsigned []byte
+	sum      float32
+}
+
+func (q *Quantized) query(v []float32) codedQuery {
+	c := codedQuery{signed: make([]int8, len(v)), unsigned: make([]byte, len(v))}
 	for i, x := range v {
 		u := q.code(x)
-		out[i] = int8(u - 128)
-		sum += float32(u)
+		c.signed[i], c.unsigned[i] = int8(u-128), byte(u)
+		c.sum += float32(u)
 	}
-	return out, sum
+	return c
 }
 
 // codesOf are vector i's codes.
@@ -126,17 +132,19 @@ func (q *Quantized) codesOf(i int32) []int8 {
 
 // dotU is the dot product of a query's u and vector i's (u = code + 128):
 // Σ(a+128)(b+128) = Σab + 128(Σ(a+128) + Σ(b+128)) - 128² dims.
-func (q *Quantized) dotU(qc []int8, qSum float32, i int32) float32 {
-	return float32(DotInt8(qc, q.codesOf(i))) + 128*(qSum+q.sums[i]) - 128*128*float32(q.dims)
+func (q *Quantized) dotU(qc *codedQuery, i int32) float32 {
+	// Σb, vector i's signed codes, from its Σu: an integer below 2²⁴, exact in the float.
+	bSum := int32(q.sums[i]) - 128*int32(q.dims)
+	return float32(dotCodes(qc.signed, qc.unsigned, q.codesOf(i), bSum)) + 128*(qc.sum+q.sums[i]) - 128*128*float32(q.dims)
 }
 
 // rank is node i's closeness to the coded query for sim, in the order of its score:
 // for dot products x·y ≈ dims Lo² + Lo Step (Σu_x + Σu_y) + Step² Σ u_x u_y.
-func (q *Quantized) rank(sim Similarity, qc []int8, qSum, qNorm float32, i int32) float32 {
+func (q *Quantized) rank(sim Similarity, qc *codedQuery, qNorm float32, i int32) float32 {
 	if sim == L2Norm {
-		return -float32(SquareInt8(qc, q.codesOf(i)))
+		return -float32(SquareInt8(qc.signed, q.codesOf(i)))
 	}
-	dot := float32(q.dims)*q.Lo*q.Lo + q.Lo*q.Step*(qSum+q.sums[i]) + q.Step*q.Step*q.dotU(qc, qSum, i)
+	dot := float32(q.dims)*q.Lo*q.Lo + q.Lo*q.Step*(qc.sum+q.sums[i]) + q.Step*q.Step*q.dotU(qc, i)
 	if sim == Cosine {
 		if q.norms[i] == 0 || qNorm == 0 {
 			return -1

@@ -1,9 +1,6 @@
 package vectors
 
-import (
-	"container/heap"
-	"sort"
-)
+import "sort"
 
 // candidate is a node and its closeness to the query (higher: closer).
 type candidate struct {
@@ -19,24 +16,6 @@ func sortCandidates(c []candidate) {
 		return c[i].node < c[j].node
 	})
 }
-
-// closest is a max-heap of candidates, the closest on top; farthest a min-heap.
-type closest []candidate
-
-func (h closest) Len() int           { return len(h) }
-func (h closest) Less(i, j int) bool { return h[i].rank > h[j].rank }
-func (h closest) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *closest) Push(x any)        { *h = append(*h, x.(candidate)) }
-func (h *closest) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-type farthest struct{ closest }
-
-func (h farthest) Less(i, j int) bool { return h.closest[i].rank < h.closest[j].rank }
 
 // visited marks nodes seen by one search, cleared in time proportional to what it saw.
 type visited struct {
@@ -85,19 +64,19 @@ func greedy(s *scorer, q []float32, qNorm float32, ep int32, next func(int32) []
 func searchLayer(s *scorer, q []float32, qNorm float32, eps []int32, ef int, next func(int32) []int32,
 	v *visited, accept func(int32) bool) []candidate {
 	v.reset()
-	cands := &closest{}
-	res := &farthest{}
+	var cands highFirst
+	res := make(lowFirst, 0, ef+1)
 	for _, ep := range eps {
 		v.see(ep)
 		c := candidate{ep, s.rank(q, qNorm, ep)}
-		heap.Push(cands, c)
+		cands.push(c)
 		if accept == nil || accept(ep) {
-			heap.Push(res, c)
+			res.push(c)
 		}
 	}
-	for cands.Len() > 0 {
-		c := heap.Pop(cands).(candidate)
-		if res.Len() >= ef && c.rank < res.closest[0].rank {
+	for cands.len() > 0 {
+		c := cands.pop()
+		if len(res) >= ef && c.rank < res[0].rank {
 			break
 		}
 		for _, n := range next(c.node) {
@@ -105,20 +84,19 @@ func searchLayer(s *scorer, q []float32, qNorm float32, eps []int32, ef int, nex
 				continue
 			}
 			r := s.rank(q, qNorm, n)
-			if res.Len() < ef || r > res.closest[0].rank {
-				heap.Push(cands, candidate{n, r})
+			if len(res) < ef || r > res[0].rank {
+				cands.push(candidate{n, r})
 				if accept == nil || accept(n) {
-					heap.Push(res, candidate{n, r})
-					if res.Len() > ef {
-						heap.Pop(res)
+					res.push(candidate{n, r})
+					if len(res) > ef {
+						res.pop()
 					}
 				}
 			}
 		}
 	}
-	out := []candidate(res.closest)
-	sortCandidates(out)
-	return out
+	sortCandidates(res)
+	return res
 }
 
 // MinWalk is the fewest candidates a graph walk keeps, whatever num_candidates asks. At
@@ -135,7 +113,7 @@ func (g *Graph) Candidates(sim Similarity, values []float32, qz *Quantized, q []
 	s := &scorer{sim: sim, dims: len(q), values: values}
 	if qz != nil {
 		s.qz = qz
-		s.qu, s.qSum = qz.query(q)
+		s.qc = qz.query(q)
 	}
 	found := g.walk(s, q, Magnitude(q), max(numCands, MinWalk), accept)
 	if qz != nil {
@@ -192,24 +170,28 @@ func (g *Graph) walk(s *scorer, q []float32, qNorm float32, ef int, accept func(
 // that leaves fewer documents than the candidates wanted.
 func Exact(sim Similarity, dims int, values, q []float32, n int, accept func(int32) bool) []int32 {
 	s := &scorer{sim: sim, dims: dims, values: values}
+	return scanTop(s, q, len(values)/max(dims, 1), n, accept)
+}
+
+// scanTop ranks each of count vectors that accept takes and returns the places of the
+// n closest, closest first.
+func scanTop(s *scorer, q []float32, count, n int, accept func(int32) bool) []int32 {
 	qNorm := Magnitude(q)
-	res := &farthest{}
-	for p := int32(0); int(p)*dims < len(values); p++ {
+	res := make(lowFirst, 0, n)
+	for p := int32(0); int(p) < count; p++ {
 		if accept != nil && !accept(p) {
 			continue
 		}
 		r := s.rank(q, qNorm, p)
-		if res.Len() < n {
-			heap.Push(res, candidate{p, r})
-		} else if r > res.closest[0].rank {
-			res.closest[0] = candidate{p, r}
-			heap.Fix(res, 0)
+		if len(res) < n {
+			res.push(candidate{p, r})
+		} else if r > res[0].rank {
+			res.replaceTop(candidate{p, r})
 		}
 	}
-	found := []candidate(res.closest)
-	sortCandidates(found)
-	out := make([]int32, len(found))
-	for i, c := range found {
+	sortCandidates(res)
+	out := make([]int32, len(res))
+	for i, c := range res {
 		out[i] = c.node
 	}
 	return out

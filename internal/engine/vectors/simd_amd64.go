@@ -6,6 +6,7 @@ import "golang.org/x/sys/cpu"
 var (
 	useAVX2 = cpu.X86.HasAVX2
 	useFMA  = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	useVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
 )
 
 // dotInt8AVX2 and squareInt8AVX2 take n codes of a and b, n a multiple of 32.
@@ -15,6 +16,11 @@ func dotInt8AVX2(a, b *int8, n int) int32
 
 //go:noescape
 func squareInt8AVX2(a, b *int8, n int) int32
+
+// dotU8I8VNNI is Σ u[i]·s[i] over n codes, n a multiple of 64.
+//
+//go:noescape
+func dotU8I8VNNI(u *byte, s *int8, n int) int32
 
 // dotF32AVX2 takes n values of a and b, n a multiple of 16.
 //

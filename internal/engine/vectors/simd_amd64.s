@@ -1,5 +1,16 @@
 #include "textflag.h"
 
+// SUM8 adds the eight 32-bit sums of Y0 into AX.
+#define SUM8 \
+	VEXTRACTI128 $1, Y0, X1 \
+	VPADDD       X1, X0, X0 \
+	VPSHUFD      $0x4E, X0, X1 \
+	VPADDD       X1, X0, X0 \
+	VPSHUFD      $0xB1, X0, X1 \
+	VPADDD       X1, X0, X0 \
+	VMOVD        X0, AX \
+	VZEROUPPER
+
 // Each step widens 16 codes of a and of b to 16-bit lanes (VPMOVSXBW), multiplies them
 // and adds neighbouring products into eight 32-bit sums (VPMADDWD): two such steps, into
 // two accumulators, per 32 codes.
@@ -30,15 +41,8 @@ dotloop:
 
 dotdone:
 	VPADDD       Y3, Y0, Y0
-	VEXTRACTI128 $1, Y0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0x4E, X0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0xB1, X0, X1
-	VPADDD       X1, X0, X0
-	VMOVD        X0, AX
-	VZEROUPPER
-	MOVL         AX, ret+24(FP)
+	SUM8
+	MOVL AX, ret+24(FP)
 	RET
 
 // func squareInt8AVX2(a, b *int8, n int) int32
@@ -69,15 +73,8 @@ sqloop:
 
 sqdone:
 	VPADDD       Y3, Y0, Y0
-	VEXTRACTI128 $1, Y0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0x4E, X0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0xB1, X0, X1
-	VPADDD       X1, X0, X0
-	VMOVD        X0, AX
-	VZEROUPPER
-	MOVL         AX, ret+24(FP)
+	SUM8
+	MOVL AX, ret+24(FP)
 	RET
 
 // func dotF32AVX2(a, b *float32, n int) float32
@@ -108,4 +105,42 @@ fdone:
 	VHADDPS      X0, X0, X0
 	VZEROUPPER
 	MOVSS        X0, ret+24(FP)
+	RET
+
+// VPDPBUSD multiplies 64 unsigned bytes of u by the 64 signed bytes of s and adds each
+// four neighbouring products into one of sixteen 32-bit sums: two accumulators, so that
+// one step does not wait on the last.
+
+// func dotU8I8VNNI(u *byte, s *int8, n int) int32
+TEXT ·dotU8I8VNNI(SB), NOSPLIT, $0-28
+	MOVQ   u+0(FP), SI
+	MOVQ   s+8(FP), DI
+	MOVQ   n+16(FP), CX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z3, Z3, Z3
+
+vnniloop2:
+	CMPQ      CX, $128
+	JL        vnniloop1
+	VMOVDQU8  (SI), Z1
+	VMOVDQU8  64(SI), Z2
+	VPDPBUSD  (DI), Z1, Z0
+	VPDPBUSD  64(DI), Z2, Z3
+	ADDQ      $128, SI
+	ADDQ      $128, DI
+	SUBQ      $128, CX
+	JMP       vnniloop2
+
+vnniloop1:
+	CMPQ     CX, $64
+	JL       vnnidone
+	VMOVDQU8 (SI), Z1
+	VPDPBUSD (DI), Z1, Z0
+
+vnnidone:
+	VPADDD        Z3, Z0, Z0
+	VEXTRACTI64X4 $1, Z0, Y1
+	VPADDD        Y1, Y0, Y0
+	SUM8
+	MOVL AX, ret+24(FP)
 	RET
