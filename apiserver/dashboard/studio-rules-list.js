@@ -7,7 +7,7 @@ import { el, number, table } from "./ui.js";
 import { api, indexPath, announce, showError, state } from "./studio-api.js";
 
 const $ = (id) => document.getElementById(id);
-export const LIST_LIMIT = 100;
+const LIST_LIMIT = 100;
 // Typing waits this long for the next key before the list is asked again.
 const TYPING_MS = 300;
 const list = { query: "", offset: 0, asked: 0, timer: 0 };
