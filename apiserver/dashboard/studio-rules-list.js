@@ -55,10 +55,11 @@ function show(page) {
 
 // countText says which rules the page shows, of how many the API counts.
 function countText(page) {
-  const of = list.query ? `rules matching “${list.query}”` : "rules";
   if (!page.rules.length) return list.query ? `No rule matches “${list.query}”.` : "No rule yet.";
-  const first = page.offset + 1, last = page.offset + page.rules.length;
-  return `${number.format(first)} to ${number.format(last)} of ${number.format(page.total)} ${of}`;
+  const matching = list.query ? ` matching “${list.query}”` : "";
+  const total = `${number.format(page.total)} ${page.total === 1 ? "rule" : "rules"}${matching}`;
+  if (page.offset === 0 && page.rules.length >= page.total) return total;
+  return `${number.format(page.offset + 1)} to ${number.format(page.offset + page.rules.length)} of ${total}`;
 }
 
 // go asks for the list at query and offset, says what it shows, and puts the focus on it

@@ -1,6 +1,6 @@
 // Drives Debian's Chromium through the rules editor of an index with more rules than one
 // page of its list: a rule found by the search box, then reached by paging, from the
-// keyboard; and its conditions edited (one changed, one added, one removed) and saved.
+// keyboard, after a search the API refuses; and its conditions edited (one changed, one added, one removed) and saved.
 import { after, axeViolations, counter, onPhone, openStudio, readAPI, run, tabUntil } from "./studio-lib.mjs";
 
 // listShown reads the rules list: its rows, its count, its paging buttons, the focus.
@@ -58,9 +58,10 @@ async function retype(page, selector, text) {
 }
 
 const scenarios = {
-  async many({ url, key, word, target, rulePath, second, third, shot, phoneShot }, out) {
+  async many({ url, key, word, tooLong, target, rulePath, second, third, shot, phoneShot }, out) {
     const { page } = await openStudio(url, key, out);
     out.first = await listShown(page);
+    out.tooLong = await search(page, tooLong);
     out.found = await search(page, `${word} ${target.split("-").pop()}`);
     out.searched = await search(page, word);
     out.paged = await listed(page, () => press(page, "#rules-next"));

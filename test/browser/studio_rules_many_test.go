@@ -36,14 +36,15 @@ type conditionShown struct {
 }
 
 type manyRulesRun struct {
-	First, Found, Searched, Paged, AfterSave rulesList
-	Editing, BeforeSave, SavedConditions     []conditionShown
-	EditFocus, AddFocus, RemoveFocus         string
-	RemoveStatus                             string
-	Saved                                    json.RawMessage
-	Axe                                      []string
-	Phone                                    phoneFit
-	Console                                  []string
+	First, TooLong, Found, Searched, Paged rulesList
+	AfterSave                              rulesList
+	Editing, BeforeSave, SavedConditions   []conditionShown
+	EditFocus, AddFocus, RemoveFocus       string
+	RemoveStatus                           string
+	Saved                                  json.RawMessage
+	Axe                                    []string
+	Phone                                  phoneFit
+	Console                                []string
 }
 
 // wombatRules are 125 rules of the word wombat, IDs wombat-001 to wombat-125, which sort
@@ -77,9 +78,10 @@ var _ = Describe("The Studio's rules editor with many rules", Ordered, func() {
 
 	It("finds rule #115 by the search box and by paging, from the keyboard, and edits its conditions: one changed, one added, one removed", func() {
 		shot, phone := filepath.Join(shotsDir(), "studio-rules-conditions.png"), filepath.Join(shotsDir(), "studio-rules-conditions-phone.png")
+		tooLong := strings.Repeat("é", 300) // 600 bytes, within the box's 512 characters
 		var res manyRulesRun
 		runNode("studio-rules-many.mjs", map[string]any{"scenario": "many", "url": env.BaseURL + "/dashboard/studio.html?" + url.Values{"q": {"wombat"}}.Encode(),
-			"key": merchandiser, "word": "wombat", "target": target, "rulePath": indexPath() + "/rules/" + target,
+			"key": merchandiser, "word": "wombat", "tooLong": tooLong, "target": target, "rulePath": indexPath() + "/rules/" + target,
 			"second": "wombat lair", "third": map[string]string{"pattern": "wombat sett", "anchoring": "is", "filters": "brand:Glow", "context": "landing-wombat"},
 			"shot": shot, "phoneShot": phone}, &res)
 
@@ -90,10 +92,18 @@ var _ = Describe("The Studio's rules editor with many rules", Ordered, func() {
 		Expect(res.First.NextDisabled).To(BeFalse())
 		Expect(res.First.Count).To(MatchRegexp(`^1 to 100 of \d+ rules$`))
 
-		By("finding it by the search box, the count announced")
+		By("showing the API's error for a search it refuses")
+		status, raw := callFor(http.MethodGet, indexPath()+"/rules?"+url.Values{"query": {tooLong}}.Encode(), merchandiser, "", nil)
+		Expect(status).To(Equal(http.StatusBadRequest), raw)
+		var refused struct{ Error string }
+		Expect(json.Unmarshal([]byte(raw), &refused)).To(Succeed())
+		Expect(refused.Error).To(ContainSubstring("512 bytes"))
+		Expect(res.TooLong.Error).To(Equal("Could not read the rules: " + refused.Error))
+
+		By("finding it by the search box, the count announced, the error gone")
 		Expect(res.Found.Error).To(BeEmpty())
 		Expect(res.Found.Rules).To(Equal([]string{target}))
-		Expect(res.Found.Count).To(Equal("1 to 1 of 1 rules matching “wombat 115”"))
+		Expect(res.Found.Count).To(Equal("1 rule matching “wombat 115”"))
 		Expect(res.Found.Status).To(Equal("Rules: " + res.Found.Count + "."))
 		Expect(res.Found.NextDisabled).To(BeTrue())
 
@@ -138,7 +148,7 @@ var _ = Describe("The Studio's rules editor with many rules", Ordered, func() {
 			{"pattern": "wombat sett", "anchoring": "is", "filters": {"field": "brand", "eq": "Glow"}, "context": "landing-wombat"}],
 			"consequence": {"userData": {"banner": "Wombat 115"}}}`
 		Expect(res.Saved).To(MatchJSON(saved))
-		status, raw := callFor(http.MethodGet, indexPath()+"/rules/"+target, env.Keys["search"], "", nil)
+		status, raw = callFor(http.MethodGet, indexPath()+"/rules/"+target, env.Keys["search"], "", nil)
 		Expect(status).To(Equal(http.StatusOK))
 		Expect(raw).To(MatchJSON(saved))
 		Expect(res.SavedConditions).To(Equal(res.BeforeSave), "the form reloads the saved rule as it showed it")
