@@ -1,6 +1,7 @@
 // Drives Debian's Chromium through the rules editor of an index with more rules than one
-// page of its list: a rule found by the search box, then reached by paging, from the
-// keyboard, after a search the API refuses; and its conditions edited (one changed, one added, one removed) and saved.
+// page of its list: a rule found by the search box (after a search the API refuses), then
+// reached by paging, from the keyboard; and its conditions edited (one changed, one added,
+// one removed) and saved.
 import { after, axeViolations, counter, onPhone, openStudio, readAPI, run, tabUntil } from "./studio-lib.mjs";
 
 // listShown reads the rules list: its rows, its count, its paging buttons, the focus.
@@ -27,21 +28,34 @@ function conditionsShown(page) {
   }));
 }
 
-// listed runs act (keys pressed) and waits for the list to be shown again.
-async function listed(page, act) {
+// listed runs act (keys pressed) and waits for the list to be shown again, or, when the
+// API is to refuse, for its error. (An error shown already ends no wait: after() would.)
+async function listed(page, act, refused = false) {
   const before = await counter(page, "ruleLists");
   await act();
-  await after(page, "ruleLists", before);
+  try {
+    await page.waitForFunction(([b, r]) => (r ? !document.getElementById("error").hidden : Number(document.body.dataset.ruleLists || 0) > b),
+      [before, refused], { timeout: 15000 });
+  } catch (e) {
+    throw new Error(`the rules list was not shown again: ${JSON.stringify(await listShown(page))}`);
+  }
   return listShown(page);
 }
 
-// search types words into the search box, reached by Tab, and presses Enter.
-async function search(page, words) {
+// search types words into the search box, reached by Tab, and presses Enter; without
+// enter, the list follows the typing alone; refused, the API's error is waited for.
+async function search(page, words, enter = true, refused = false) {
   const there = await page.evaluate(() => document.activeElement.id === "rules-search");
   if (!there && !(await tabUntil(page, "#rules-search", 120))) throw new Error("Tab never reached the rules search box");
   await page.keyboard.press("Control+A");
+  if (!enter) {
+    // A slow machine may list a word typed halfway first: wait for the whole one.
+    await listed(page, () => page.keyboard.type(words));
+    await page.waitForFunction((w) => document.body.dataset.rulesQuery === w, words, { timeout: 15000 });
+    return listShown(page);
+  }
   await page.keyboard.type(words);
-  return listed(page, () => page.keyboard.press("Enter"));
+  return listed(page, () => page.keyboard.press("Enter"), refused);
 }
 
 // press reaches selector by Tab and presses Enter on it.
@@ -61,9 +75,9 @@ const scenarios = {
   async many({ url, key, word, tooLong, target, rulePath, second, third, shot, phoneShot }, out) {
     const { page } = await openStudio(url, key, out);
     out.first = await listShown(page);
-    out.tooLong = await search(page, tooLong);
+    out.tooLong = await search(page, tooLong, true, true);
     out.found = await search(page, `${word} ${target.split("-").pop()}`);
-    out.searched = await search(page, word);
+    out.searched = await search(page, word, false);
     out.paged = await listed(page, () => press(page, "#rules-next"));
     await press(page, `[data-edit="${target}"]`);
     out.editing = await conditionsShown(page);

@@ -107,7 +107,7 @@ var _ = Describe("The Studio's rules editor with many rules", Ordered, func() {
 		Expect(res.Found.Status).To(Equal("Rules: " + res.Found.Count + "."))
 		Expect(res.Found.NextDisabled).To(BeTrue())
 
-		By("reaching it by paging the rules of the word: the first page of 100, then the next")
+		By("reaching it by paging the rules of the word, typed without Enter: the first page of 100, then the next")
 		Expect(res.Searched.Rules).To(HaveLen(100))
 		Expect(res.Searched.Rules[0]).To(Equal("wombat-001"))
 		Expect(res.Searched.Count).To(Equal("1 to 100 of 125 rules matching “wombat”"))
