@@ -1,7 +1,7 @@
 // The rules editor's form as data: a rule written from the form's fields and back. Pure
-// functions of values, so what the form means is in one place. The form edits the first
+// functions of values, so what the form means is in one place. The form edits every
 // condition, the first validity window, the pins, the hidden records, one boost, one bury,
-// the query searched instead and a banner; whatever else a rule holds (more conditions,
+// the query searched instead and a banner; whatever else a rule holds (more windows,
 // words removed from the query, filters, rendering content) is kept as it was.
 
 import { parseFilters, parseList } from "./studio-preview.js";
@@ -58,6 +58,33 @@ export function withHidden(hidden, pins, id) {
 const toTime = (local) => (local ? new Date(`${local}:00Z`).toISOString().replace(".000Z", "Z") : undefined);
 const toLocal = (iso) => (iso ? new Date(iso).toISOString().slice(0, 16) : "");
 
+// conditionOf is the condition one condition's values c describe: {pattern, anchoring,
+// filters (filterOf's text), context}, or kept (a filter the form cannot write, as loaded).
+export function conditionOf(c, n) {
+  const cond = {};
+  if (c.pattern.trim()) Object.assign(cond, { pattern: c.pattern.trim(), anchoring: c.anchoring });
+  const filters = c.kept || named(`Condition ${n}'s filters`, () => filterOf(c.filters));
+  if (filters) cond.filters = filters;
+  if (c.context.trim()) cond.context = c.context.trim();
+  return cond;
+}
+
+// conditionsOf is the rule's conditions, in the form's order; undefined for a lone empty
+// one, as a rule without conditions applies to every search just as an empty one does.
+export function conditionsOf(list) {
+  const conds = list.map((c, i) => conditionOf(c, i + 1));
+  if (!conds.length || (conds.length === 1 && !Object.keys(conds[0]).length)) return undefined;
+  return conds;
+}
+
+// conditionValues is the form's values for one condition; a filter filterText cannot
+// write is shown as its JSON, read-only, and kept.
+export function conditionValues(cond = {}) {
+  const t = filterText(cond.filters);
+  return { pattern: cond.pattern || "", anchoring: cond.anchoring || "contains", filters: t ?? JSON.stringify(cond.filters),
+    context: cond.context || "", kept: t === null ? cond.filters : undefined };
+}
+
 // ruleOf is the rule the form's values v describe, on top of base (the rule as loaded,
 // or {} for a new one). Throws naming a field it cannot read.
 export function ruleOf(v, base = {}) {
@@ -67,17 +94,9 @@ export function ruleOf(v, base = {}) {
   else delete rule.description;
   if (v.enabled) delete rule.enabled;
   else rule.enabled = false;
-  const cond = { ...((base.conditions || [])[0] || {}) };
-  const keep = v.keep || {};
-  delete cond.pattern; delete cond.anchoring; delete cond.context;
-  if (!keep.condFilters) delete cond.filters;
-  if (v.pattern.trim()) Object.assign(cond, { pattern: v.pattern.trim(), anchoring: v.anchoring });
-  const cf = keep.condFilters ? undefined : named("the condition's filters", () => filterOf(v.condFilters));
-  if (cf) cond.filters = cf;
-  if (v.context.trim()) cond.context = v.context.trim();
-  const rest = (base.conditions || []).slice(1);
-  rule.conditions = Object.keys(cond).length ? [cond, ...rest] : rest;
-  if (!rule.conditions.length) delete rule.conditions;
+  const conditions = conditionsOf(v.conditions || []);
+  if (conditions) rule.conditions = conditions;
+  else delete rule.conditions;
   const window = { ...((base.validity || [])[0] || {}), from: toTime(v.from), until: toTime(v.until) };
   for (const k of ["from", "until"]) if (!window[k]) delete window[k];
   const windows = [...(Object.keys(window).length ? [window] : []), ...(base.validity || []).slice(1)];
@@ -122,7 +141,6 @@ function named(field, read) {
 
 // valuesOf is the form's values for rule, and notes on what the form does not show.
 export function valuesOf(rule) {
-  const cond = (rule.conditions || [])[0] || {};
   const window = (rule.validity || [])[0] || {};
   const c = rule.consequence || {};
   const notes = [];
@@ -137,15 +155,14 @@ export function valuesOf(rule) {
   };
   const v = {
     id: rule.objectID || "", description: rule.description || "", enabled: rule.enabled !== false,
-    pattern: cond.pattern || "", anchoring: cond.anchoring || "contains", condFilters: text(cond.filters, "The condition's filter", "condFilters"),
-    context: cond.context || "", from: toLocal(window.from), until: toLocal(window.until),
+    conditions: (rule.conditions && rule.conditions.length ? rule.conditions : [{}]).map(conditionValues), from: toLocal(window.from), until: toLocal(window.until),
     pins: pinsText(c.promote), hide: (c.hide || []).join(", "),
     boost: text(((c.boost || [])[0] || {}).filter, "The boost", "boost"), bury: text(((c.bury || [])[0] || {}).filter, "The bury", "bury"),
     replace: (c.query && c.query.replace) || "",
     banner: isObject(c.userData) && typeof c.userData.banner === "string" ? c.userData.banner : "",
   };
   v.keep = keep;
-  if ((rule.conditions || []).length > 1) notes.push(`${rule.conditions.length - 1} more conditions are kept as they are.`);
+  v.conditions.forEach((c, i) => c.kept && notes.push(`Condition ${i + 1}'s filter is one this form cannot write; it is shown as it is and kept.`));
   if ((rule.validity || []).length > 1) notes.push(`${rule.validity.length - 1} more validity windows are kept as they are.`);
   if (c.query && c.query.remove) {
     keep.query = true;

@@ -1,20 +1,22 @@
-// The studio's rules editor: the index's rules listed (either key), and with a write key
-// edited, deleted, and drafted in a form tried on the preview's query before saving:
-// the page with the draft and without it (studio-rule-compare.js). The form's meaning is
-// in studio-rule-form.js.
+// The studio's rules editor: the index's rules listed (either key; studio-rules-list.js),
+// and with a write key edited, deleted, and drafted in a form tried on the preview's
+// query before saving: the page with the draft and without it (studio-rule-compare.js).
+// The form's meaning is in studio-rule-form.js, its conditions in studio-rule-conditions.js.
 
-import { el, table } from "./ui.js";
-import { api, indexPath, announce, showError, state } from "./studio-api.js";
+import { el } from "./ui.js";
+import { api, indexPath, announce, showError } from "./studio-api.js";
 import { previewRequest } from "./studio-preview.js";
 import { ruleOf, valuesOf, withPin, withHidden } from "./studio-rule-form.js";
 import { renderCompare, hideCompare } from "./studio-rule-compare.js";
+import { showConditions, conditionsShown, firstPattern, setupConditions } from "./studio-rule-conditions.js";
+import { loadRules, setupRulesList } from "./studio-rules-list.js";
+
+export { loadRules };
 
 const $ = (id) => document.getElementById(id);
 // The form's fields, by the name ruleOf reads them under.
-const FIELDS = { id: "rule-id", description: "rule-description", pattern: "rule-pattern", anchoring: "rule-anchoring",
-  condFilters: "rule-cond-filters", context: "rule-context", from: "rule-from", until: "rule-until", pins: "rule-pins",
+const FIELDS = { id: "rule-id", description: "rule-description", from: "rule-from", until: "rule-until", pins: "rule-pins",
   hide: "rule-hide", boost: "rule-boost", bury: "rule-bury", replace: "rule-replace", banner: "rule-banner" };
-const LIST_LIMIT = 100;
 let base = {}; // the rule as loaded into the form ({} for a new one)
 let keep = {}; // the fields the form shows but cannot edit (valuesOf's keep)
 let tries = 0; // the latest try; an older one answering late is not shown
@@ -22,7 +24,7 @@ let changed = async () => {};
 
 function formValues() {
   const v = Object.fromEntries(Object.entries(FIELDS).map(([k, id]) => [k, $(id).value]));
-  return { ...v, enabled: $("rule-enabled").checked, keep };
+  return { ...v, conditions: conditionsShown(), enabled: $("rule-enabled").checked, keep };
 }
 
 // load puts rule into the form, with notes on what the form keeps but does not show.
@@ -31,61 +33,13 @@ function load(rule) {
   base = rule;
   keep = values.keep;
   for (const [k, id] of Object.entries(FIELDS)) $(id).value = values[k];
-  for (const k of ["condFilters", "boost", "bury"]) $(FIELDS[k]).readOnly = !!keep[k];
+  showConditions(values.conditions);
+  for (const k of ["boost", "bury"]) $(FIELDS[k]).readOnly = !!keep[k];
   $("rule-replace").readOnly = !!keep.query;
   $("rule-enabled").checked = values.enabled;
   $("rule-id").readOnly = !!rule.objectID;
   $("rule-notes").replaceChildren(...notes.map((n) => el("li", n)));
   hideCompare();
-}
-
-// loadRules lists the index's rules (the first LIST_LIMIT, by objectID).
-export async function loadRules() {
-  try {
-    const page = await api(indexPath(`/rules?limit=${LIST_LIMIT}`));
-    const heads = ["Rule", "When", "Then"];
-    if (state.canWrite) heads.push("Edit");
-    const caption = page.total > page.rules.length ? `Rules of the index: the first ${page.rules.length} of ${page.total}` : "Rules of the index";
-    table($("rules-list"), heads, page.rules, (r) => {
-      const cells = [ruleCell(r), whenText(r), thenText(r.consequence || {})];
-      if (state.canWrite) cells.push(rowButtons(r));
-      return cells;
-    }, "rules", caption, "No rule yet.");
-    $("rule-form").hidden = !state.canWrite;
-  } catch (e) {
-    showError(`Could not read the rules: ${e.message}`);
-  }
-}
-
-function ruleCell(r) {
-  const cell = el("span", r.objectID, { "data-rule": r.objectID });
-  if (r.enabled === false) cell.textContent += " (disabled)";
-  if (r.description) cell.append(el("span", r.description, { class: "id" }));
-  return cell;
-}
-
-// whenText says in words when a rule applies.
-export function whenText(r) {
-  const conds = (r.conditions || []).map((c) => [
-    c.pattern !== undefined ? `query ${c.anchoring} “${c.pattern}”` : "",
-    c.filters ? `filtered on ${JSON.stringify(c.filters)}` : "",
-    c.context ? `context ${c.context}` : "",
-  ].filter(Boolean).join(" and ") || "every search");
-  const when = conds.length ? conds.join("; or ") : "every search";
-  const windows = (r.validity || []).map((w) => `${w.from || "…"} to ${w.until || "…"}`);
-  return windows.length ? `${when}, ${windows.join(" or ")}` : when;
-}
-
-// thenText says in words what a rule does.
-export function thenText(c) {
-  return [
-    (c.promote || []).length ? `pins ${c.promote.map((p) => `${p.objectID} at ${p.position}`).join(", ")}` : "",
-    (c.hide || []).length ? `hides ${c.hide.join(", ")}` : "",
-    (c.boost || []).length ? `boosts ${c.boost.map((b) => JSON.stringify(b.filter)).join(", ")}` : "",
-    (c.bury || []).length ? `buries ${c.bury.map((b) => JSON.stringify(b.filter)).join(", ")}` : "",
-    c.filters ? "filters" : "", c.query ? "edits the query" : "", c.renderingContent ? "orders the facets" : "",
-    c.userData !== undefined ? "shows a banner" : "",
-  ].filter(Boolean).join("; ");
 }
 
 function rowButtons(r) {
@@ -189,6 +143,8 @@ export async function startRule(rule) {
 // setupRules wires the editor; onChange reruns the preview and reloads the history.
 export function setupRules(onChange) {
   changed = onChange;
+  setupRulesList(rowButtons);
+  setupConditions();
   $("rule-form").addEventListener("submit", (e) => {
     e.preventDefault();
     tryRule();
@@ -196,8 +152,9 @@ export function setupRules(onChange) {
   $("rule-save").addEventListener("click", save);
   $("rule-new").addEventListener("click", () => {
     load({});
-    $("rule-pattern").value = $("q").value;
+    firstPattern().value = $("q").value;
     $("rule-id").focus();
   });
-  $("rule-pattern").value = $("q").value;
+  load({});
+  firstPattern().value = $("q").value;
 }

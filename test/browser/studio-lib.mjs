@@ -45,6 +45,13 @@ export const previews = (page) => page.evaluate(() => Number(document.body.datas
 export const nextPreview = (page, before) =>
   page.waitForFunction((b) => Number(document.body.dataset.previews || 0) > b, before, { timeout: 15000 });
 
+// counter reads a body[data-…] counter; after waits for it to pass before, or an error.
+export const counter = (page, name) => page.evaluate((n) => Number(document.body.dataset[n] || 0), name);
+export async function after(page, name, before) {
+  await page.waitForFunction(([n, b]) => Number(document.body.dataset[n] || 0) > b || !document.getElementById("error").hidden,
+    [name, before], { timeout: 15000 });
+}
+
 // changes is how many edits the page has shown the effects of (preview and history).
 export const changes = (page) => page.evaluate(() => Number(document.body.dataset.changes || 0));
 

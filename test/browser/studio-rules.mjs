@@ -1,14 +1,8 @@
 // Drives Debian's Chromium through the studio's rules editor: a rule drafted, tried
 // (the page with it and without it), moved by drag and drop and from the keyboard,
 // saved, edited and deleted; and the editor read-only with a search key.
-import { axeViolations, onPhone, openStudio, readAPI, run, shown } from "./studio-lib.mjs";
+import { after, axeViolations, counter, onPhone, openStudio, readAPI, run, shown } from "./studio-lib.mjs";
 
-// counter reads a body[data-…] counter; after waits for it to pass before, or an error.
-const counter = (page, name) => page.evaluate((n) => Number(document.body.dataset[n] || 0), name);
-async function after(page, name, before) {
-  await page.waitForFunction(([n, b]) => Number(document.body.dataset[n] || 0) > b || !document.getElementById("error").hidden,
-    [name, before], { timeout: 15000 });
-}
 
 // editor reads what the rules editor shows: the list, the form's fields and both pages.
 function editor(page) {
@@ -21,7 +15,7 @@ function editor(page) {
       edits: [...document.querySelectorAll("[data-edit]")].map((b) => b.dataset.edit),
       deletes: [...document.querySelectorAll("[data-delete]")].map((b) => b.dataset.delete),
       formShown: !document.getElementById("rule-form").hidden,
-      fields: Object.fromEntries(["rule-id", "rule-pattern", "rule-pins", "rule-hide", "rule-boost", "rule-banner", "rule-context"]
+      fields: Object.fromEntries(["rule-id", "rule-pattern-1", "rule-pins", "rule-hide", "rule-boost", "rule-banner", "rule-context-1"]
         .map((id) => [id, value(id)])),
       notes: [...document.querySelectorAll("#rule-notes li")].map((li) => li.textContent),
       compareShown: !document.getElementById("rule-compare").hidden,
@@ -49,7 +43,7 @@ const scenarios = {
     await page.click("#rule-new");
     out.focusAfterNew = await page.evaluate(() => document.activeElement.id);
     await page.keyboard.type(id);
-    for (const [field, v] of [["#rule-context", context], ["#contexts", context], ["#rule-boost", boost], ["#rule-banner", banner],
+    for (const [field, v] of [["#rule-context-1", context], ["#contexts", context], ["#rule-boost", boost], ["#rule-banner", banner],
       ["#rule-from", from], ["#rule-until", until]]) await page.fill(field, v);
     await tryDraft(page, () => page.click("#rule-try"));
     out.tried = await editor(page);

@@ -125,7 +125,7 @@ var _ = Describe("The Studio's rules editor", Ordered, func() {
 		Expect(res.First.Rules).To(ContainElement("rulebook-other"))
 		Expect(res.First.Edits).To(ContainElement("rulebook-other"))
 		Expect(res.FocusAfterNew).To(Equal("rule-id"))
-		Expect(res.Tried.Fields["rule-pattern"]).To(Equal(query))
+		Expect(res.Tried.Fields["rule-pattern-1"]).To(Equal(query))
 
 		By("trying the draft: the pages POST /rules/{id}/preview answers, nothing saved")
 		Expect(res.Tried.CompareShown).To(BeTrue())
@@ -164,7 +164,7 @@ var _ = Describe("The Studio's rules editor", Ordered, func() {
 		By("editing it: the form holds the saved rule, and a changed banner is saved")
 		Expect(res.Editing.Fields).To(HaveKeyWithValue("rule-banner", "Torch week"))
 		Expect(res.Editing.Fields).To(HaveKeyWithValue("rule-pins", res.Dragged+"@1"))
-		Expect(res.Editing.Fields).To(HaveKeyWithValue("rule-context", "mobile"))
+		Expect(res.Editing.Fields).To(HaveKeyWithValue("rule-context-1", "mobile"))
 		var edited struct {
 			Consequence struct {
 				UserData map[string]string `json:"userData"`
