@@ -114,10 +114,16 @@ var _ = Describe("An openAI embedder (issue 38): records embedded by the system,
 		}
 		r := call(0, http.MethodPost, ci.base+"/records", ci.writeKey, recordsBody(recs))
 		Expect(r.status).To(Equal(http.StatusAccepted), string(r.body))
-		Expect(waiting()).To(BeNumerically(">", 0), "the rewritten records wait until the worker looks at them")
 		Eventually(waiting, time.Minute).Should(BeZero())
 		Expect(withVectors()).To(Equal(int64(201)))
 		Expect(calls()).To(Equal(before))
+		// A rewrite stores the record without its vector; only the worker, reusing the
+		// kept one, puts it back. (Whether the worker had already done so by the time the
+		// 202 came back depends on the machine, so it is not asserted.)
+		for _, id := range []string{"p-0", "p-25", "p-49"} {
+			Expect(recordOf(ci, id)["_vectors"]).To(HaveKey("bge"), id)
+			Expect(recordOf(ci, id)).NotTo(HaveKey("_aisle_embed"), id)
+		}
 	})
 
 	It("embeds again a record whose template field changed", func() {
