@@ -68,3 +68,24 @@ func FuzzParseBrowse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodePreview: a POST /rules/{ruleId}/preview body is refused with a 400, or read
+// into a search and, when it holds a draft, a rule whose objectID is the path's; nothing
+// panics.
+func FuzzDecodePreview(f *testing.F) {
+	f.Add([]byte(`{"q": "desk", "explain": {"objectID": "d1"}, "rule": {"conditions": [{"pattern": "desk", "anchoring": "is", "context": "mobile"}], "consequence": {"hide": ["d1"]}}}`))
+	f.Add([]byte(`{"q": "", "rule": null}`))
+	f.Add([]byte(`{"rule": {"objectID": "other", "consequence": {}}, "colour": 1}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		_, rule, err := decodePreview(body, "draft")
+		if err != nil {
+			if status, _ := classify(err); status != http.StatusBadRequest {
+				t.Fatalf("%q: refused with %d: %v", body, status, err)
+			}
+			return
+		}
+		if rule != nil && rule.ObjectID != "draft" {
+			t.Fatalf("%q: a draft read as rule %q, not the path's", body, rule.ObjectID)
+		}
+	})
+}

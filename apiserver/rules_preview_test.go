@@ -81,18 +81,10 @@ var _ = Describe("The preview of a rule (issue 36)", Ordered, func() {
 		p := previewRule(ci, "hide-l1", `{"q": "lamp", "explain": {"objectID": "l1"}}`)
 		Expect(p.With.ids()).NotTo(ContainElement("l1"))
 		r := call(0, http.MethodPost, ci.base+"/rules/hide-l1/preview", ci.writeKey, []byte(`{"q": "lamp", "explain": {"objectID": "l1"}}`))
-		var raw struct {
-			With, Without struct {
-				WhyNot struct {
-					Position *int `json:"position"`
-					Reasons  []struct {
-						Reason string         `json:"reason"`
-						Detail map[string]any `json:"detail"`
-					} `json:"reasons"`
-				} `json:"whyNot"`
-			}
-		}
+		var raw struct{ With, Without whyNotAnswer }
 		Expect(json.Unmarshal(r.body, &raw)).To(Succeed())
+		Expect(raw.With.WhyNot).NotTo(BeNil())
+		Expect(raw.Without.WhyNot).NotTo(BeNil())
 		Expect(raw.With.WhyNot.Reasons).To(ContainElement(HaveField("Reason", "hidden")))
 		Expect(raw.Without.WhyNot.Position).NotTo(BeNil())
 	})

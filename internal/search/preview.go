@@ -39,7 +39,7 @@ func (s *Service) Preview(ctx context.Context, alias string, access searchquery.
 	}
 	s.drive(ctx, jobs)
 	for _, j := range jobs {
-		s.explain(ctx, j, access, req)
+		s.addWhyNot(ctx, j, access, req)
 	}
 	if err := errors.Join(jobs[0].err, jobs[1].err); err != nil {
 		return Preview{}, err

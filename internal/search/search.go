@@ -71,13 +71,13 @@ func (s *Service) Search(ctx context.Context, alias string, access searchquery.A
 		return searchquery.Response{}, err
 	}
 	s.drive(ctx, []*job{j})
-	s.explain(ctx, j, access, req)
+	s.addWhyNot(ctx, j, access, req)
 	j.res.Took = time.Since(start).Milliseconds()
 	return j.res, j.err
 }
 
-// explain adds to the answer of j, once it ran, why explain's objectID is not on its page.
-func (s *Service) explain(ctx context.Context, j *job, access searchquery.Access, req searchquery.Request) {
+// addWhyNot adds to the answer of j, once it ran, why explain's objectID is not on its page.
+func (s *Service) addWhyNot(ctx context.Context, j *job, access searchquery.Access, req searchquery.Request) {
 	if j.err == nil && req.Explain.ObjectID != "" {
 		j.res.WhyNot, j.err = s.whyNot(ctx, j, access, req)
 	}

@@ -3,7 +3,6 @@ package browser
 import (
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"path/filepath"
 	"time"
 
@@ -86,10 +85,10 @@ func putFacetOrdering(ordering any) {
 
 var _ = Describe("The Studio's facet ordering", Ordered, func() {
 	const query = "facetbook"
-	var studioURL, merchandiser string
+	var page, merchandiser string
 
 	BeforeAll(func(ctx SpecContext) {
-		studioURL = env.BaseURL + "/dashboard/studio.html?" + url.Values{"q": {query}}.Encode()
+		page = studioURL(query)
 		merchandiser = merchandiserKey(ctx, "studio-facets-merchandiser")
 		By("writing five records of three brands and two categories, with no facet ordering set")
 		Expect(call(http.MethodPost, indexPath()+"/records", env.Keys["write"], `{"records": [
@@ -109,7 +108,7 @@ var _ = Describe("The Studio's facet ordering", Ordered, func() {
 	It("drags facets and values into order, pins and hides values from the keyboard, sorts the others, and the preview follows once saved", func() {
 		shot := filepath.Join(shotsDir(), "studio-facets.png")
 		var res facetsRun
-		runNode("studio-facets.mjs", map[string]any{"scenario": "edit", "url": studioURL, "key": merchandiser,
+		runNode("studio-facets.mjs", map[string]any{"scenario": "edit", "url": page, "key": merchandiser,
 			"dragFacet": "categories", "ontoFacet": "brand", "field": "brand", "dragValue": "Zed", "ontoValue": "Lumo",
 			"pinValue": "Glow", "hideValue": "Lumo", "otherField": "categories", "configPath": indexPath() + "/config", "shot": shot}, &res)
 
@@ -147,7 +146,7 @@ var _ = Describe("The Studio's facet ordering", Ordered, func() {
 
 	It("shows the ordering read-only with a search key", func() {
 		var res facetsRun
-		runNode("studio-facets.mjs", map[string]any{"scenario": "readOnly", "url": studioURL, "key": env.Keys["search"]}, &res)
+		runNode("studio-facets.mjs", map[string]any{"scenario": "readOnly", "url": page, "key": env.Keys["search"]}, &res)
 		Expect(res.First.SaveShown).To(BeFalse())
 		editor, _ := res.First.fieldsOf()
 		Expect(editor).To(Equal([]string{"categories", "brand"}))

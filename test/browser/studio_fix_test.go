@@ -49,7 +49,7 @@ var _ = Describe("The Studio's fixes of a failing search", Ordered, func() {
 	var fixURL, merchandiser string
 
 	BeforeAll(func(ctx SpecContext) {
-		fixURL = env.BaseURL + "/dashboard/studio.html?" + url.Values{"q": {query}, "fix": {"noResults"}}.Encode()
+		fixURL = studioURL(query, url.Values{"fix": {"noResults"}})
 		merchandiser = merchandiserKey(ctx, "studio-fix-merchandiser")
 		Expect(call(http.MethodPost, indexPath()+"/records", env.Keys["write"], `{"records": [
 			{"objectID": "fx-1", "name": "Fixbook beacon red", "brand": "Lumo", "inStock": true},

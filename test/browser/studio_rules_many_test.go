@@ -80,7 +80,7 @@ var _ = Describe("The Studio's rules editor with many rules", Ordered, func() {
 		shot, phone := filepath.Join(shotsDir(), "studio-rules-conditions.png"), filepath.Join(shotsDir(), "studio-rules-conditions-phone.png")
 		tooLong := strings.Repeat("é", 300) // 600 bytes, within the box's 512 characters
 		var res manyRulesRun
-		runNode("studio-rules-many.mjs", map[string]any{"scenario": "many", "url": env.BaseURL + "/dashboard/studio.html?" + url.Values{"q": {"wombat"}}.Encode(),
+		runNode("studio-rules-many.mjs", map[string]any{"scenario": "many", "url": studioURL("wombat"),
 			"key": merchandiser, "word": "wombat", "tooLong": tooLong, "target": target, "rulePath": indexPath() + "/rules/" + target,
 			"second": "wombat lair", "third": map[string]string{"pattern": "wombat sett", "anchoring": "is", "filters": "brand:Glow", "context": "landing-wombat"},
 			"shot": shot, "phoneShot": phone}, &res)

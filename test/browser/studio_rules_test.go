@@ -3,7 +3,6 @@ package browser
 import (
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"path/filepath"
 	"time"
 
@@ -93,10 +92,10 @@ func previewAPI(id, body string) (with, without []string) {
 
 var _ = Describe("The Studio's rules editor", Ordered, func() {
 	const query = "rulebook torch"
-	var studioURL, merchandiser string
+	var page, merchandiser string
 
 	BeforeAll(func(ctx SpecContext) {
-		studioURL = env.BaseURL + "/dashboard/studio.html?" + url.Values{"q": {query}}.Encode()
+		page = studioURL(query)
 		merchandiser = merchandiserKey(ctx, "studio-rules-merchandiser")
 		By("writing four torches of two brands, and a rule on another query")
 		Expect(call(http.MethodPost, indexPath()+"/records", env.Keys["write"], `{"records": [
@@ -116,7 +115,7 @@ var _ = Describe("The Studio's rules editor", Ordered, func() {
 		const id = "torch-week"
 		shot, phone := filepath.Join(shotsDir(), "studio-rules.png"), filepath.Join(shotsDir(), "studio-rules-phone.png")
 		var res rulesRun
-		runNode("studio-rules.mjs", map[string]any{"scenario": "edit", "url": studioURL, "key": merchandiser, "id": id,
+		runNode("studio-rules.mjs", map[string]any{"scenario": "edit", "url": page, "key": merchandiser, "id": id,
 			"context": "mobile", "boost": "brand:Glow", "banner": "Torch week", "from": "2020-01-01T00:00", "until": "2099-01-01T00:00",
 			"rulePath": indexPath() + "/rules/" + id, "newBanner": "Torch month", "shot": shot, "phoneShot": phone}, &res)
 
@@ -181,7 +180,7 @@ var _ = Describe("The Studio's rules editor", Ordered, func() {
 
 	It("lists the rules read-only with a search key", func() {
 		var res rulesRun
-		runNode("studio-rules.mjs", map[string]any{"scenario": "readOnly", "url": studioURL, "key": env.Keys["search"]}, &res)
+		runNode("studio-rules.mjs", map[string]any{"scenario": "readOnly", "url": page, "key": env.Keys["search"]}, &res)
 		Expect(res.First.Rules).To(ContainElement("rulebook-other"))
 		Expect(res.First.Edits).To(BeEmpty())
 		Expect(res.First.Deletes).To(BeEmpty())

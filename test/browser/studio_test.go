@@ -157,9 +157,20 @@ func expectPNG(files ...string) {
 	}
 }
 
+// studioURL is the studio's page previewing q, with the query parameters of more
+// (the fixes to offer, say).
+func studioURL(q string, more ...url.Values) string {
+	v := url.Values{"q": {q}}
+	for _, m := range more {
+		for k, vs := range m {
+			v[k] = vs
+		}
+	}
+	return env.BaseURL + "/dashboard/studio.html?" + v.Encode()
+}
+
 var _ = Describe("The Studio", Ordered, func() {
 	const query = "studio lantern"
-	studioURL := func(q string) string { return env.BaseURL + "/dashboard/studio.html?" + url.Values{"q": {q}}.Encode() }
 	var merchandiser string
 
 	BeforeAll(func(ctx SpecContext) {
