@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"syscall"
 	"time"
@@ -157,9 +158,23 @@ func measure(ctx context.Context, name string, s *judged.Set, search searcher) j
 		ids, total := search(ctx, q)
 		run.Latencies = append(run.Latencies, time.Since(start))
 		run.Scores = append(run.Scores, judged.Score(q, s.Gains[q], ids, total))
+		dump(s.Name, name, q, ids)
 	}
 	run.CPU = cpuTime() - before
 	return run
+}
+
+// dump appends, when AISLE_RELEVANCE_DUMP names a file, one JSON line of a query's
+// first ten hits: what a ranking change's author reads beside the judgments.
+func dump(set, system, q string, ids []string) {
+	path := os.Getenv("AISLE_RELEVANCE_DUMP")
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	Expect(err).NotTo(HaveOccurred())
+	defer f.Close()
+	Expect(json.NewEncoder(f).Encode(map[string]any{"set": set, "system": system, "query": q, "ids": ids[:min(10, len(ids))]})).To(Succeed())
 }
 
 func cpuTime() time.Duration {
