@@ -35,7 +35,7 @@ var _ = Describe("Golden bodies", func() {
 		plan, err := searchquery.Build(decode(`{"q": "leathr wallet", "limit": 20, "facets": ["brand"],
 		"filters": {"field": "price", "range": {"lt": 400}}}`), searchquery.KeyedAccess(s), bench)
 		Expect(err).NotTo(HaveOccurred())
-		expectGolden("testdata/two-words.json", plan.Body)
+		expectGolden("testdata/two-words.json", plan.Bodies.Search)
 	})
 
 	It("sends every body of grouped, promoted, hidden, highlighted and hybrid searches in testdata/bodies.json", func() {
@@ -81,14 +81,12 @@ var _ = Describe("Golden bodies", func() {
 
 // bodiesOf are the bodies a plan sends, by name, each as sent.
 func bodiesOf(plan searchquery.Plan) map[string]json.RawMessage {
-	out := map[string]json.RawMessage{"search": plan.Body}
-	if plan.Pinned != nil {
-		out["pinned"] = plan.Pinned
+	out := map[string]json.RawMessage{"search": plan.Bodies.Search}
+	if plan.Bodies.Pinned != nil {
+		out["pinned"] = plan.Bodies.Pinned
 	}
-	if plan.Grouped() {
-		g, s, err := plan.MergeBodies()
-		Expect(err).NotTo(HaveOccurred())
-		out["grouped"], out["single"] = g, s
+	if m := plan.Bodies.Merge; m != nil {
+		out["grouped"], out["single"] = m.Grouped, m.Single
 	}
 	return out
 }
