@@ -180,8 +180,8 @@ func (j *job) settle(r *round, res searchquery.Response) error {
 
 // refusal says why the backend refused a grouping search too: a distinct field needs
 // one value per record.
-func refusal(plan searchquery.Shaping, err error) error {
-	if errors.Is(err, searchquery.ErrInvalid) && plan.Grouped() {
+func refusal(shaping searchquery.Shaping, err error) error {
+	if errors.Is(err, searchquery.ErrInvalid) && shaping.Grouped() {
 		return fmt.Errorf("%w (or a record holds several values of the distinct field, which groups need one of)", err)
 	}
 	return err

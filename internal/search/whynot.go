@@ -139,12 +139,12 @@ func pageFacts(j *job, id string) whynot.Facts {
 
 // whyNotFacts adds to f (pageFacts) what the answers of the checks, the probe and the
 // window (when sent) say.
-func whyNotFacts(f whynot.Facts, access searchquery.Access, req searchquery.Request, checks []whynot.Check, group string, plan searchquery.Shaping, answers [][]byte) (whynot.Facts, error) {
+func whyNotFacts(f whynot.Facts, access searchquery.Access, req searchquery.Request, checks []whynot.Check, group string, shaping searchquery.Shaping, answers [][]byte) (whynot.Facts, error) {
 	probe, err := whynot.ReadChecks(answers[0], checks)
 	if err != nil {
 		return whynot.Facts{}, err
 	}
-	ranking, hit, err := plan.RankingOf(answers[1])
+	ranking, hit, err := shaping.RankingOf(answers[1])
 	if err != nil {
 		return whynot.Facts{}, err
 	}
