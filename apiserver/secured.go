@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/utils"
@@ -38,7 +37,7 @@ func searchAccess(t tenant) searchquery.Access {
 // origin the index does not allow, as public search does. Plain keys are server code,
 // and a secured key without Origin is used by one: neither is checked.
 func checkSecuredOrigin(p tenancy.Principal, idx *searchv1alpha1.SearchIndex, origin string) error {
-	if p.Restriction == nil || origin == "" || slices.Contains(idx.Spec.AllowedOrigins, searchv1alpha1.Origin(origin)) {
+	if p.Restriction == nil || origin == "" || allows(idx, origin) {
 		return nil
 	}
 	return errOriginNotAllowed

@@ -14,6 +14,7 @@ import (
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/indexlifecycle"
 	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
@@ -199,36 +200,21 @@ func bulkLine(buf *bytes.Buffer, meta, doc any) error {
 }
 
 // builtFrom reports whether the index behind alias was built from settings s (its
-// mapping's settings hash): until a rebuild for a new embedder is done, the index has
-// no field for its vectors.
+// mapping's settings hash, read as the catalog reads it: indexlifecycle.MetaOf): until a
+// rebuild for a new embedder is done, the index has no field for its vectors.
 func (s store) builtFrom(ctx context.Context, alias string, settings searchv1alpha1.IndexSettings) (bool, error) {
 	want, err := indexmapping.Hash(settings)
 	if err != nil {
 		return false, err
 	}
-	raw, err := es.ReadBody(s.es.Indices.GetMapping().Index(alias).Perform(ctx)) //nolint:bodyclose // ReadBody closes it
-	if errors.Is(err, es.ErrNotFound) {
-		return false, nil
-	}
+	states, err := indexlifecycle.New(s.es).List(ctx, alias)
 	if err != nil {
-		return false, fmt.Errorf("reading the mapping of %s: %w", alias, err)
+		return false, err
 	}
-	var ans map[string]struct {
-		Mappings struct {
-			Meta struct {
-				Aisle struct {
-					SettingsHash string `json:"settingsHash"`
-				} `json:"aisle"`
-			} `json:"_meta"`
-		} `json:"mappings"`
-	}
-	if err := json.Unmarshal(raw, &ans); err != nil {
-		return false, fmt.Errorf("decoding the mapping of %s: %w", alias, err)
-	}
-	for _, m := range ans {
-		if m.Mappings.Meta.Aisle.SettingsHash != want {
+	for _, st := range states {
+		if indexlifecycle.MetaOf(st).SettingsHash != want {
 			return false, nil
 		}
 	}
-	return len(ans) > 0, nil
+	return len(states) > 0, nil
 }

@@ -133,6 +133,21 @@ var _ = Describe("The embedding worker of the API server replicas", func() {
 		DeferCleanup(srv.Close)
 	})
 
+	It("embeds nothing in an index built from other settings (its rebuild gets the vectors), and embeds once it was built from them", func() {
+		idx, _ := workerIndex(client, srv)
+		s := replica(client, "one", time.Hour)
+		changed := idx
+		changed.Spec.Settings.SearchableFields = append(changed.Spec.Settings.SearchableFields, searchv1alpha1.SearchableField{Path: "brand", Weight: 1})
+		n := embedding.Computed(changed.Spec.Settings)[0]
+		looked, err := s.Pass(context.Background(), &changed, n)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(looked).To(BeZero(), "the index's mapping holds the hash of other settings")
+		Expect(srv.Texts()).To(BeEmpty())
+		looked, err = s.Pass(context.Background(), &idx, embedding.Computed(idx.Spec.Settings)[0])
+		Expect(err).NotTo(HaveOccurred())
+		Expect(looked).To(Equal(workerRecords/6), "built from its settings, the index's records wait for their vectors")
+	})
+
 	It("resumes after a stop mid-way at once, losing no record and embedding none twice", func() {
 		idx, texts := workerIndex(client, srv)
 		gate, err := esbackend.NewGate(engineURL)

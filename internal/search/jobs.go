@@ -34,25 +34,24 @@ type round struct {
 	organic searchquery.Plan
 	// first, in a merge round, is organic's first answer.
 	first []byte
-	// bodies are what the round sends: the pinned body, then organic's body or its
-	// merge bodies.
+	// bodies are what the round sends: the pinned body, then organic's search body or
+	// its merge bodies.
 	bodies [][]byte
 }
 
 // newRound is the round fetching organic's hits (in its merge round when first is
 // set), and its promoted records when pinned.
-func newRound(organic searchquery.Plan, pinned bool, first []byte) (*round, error) {
+func newRound(organic searchquery.Plan, pinned bool, first []byte) *round {
 	r := &round{pinned: pinned, organic: organic, first: first}
 	if pinned {
-		r.bodies = append(r.bodies, organic.Pinned)
+		r.bodies = append(r.bodies, organic.Bodies.Pinned)
 	}
-	if first == nil {
-		r.bodies = append(r.bodies, organic.Body)
-		return r, nil
+	if m := organic.Bodies.Merge; first != nil && m != nil {
+		r.bodies = append(r.bodies, m.Grouped, m.Single)
+		return r
 	}
-	grouped, single, err := organic.MergeBodies()
-	r.bodies = append(r.bodies, grouped, single)
-	return r, err
+	r.bodies = append(r.bodies, organic.Bodies.Search)
+	return r
 }
 
 // job is one search in progress.
@@ -91,11 +90,7 @@ func (j *job) replan(drop int) error {
 	if err != nil {
 		return err
 	}
-	next, err := newRound(plan, len(j.merch.Pins) > 0, nil)
-	if err != nil {
-		return err
-	}
-	j.spec, j.plan, j.pinned, j.placed, j.next = spec, plan, nil, nil, next
+	j.spec, j.plan, j.pinned, j.placed, j.next = spec, plan, nil, nil, newRound(plan, len(j.merch.Pins) > 0, nil)
 	return nil
 }
 
@@ -114,7 +109,7 @@ func (j *job) step(answers [][]byte, errs []error) error {
 		return err
 	}
 	if r.pinned {
-		pinned, err := searchquery.ShapePinned(r.organic, answers[0])
+		pinned, err := searchquery.ShapePinned(r.organic.Shaping, answers[0])
 		if err != nil {
 			return err
 		}
@@ -123,21 +118,21 @@ func (j *job) step(answers [][]byte, errs []error) error {
 		answers = answers[1:]
 	}
 	if r.first != nil {
-		res, err := searchquery.ShapeMerged(r.organic, r.first, answers[0], answers[1])
+		res, err := searchquery.ShapeMerged(r.organic.Shaping, r.first, answers[0], answers[1])
 		if err != nil {
 			return err
 		}
 		return j.settle(r, res)
 	}
-	ungrouped, err := r.organic.Ungrouped(answers[0])
+	ungrouped, err := r.organic.Shaping.Ungrouped(answers[0])
 	if err != nil {
 		return err
 	}
 	if ungrouped {
-		j.next, err = newRound(r.organic, false, answers[0])
-		return err
+		j.next = newRound(r.organic, false, answers[0])
+		return nil
 	}
-	res, err := searchquery.Shape(r.organic, answers[0])
+	res, err := searchquery.Shape(r.organic.Shaping, answers[0])
 	if err != nil {
 		return err
 	}
@@ -154,7 +149,7 @@ func (j *job) answered(r *round, answers [][]byte, errs []error) error {
 		case err != nil && r.pinned && i == 0:
 			return err
 		case err != nil:
-			return refusal(r.organic, err)
+			return refusal(r.organic.Shaping, err)
 		}
 	}
 	return nil
@@ -163,14 +158,14 @@ func (j *job) answered(r *round, answers [][]byte, errs []error) error {
 // settle takes the organic hits res of r's plan: the search drops one more word when
 // nothing matched and it may, fetches the organic window its page needs, or finishes.
 func (j *job) settle(r *round, res searchquery.Response) error {
-	if drop, again := searchquery.NextDrop(j.plan.Retry, res.Total > 0, j.spec.Drop()); again {
+	if drop, again := searchquery.NextDrop(j.plan.Shaping.Retry, res.Total > 0, j.spec.Drop()); again {
 		return j.replan(drop)
 	}
 	if len(j.merch.Pins) == 0 {
 		j.finish(res, nil)
 		return nil
 	}
-	page, window, ok := merch.PinnedPage(res, r.organic.Organic, j.placed, j.pinned, j.plan.Offset, j.plan.Limit)
+	page, window, ok := merch.PinnedPage(res, r.organic.Shaping.Organic, j.placed, j.pinned, j.plan.Shaping.Offset, j.plan.Shaping.Limit)
 	if ok {
 		j.finish(page, nil)
 		return nil
@@ -179,14 +174,14 @@ func (j *job) settle(r *round, res searchquery.Response) error {
 	if err != nil {
 		return err
 	}
-	j.next, err = newRound(plan, false, nil)
-	return err
+	j.next = newRound(plan, false, nil)
+	return nil
 }
 
 // refusal says why the backend refused a grouping search too: a distinct field needs
 // one value per record.
-func refusal(plan searchquery.Plan, err error) error {
-	if errors.Is(err, searchquery.ErrInvalid) && plan.Grouped() {
+func refusal(shaping searchquery.Shaping, err error) error {
+	if errors.Is(err, searchquery.ErrInvalid) && shaping.Grouped() {
 		return fmt.Errorf("%w (or a record holds several values of the distinct field, which groups need one of)", err)
 	}
 	return err

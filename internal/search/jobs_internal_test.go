@@ -107,10 +107,13 @@ func describe(r *round) string {
 		parts = append(parts, "pinned")
 	}
 	if r.first != nil {
+		m := r.organic.Bodies.Merge
+		Expect(m).NotTo(BeNil(), "a merge round of a plan compiled without its bodies")
+		Expect(r.bodies[len(r.bodies)-2:]).To(Equal([][]byte{m.Grouped, m.Single}), "a merge round sends the bodies Compile built")
 		return strings.Join(append(parts, "merge"), ", ")
 	}
 	var body struct{ From, Size int }
-	Expect(json.Unmarshal(r.organic.Body, &body)).To(Succeed())
+	Expect(json.Unmarshal(r.organic.Bodies.Search, &body)).To(Succeed())
 	return strings.Join(append(parts, fmt.Sprintf("organic %d+%d", body.From, body.Size)), ", ")
 }
 

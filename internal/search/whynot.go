@@ -28,11 +28,11 @@ func (s *Service) whyNot(ctx context.Context, j *job, access searchquery.Access,
 		return nil, err
 	}
 	group := ""
-	if j.plan.Grouped() && access.Settings.Distinct != nil {
+	if j.plan.Shaping.Grouped() && access.Settings.Distinct != nil {
 		group = string(access.Settings.Distinct.Field)
 	}
 	known := pageFacts(j, id)
-	bodies, err := whyNotBodies(j.plan.Body, id, checks, group, whynot.NeedsWindow(known))
+	bodies, err := whyNotBodies(j.plan.Bodies.Search, id, checks, group, whynot.NeedsWindow(known))
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func (s *Service) whyNot(ctx context.Context, j *job, access searchquery.Access,
 	} else if err != nil {
 		return nil, fmt.Errorf("asking why %q is not on the page: %w", id, err)
 	}
-	f, err := whyNotFacts(known, access, req, checks, group, j.plan, answers)
+	f, err := whyNotFacts(known, access, req, checks, group, j.plan.Shaping, answers)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func whyNotBodies(body []byte, id string, checks []whynot.Check, group string, w
 // text, each query word, each filter, each rule's filters and the public policy's.
 func whyNotChecks(j *job, access searchquery.Access, req searchquery.Request, schema searchquery.Schema) ([]whynot.Check, error) {
 	var checks []whynot.Check
-	if text, err := whynot.TextQuery(j.plan.Body); err != nil {
+	if text, err := whynot.TextQuery(j.plan.Bodies.Search); err != nil {
 		return nil, err
 	} else if text != nil {
 		checks = append(checks, whynot.Check{Kind: whynot.KindText, Name: "q", Query: text})
@@ -82,7 +82,7 @@ func whyNotChecks(j *job, access searchquery.Access, req searchquery.Request, sc
 		if err != nil {
 			return nil, err
 		}
-		q, err := whynot.TextQuery(plan.Body)
+		q, err := whynot.TextQuery(plan.Bodies.Search)
 		if err != nil {
 			return nil, err
 		}
@@ -139,12 +139,12 @@ func pageFacts(j *job, id string) whynot.Facts {
 
 // whyNotFacts adds to f (pageFacts) what the answers of the checks, the probe and the
 // window (when sent) say.
-func whyNotFacts(f whynot.Facts, access searchquery.Access, req searchquery.Request, checks []whynot.Check, group string, plan searchquery.Plan, answers [][]byte) (whynot.Facts, error) {
+func whyNotFacts(f whynot.Facts, access searchquery.Access, req searchquery.Request, checks []whynot.Check, group string, shaping searchquery.Shaping, answers [][]byte) (whynot.Facts, error) {
 	probe, err := whynot.ReadChecks(answers[0], checks)
 	if err != nil {
 		return whynot.Facts{}, err
 	}
-	ranking, hit, err := plan.RankingOf(answers[1])
+	ranking, hit, err := shaping.RankingOf(answers[1])
 	if err != nil {
 		return whynot.Facts{}, err
 	}

@@ -8,16 +8,33 @@ package searchquery
 
 // searchBody is the body of a search.
 type searchBody struct {
-	Source         map[string]any `json:"_source"`
+	Source         sourceFilter   `json:"_source"`
 	Aggs           map[string]any `json:"aggs,omitempty"`
 	Collapse       map[string]any `json:"collapse,omitempty"`
 	From           int            `json:"from"`
-	Highlight      map[string]any `json:"highlight,omitempty"`
+	Highlight      *highlightBody `json:"highlight,omitempty"`
 	PostFilter     any            `json:"post_filter,omitempty"`
 	Query          boolBody       `json:"query"`
 	Size           int            `json:"size"`
 	Sort           []any          `json:"sort"`
 	TrackTotalHits bool           `json:"track_total_hits"`
+}
+
+// sourceFilter is a body's _source: the fields a hit returns (source).
+type sourceFilter struct {
+	Excludes []string `json:"excludes"`
+	Includes []string `json:"includes,omitempty"`
+}
+
+// highlightBody is a body's highlight (highlightPlan.body). HighlightQuery is the
+// pinned search's only (arrange).
+type highlightBody struct {
+	Encoder           string         `json:"encoder"`
+	Fields            map[string]any `json:"fields"`
+	HighlightQuery    any            `json:"highlight_query,omitempty"`
+	NumberOfFragments int            `json:"number_of_fragments"`
+	PostTags          []string       `json:"post_tags"`
+	PreTags           []string       `json:"pre_tags"`
 }
 
 // boolBody is a bool query.
@@ -35,8 +52,8 @@ type boolClauses struct {
 
 // pinnedBody is the body of the search for the records the rules promote.
 type pinnedBody struct {
-	Source    map[string]any `json:"_source"`
-	Highlight map[string]any `json:"highlight,omitempty"`
+	Source    sourceFilter   `json:"_source"`
+	Highlight *highlightBody `json:"highlight,omitempty"`
 	Query     any            `json:"query"`
 	Size      int            `json:"size"`
 }

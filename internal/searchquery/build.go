@@ -7,30 +7,6 @@ import (
 	"github.com/aislehq/aisle/internal/indexmapping"
 )
 
-// Plan is a validated request: the Elasticsearch body and what shaping the answer needs.
-type Plan struct {
-	Body   []byte
-	Limit  int
-	Offset int
-	// Facets are the requested facet paths, in the order of the aggregations f0, f1, ...
-	Facets []string
-	// Retry: when the search matches nothing, a plan with one more word dropped from the
-	// end may match (matchingStrategy all, more than one word left).
-	Retry bool
-	// IgnoredWords are the query words this plan does not use.
-	IgnoredWords []string
-	// Pinned is the body of the search for the records the rules promote (nil: none).
-	Pinned []byte
-	// Organic is the window of organic hits Body asks for: the page's, or with promoted
-	// records the one their places leave (RuleChanges.Window).
-	Organic   Window
-	highlight *highlightPlan
-	explain   *explainPlan
-	// facets lay out the facets' aggregations; distinct groups the hits (nil: not).
-	facets   []facetAgg
-	distinct *distinctPlan
-}
-
 // Inputs are what a plan takes besides the request, the access and the mapping: read by
 // the search service.
 type Inputs struct {
@@ -64,13 +40,12 @@ func BuildWith(req Request, r Access, s Schema, in Inputs) (Plan, error) {
 	return Compile(spec.With(in))
 }
 
-// Compile is the one step from a search decided to what it sends: its Elasticsearch
-// bodies (the search's, and its pinned search's with promoted records) and what shaping
-// their answers needs. Each body is built here once, as typed values, and spec is left
-// as it was (a retry or another window compiles it again).
+// Compile is the one step from a search decided to what it sends: every Elasticsearch
+// body of it (the search's, its pinned search's with promoted records, its merge round's
+// with distinct) and what shaping their answers needs. Each body is built here once, as
+// typed values, and spec is left as it was (a retry or another window compiles it again).
 func Compile(spec Spec) (Plan, error) {
 	req, r, s, in := spec.req, spec.access, spec.schema, spec.in
-	filters, sel := spec.filters, spec.sel
 	hasText := len(splitWords(req.Q)) > 0
 	order := orderOf(req, r, s, hasText).withStats(in.Stats)
 	quantized, popular := order.quantized(), popularityOf(r, in.Signals)
@@ -79,11 +54,12 @@ func Compile(spec Spec) (Plan, error) {
 	}
 	tp, band := newWeighedPlan(req, r, s, in.Drop, quantized, in.Words, len(order.after) == 0).withMerch(r, in.RuleChanges, quantized)
 	tp.named = req.Explain.On && (tp.strategy == StrategyFrequency || tp.strategy == StrategyAny)
+	filters := slices.Concat(spec.filters, in.RuleChanges.filters())
 	var sem *semanticPlan
 	if spec.semantic != nil {
 		decided := *spec.semantic
 		sem = &decided
-		sem.filters = slices.Concat(filters, in.RuleChanges.filters())
+		sem.filters = filters
 		tp.semantic = sem
 		sem.blend(tp.tail)
 	}
@@ -91,40 +67,46 @@ func Compile(spec Spec) (Plan, error) {
 	if popular {
 		ranked = append(ranked, popularityClauses(tp.radix, in.Signals)...)
 	}
-	limit := spec.Page.Size
+	sh := Shaping{Limit: spec.Page.Size, Offset: spec.Page.From, Facets: req.Facets, IgnoredWords: tp.words.ignored,
+		Retry:     tp.strategy == StrategyAll && len(tp.words.kept) > 1 && sem == nil,
+		facets:    facetPlan(req, s, spec.sel),
+		highlight: highlightPlanOf(req, r, s, hasText),
+		distinct:  spec.distinct.sortedBy(order.directions()),
+	}
+	if req.Explain.On {
+		sh.explain = newExplainPlan(tp, order)
+		sh.explain.semantic, sh.explain.popularity, sh.explain.rulesShift = sem, popular, band.shift
+	}
 	body := searchBody{
-		Query:          boolBody{boolQuery(tp.query(ranked), slices.Concat(filters, in.RuleChanges.filters()))},
+		Query:          boolBody{boolQuery(tp.query(ranked), filters)},
 		From:           spec.Page.From,
-		Size:           limit,
+		Size:           spec.Page.Size,
 		TrackTotalHits: true,
 		Sort:           order.sort(),
-		Source:         source(req, r),
+		Source:         source(req, r, sh.explain),
+		Highlight:      sh.highlight.body(),
 	}
-	plan := Plan{Limit: limit, Offset: spec.Page.From, Facets: req.Facets, IgnoredWords: tp.words.ignored,
-		Retry: tp.strategy == StrategyAll && len(tp.words.kept) > 1 && sem == nil, facets: facetPlan(req, s, sel), distinct: spec.distinct}
-	if plan.highlight = highlightPlanOf(req, r, s, hasText); plan.highlight != nil {
-		body.Highlight = plan.highlight.body()
-	}
-	body, plan.distinct = withFacetsAndGroups(body, plan, req, s, sel)
-	if req.Explain.On {
-		plan.explain = newExplainPlan(tp, order)
-		if plan.explain.semantic = sem; sem != nil {
-			body.Source = semanticSource(body.Source, sem)
-		}
-		plan.explain.popularity = popular
-		plan.explain.rulesShift = band.shift
-	}
+	return compileBodies(body, sh, spec)
+}
+
+// compileBodies finishes body with the facets, the groups and what the rules change in
+// it, and builds the bodies the search sends from it.
+func compileBodies(body searchBody, sh Shaping, spec Spec) (Plan, error) {
+	changes := spec.in.RuleChanges
+	promotedOut := changes.promotedOut()
+	body = withFacetsAndGroups(body, sh, spec.req, spec.schema, spec.sel, promotedOut)
+	var bodies Bodies
 	var err error
-	if body, plan.Pinned, plan.Organic, err = in.RuleChanges.arrange(body, spec.Page); err != nil {
+	if body, bodies.Pinned, sh.Organic, err = changes.arrange(body, spec.Page, promotedOut); err != nil {
 		return Plan{}, err
 	}
-	if plan.distinct != nil {
-		plan.distinct = plan.distinct.over(body)
-	}
-	if plan.Body, err = json.Marshal(body); err != nil {
+	if bodies.Merge, err = mergeBodies(sh.distinct, body, spec.Page); err != nil {
 		return Plan{}, err
 	}
-	return plan, nil
+	if bodies.Search, err = json.Marshal(body); err != nil {
+		return Plan{}, err
+	}
+	return Plan{Bodies: bodies, Shaping: sh}, nil
 }
 
 // Filters validates a filter tree under access (its fields filterable, and allowed
@@ -191,15 +173,19 @@ func Hidden(r Access) []string {
 }
 
 // source filters the returned fields: never the version field; for browsers only the
-// retrievable fields; and the request's fields when it names some.
-func source(req Request, r Access) map[string]any {
-	src := map[string]any{"excludes": Hidden(r)}
+// retrievable fields; and the request's fields when it names some. An explained hybrid
+// search also has the embedder's vectors back (hybrid_explain.go).
+func source(req Request, r Access, e *explainPlan) sourceFilter {
+	src := sourceFilter{Excludes: Hidden(r)}
 	includes := req.Fields
 	if len(includes) == 0 {
 		includes = r.retrievable()
 	}
 	if len(includes) > 0 {
-		src["includes"] = append([]string{indexmapping.ObjectIDField}, includes...)
+		src.Includes = append([]string{indexmapping.ObjectIDField}, includes...)
+	}
+	if e != nil && e.semantic != nil {
+		src = e.semantic.withVectors(src)
 	}
 	return src
 }

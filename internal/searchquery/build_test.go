@@ -41,7 +41,7 @@ func build(body string, r searchquery.Access) map[string]any {
 	plan, err := searchquery.Build(decode(body), r, schema)
 	Expect(err).NotTo(HaveOccurred())
 	var m map[string]any
-	Expect(json.Unmarshal(plan.Body, &m)).To(Succeed())
+	Expect(json.Unmarshal(plan.Bodies.Search, &m)).To(Succeed())
 	return m
 }
 
@@ -185,7 +185,7 @@ var _ = Describe("Building a search", func() {
 		s := searchquery.KeyedAccess(searchv1alpha1.IndexSettings{FilterableFields: []searchv1alpha1.FieldPath{"size", "weight"}})
 		plan, err := searchquery.Build(decode(`{"filters": {"and": [{"field": "size", "eq": "XL"}, {"field": "weight", "eq": 3}]}}`), s, searchquery.Schema{})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(plan.Body)).To(ContainSubstring(`{"term":{"size.keyword":"XL"}},{"term":{"weight":3}}`))
+		Expect(string(plan.Bodies.Search)).To(ContainSubstring(`{"term":{"size.keyword":"XL"}},{"term":{"weight":3}}`))
 	})
 
 	It("counts facet values on the exact field, with the requested number of values", func() {

@@ -79,10 +79,8 @@ type distinctPlan struct {
 	field string
 	// limit is the hits per group; variants the variants per hit.
 	limit, variants int
-	// base is the search's body, sel its selections and desc its sort's directions,
-	// from which the merge round's bodies are made (distinctmerge.go).
-	base searchBody
-	sel  selection
+	// desc are the directions of the hits' sort keys, by which the merge round's two
+	// lists are merged (distinctmerge.go).
 	desc []bool
 }
 
@@ -120,9 +118,15 @@ func distinctOf(req Request, r Access, s Schema, p *problems) *distinctPlan {
 	return &distinctPlan{field: f.Keyword, limit: limit, variants: max(req.VariantsLimit, 0)}
 }
 
-// Grouped reports a plan that groups its hits (distinct): the backend refuses it when a
-// record holds several values of the field.
-func (p Plan) Grouped() bool { return p.distinct != nil }
+// sortedBy is the grouping of hits sorted in the directions desc (nil: no grouping).
+func (d *distinctPlan) sortedBy(desc []bool) *distinctPlan {
+	if d == nil {
+		return nil
+	}
+	out := *d
+	out.desc = desc
+	return &out
+}
 
 // innerSize is the records read per group: its hits and, for each, its variants.
 func (d *distinctPlan) innerSize() int {
@@ -131,7 +135,7 @@ func (d *distinctPlan) innerSize() int {
 
 // collapse is the search's collapse: the group's next records in the hits' sort, with
 // the same fields and highlights.
-func (d *distinctPlan) collapse(sort []any, source map[string]any, highlight map[string]any) map[string]any {
+func (d *distinctPlan) collapse(sort []any, source sourceFilter, highlight *highlightBody) map[string]any {
 	c := map[string]any{"field": d.field}
 	if n := d.innerSize(); n > 1 {
 		inner := map[string]any{"name": groupHits, "size": n, "sort": sort, "_source": source}
@@ -143,12 +147,16 @@ func (d *distinctPlan) collapse(sort []any, source map[string]any, highlight map
 	return c
 }
 
-// countAgg counts the groups among the records matching every selection: the values of
-// the field, and the records without it.
-func (d *distinctPlan) countAgg(sel selection) map[string]any {
+// countAgg counts the groups among the records matching every selection, but the
+// promoted ones (promotedOut, when some are: they are counted once, in the promoted
+// records): the values of the field, and the records without it.
+func (d *distinctPlan) countAgg(sel selection, promotedOut any) map[string]any {
 	filter := sel.postFilter()
 	if filter == nil {
 		filter = map[string]any{"match_all": map[string]any{}}
+	}
+	if promotedOut != nil {
+		filter = map[string]any{"bool": map[string]any{"filter": []any{filter, promotedOut}}}
 	}
 	missing := map[string]any{"bool": map[string]any{"must_not": []any{map[string]any{"exists": map[string]any{"field": d.field}}}}}
 	return map[string]any{"filter": filter, "aggs": map[string]any{
@@ -225,35 +233,19 @@ type Variant struct {
 const groupsAgg = "groups"
 
 // withFacetsAndGroups is body with the facets' aggregations, the selections of
-// facetFilters as its post_filter and, with distinct, the collapse and the group count;
-// and the plan's grouping with the selections and sort directions its merge round needs.
-func withFacetsAndGroups(body searchBody, plan Plan, req Request, s Schema, sel selection) (searchBody, *distinctPlan) {
-	aggs := facetAggs(plan.facets, req, s, sel)
+// facetFilters as its post_filter and, with distinct, the collapse and the group count
+// (without the promoted records, promotedOut).
+func withFacetsAndGroups(body searchBody, sh Shaping, req Request, s Schema, sel selection, promotedOut any) searchBody {
+	aggs := facetAggs(sh.facets, req, s, sel)
 	if pf := sel.postFilter(); pf != nil {
 		body.PostFilter = pf
 	}
-	d := plan.distinct
-	if d != nil {
-		var highlight map[string]any
-		if plan.highlight != nil {
-			highlight = plan.highlight.body()
-		}
-		body.Collapse = d.collapse(body.Sort, body.Source, highlight)
-		aggs[groupsAgg] = d.countAgg(sel)
-		grouped := *d
-		grouped.sel, grouped.desc = sel, sortDirections(body.Sort)
-		d = &grouped
+	if d := sh.distinct; d != nil {
+		body.Collapse = d.collapse(body.Sort, body.Source, body.Highlight)
+		aggs[groupsAgg] = d.countAgg(sel, promotedOut)
 	}
 	if len(aggs) > 0 {
 		body.Aggs = aggs
 	}
-	return body, d
-}
-
-// over is the grouping with body as the search's finished body, which the merge round's
-// bodies are made from.
-func (d *distinctPlan) over(body searchBody) *distinctPlan {
-	out := *d
-	out.base = body
-	return &out
+	return body
 }

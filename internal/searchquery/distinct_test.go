@@ -56,7 +56,8 @@ var _ = Describe("Distinct", func() {
 	It("groups nothing when no record holds the field yet", func() {
 		plan, err := searchquery.Build(decode(`{}`), keyed, schema)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(plan.Body)).NotTo(ContainSubstring("collapse"))
+		Expect(string(plan.Bodies.Search)).NotTo(ContainSubstring("collapse"))
+		Expect(plan.Bodies.Merge).To(BeNil(), "nor has it a merge round to send")
 	})
 
 	DescribeTable("refuses what it cannot do, naming the place",
@@ -103,7 +104,7 @@ var _ = Describe("Shaping a distinct search", func() {
 	}
 
 	It("counts groups, and gives each hit the other records of its group as variants", func() {
-		res, err := searchquery.Shape(shopPlan(`{"variantsLimit": 1}`), answer)
+		res, err := searchquery.Shape(shopPlan(`{"variantsLimit": 1}`).Shaping, answer)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Total).To(BeEquivalentTo(2))
 		Expect(ids(res)).To(Equal([]string{"a3", "b2"}))
@@ -111,7 +112,7 @@ var _ = Describe("Shaping a distinct search", func() {
 	})
 
 	It("puts a group's next hits after its best one, up to the limit", func() {
-		res, err := searchquery.Shape(shopPlan(`{"distinct": 2, "variantsLimit": 5}`), answer)
+		res, err := searchquery.Shape(shopPlan(`{"distinct": 2, "variantsLimit": 5}`).Shaping, answer)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(ids(res)).To(Equal([]string{"a3", "a2", "b2", "b1"}))
 		Expect(toJSON(res.Hits[1].Variants)).To(MatchJSON(`[{"objectID": "a3", "record": {"objectID": "a3"}}, {"objectID": "a1", "record": {"objectID": "a1"}}]`))
@@ -119,7 +120,7 @@ var _ = Describe("Shaping a distinct search", func() {
 	})
 
 	It("needs no merge round when every matching record holds the field", func() {
-		ungrouped, err := shopPlan(`{}`).Ungrouped(answer)
+		ungrouped, err := shopPlan(`{}`).Shaping.Ungrouped(answer)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(ungrouped).To(BeFalse())
 	})
@@ -138,12 +139,11 @@ var _ = Describe("Shaping a distinct search", func() {
 
 		It("asks for a merge round of the grouped and the single records from the first hit", func() {
 			plan := shopPlan(`{"facets": ["brand"], "offset": 1, "limit": 2, "facetFilters": {"brand": ["acme"]}}`)
-			ungrouped, err := plan.Ungrouped(first)
+			ungrouped, err := plan.Shaping.Ungrouped(first)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ungrouped).To(BeTrue())
-			g, s, err := plan.MergeBodies()
-			Expect(err).NotTo(HaveOccurred())
-			gm, sm := fromJSON(g), fromJSON(s)
+			Expect(plan.Bodies.Merge).NotTo(BeNil())
+			gm, sm := fromJSON(plan.Bodies.Merge.Grouped), fromJSON(plan.Bodies.Merge.Single)
 			Expect(gm["from"]).To(BeEquivalentTo(0))
 			Expect(gm["size"]).To(BeEquivalentTo(3))
 			Expect(gm).NotTo(HaveKey("aggs"))
@@ -158,8 +158,8 @@ var _ = Describe("Shaping a distinct search", func() {
 			plan, err := searchquery.BuildWith(decode(`{"facetFilters": {"brand": ["acme"]}}`), searchquery.KeyedAccess(shopSettings), shopSchema,
 				searchquery.Inputs{RuleChanges: &searchquery.RuleChanges{Promoted: []string{"p"}}})
 			Expect(err).NotTo(HaveOccurred())
-			g, s, err := plan.MergeBodies()
-			Expect(err).NotTo(HaveOccurred())
+			Expect(plan.Bodies.Merge).NotTo(BeNil())
+			g, s := plan.Bodies.Merge.Grouped, plan.Bodies.Merge.Single
 			base := `{"bool": {"filter": [{"term": {"brand.keyword": "acme"}}, {"bool": {"must_not": [{"terms": {"objectID": ["p"]}}]}}]}}`
 			Expect(toJSON(fromJSON(g)["post_filter"])).To(MatchJSON(`{"bool": {"filter": [` + base + `, {"exists": {"field": "groupId.keyword"}}]}}`))
 			Expect(toJSON(fromJSON(s)["post_filter"])).To(MatchJSON(`{"bool": {"filter": [` + base + `,
@@ -168,7 +168,7 @@ var _ = Describe("Shaping a distinct search", func() {
 
 		It("cuts the page from both merged by their sort values, each single record a group", func() {
 			plan := shopPlan(`{"sort": [], "facets": ["brand"], "offset": 1, "limit": 2}`)
-			res, err := searchquery.ShapeMerged(plan, first, grouped, single)
+			res, err := searchquery.ShapeMerged(plan.Shaping, first, grouped, single)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Total).To(BeEquivalentTo(4))
 			// Merged by the first sort key (the score, desc, in this plan's sort).

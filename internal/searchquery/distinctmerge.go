@@ -19,8 +19,8 @@ import (
 // the one asked for, so a deep page costs more when such records match.
 
 // Ungrouped reports an answer to a distinct search in which records without the
-// distinct field match: the search needs its merge round (MergeBodies).
-func (p Plan) Ungrouped(raw []byte) (bool, error) {
+// distinct field match: the search needs its merge round (Bodies.Merge).
+func (p Shaping) Ungrouped(raw []byte) (bool, error) {
 	if p.distinct == nil {
 		return false, nil
 	}
@@ -42,36 +42,43 @@ func (p Plan) Ungrouped(raw []byte) (bool, error) {
 	return c.Missing.DocCount > 0, nil
 }
 
-// MergeBodies are the bodies of the merge round: the records holding the distinct field
-// (collapsed) and those without it, from the first hit to the end of the page.
-func (p Plan) MergeBodies() (grouped, single []byte, err error) {
-	d := p.distinct
+// mergeBodies are the bodies of d's merge round, made from the search's finished body:
+// the records holding the distinct field (collapsed) and those without it, from the first
+// hit to the end of page (nil without grouping).
+func mergeBodies(d *distinctPlan, body searchBody, page Window) (*MergeBodies, error) {
+	if d == nil {
+		return nil, nil
+	}
 	top := func(collapsed bool, filter any) searchBody {
-		b := d.base
+		b := body
 		b.Aggs = nil
 		if !collapsed {
 			b.Collapse = nil
 		}
-		b.From, b.Size, b.TrackTotalHits = 0, p.Offset+p.Limit, false
-		// The base's post_filter: the selections, and the promoted records kept out.
+		b.From, b.Size, b.TrackTotalHits = 0, page.From+page.Size, false
+		// The body's post_filter: the selections, and the promoted records kept out.
 		var pf []any
-		if d.base.PostFilter != nil {
-			pf = append(pf, d.base.PostFilter)
+		if body.PostFilter != nil {
+			pf = append(pf, body.PostFilter)
 		}
 		b.PostFilter = and(append(pf, filter))
 		return b
 	}
 	exists := map[string]any{"exists": map[string]any{"field": d.field}}
-	if grouped, err = json.Marshal(top(true, exists)); err != nil {
-		return nil, nil, err
+	grouped, err := json.Marshal(top(true, exists))
+	if err != nil {
+		return nil, err
 	}
-	single, err = json.Marshal(top(false, map[string]any{"bool": map[string]any{"must_not": []any{exists}}}))
-	return grouped, single, err
+	single, err := json.Marshal(top(false, map[string]any{"bool": map[string]any{"must_not": []any{exists}}}))
+	if err != nil {
+		return nil, err
+	}
+	return &MergeBodies{Grouped: grouped, Single: single}, nil
 }
 
 // ShapeMerged is the answer of a search with its merge round: the facets and total of
 // its first answer, the page cut from the grouped and single records merged.
-func ShapeMerged(p Plan, first, grouped, single []byte) (Response, error) {
+func ShapeMerged(p Shaping, first, grouped, single []byte) (Response, error) {
 	out, err := Shape(p, first)
 	if err != nil {
 		return Response{}, err
@@ -183,15 +190,4 @@ func compareValues(a, b any) int {
 		return 1
 	}
 	return strings.Compare(a.(string), b.(string))
-}
-
-// sortDirections are the directions of a body's sort keys: true for desc.
-func sortDirections(sort []any) []bool {
-	out := make([]bool, len(sort))
-	for i, k := range sort {
-		for _, opts := range k.(map[string]any) {
-			out[i] = opts.(map[string]any)["order"] == "desc"
-		}
-	}
-	return out
 }

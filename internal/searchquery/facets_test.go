@@ -30,7 +30,7 @@ var shopSchema = func() searchquery.Schema {
 func buildShop(body string, r searchquery.Access) map[string]any {
 	plan, err := searchquery.Build(decode(body), r, shopSchema)
 	Expect(err).NotTo(HaveOccurred())
-	return fromJSON(plan.Body)
+	return fromJSON(plan.Bodies.Search)
 }
 
 func fromJSON(raw []byte) map[string]any {
@@ -104,7 +104,7 @@ var _ = Describe("Shaping facets", func() {
 		plan, err := searchquery.Build(decode(`{"distinct": false, "facets": ["brand", "price", "inStock"], "facetFilters": {"brand": ["acme"]}}`),
 			searchquery.KeyedAccess(shopSettings), shopSchema)
 		Expect(err).NotTo(HaveOccurred())
-		res, err := searchquery.Shape(plan, []byte(`{"hits": {"total": {"value": 3}, "hits": []}, "aggregations": {
+		res, err := searchquery.Shape(plan.Shaping, []byte(`{"hits": {"total": {"value": 3}, "hits": []}, "aggregations": {
 			"f0": {"buckets": [{"key": "acme", "doc_count": 3}, {"key": "globex", "doc_count": 2}]},
 			"f1": {"doc_count": 3, "v": {"buckets": [{"key": 10, "doc_count": 2}, {"key": 30.5, "doc_count": 1}]},
 				"s": {"count": 3, "min": 10, "max": 30.5, "avg": 16.833333333333332, "sum": 50.5}},
@@ -118,7 +118,7 @@ var _ = Describe("Shaping facets", func() {
 	It("leaves out the stats of a numeric facet no record holds", func() {
 		plan, err := searchquery.Build(decode(`{"distinct": false, "facets": ["price"]}`), searchquery.KeyedAccess(shopSettings), shopSchema)
 		Expect(err).NotTo(HaveOccurred())
-		res, err := searchquery.Shape(plan, []byte(`{"hits": {"total": {"value": 0}, "hits": []}, "aggregations": {
+		res, err := searchquery.Shape(plan.Shaping, []byte(`{"hits": {"total": {"value": 0}, "hits": []}, "aggregations": {
 			"f0": {"buckets": []}, "s0": {"count": 0, "min": null, "max": null, "avg": null, "sum": 0}}}`))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(toJSON(res)).NotTo(ContainSubstring("facetStats"))

@@ -29,13 +29,15 @@ func (b *filterBuilder) build(f *Filter, place string, depth int) map[string]any
 		b.p.add(place, "takes exactly one of eq, in, range, exists, and, or, not")
 		return nil
 	case f.And != nil:
-		return b.combine("must", f.And, place+".and", depth)
-	case f.Or != nil:
-		q := b.combine("should", f.Or, place+".or", depth)
-		if q != nil {
-			q["bool"].(map[string]any)["minimum_should_match"] = 1
+		if qs := b.children(f.And, place+".and", depth); qs != nil {
+			return map[string]any{"bool": map[string]any{"must": qs}}
 		}
-		return q
+		return nil
+	case f.Or != nil:
+		if qs := b.children(f.Or, place+".or", depth); qs != nil {
+			return map[string]any{"bool": map[string]any{"should": qs, "minimum_should_match": 1}}
+		}
+		return nil
 	case f.Not != nil:
 		if f.Field != "" {
 			b.p.add(place+".field", "not a place for field: put it inside not")
@@ -59,7 +61,8 @@ func countOps(f *Filter) int {
 	return n
 }
 
-func (b *filterBuilder) combine(occur string, children []Filter, place string, depth int) map[string]any {
+// children are the queries of an and's or an or's filters (nil when one has a problem).
+func (b *filterBuilder) children(children []Filter, place string, depth int) []any {
 	if len(children) == 0 {
 		b.p.add(place, "needs at least one filter")
 		return nil
@@ -73,7 +76,7 @@ func (b *filterBuilder) combine(occur string, children []Filter, place string, d
 	if len(qs) != len(children) {
 		return nil
 	}
-	return map[string]any{"bool": map[string]any{occur: qs}}
+	return qs
 }
 
 // leaf builds a condition on a field.

@@ -51,8 +51,8 @@ func FuzzBuild(f *testing.F) {
 				}
 				continue
 			}
-			if !json.Valid(plan.Body) {
-				t.Fatalf("%q: the plan's body is not JSON: %s", body, plan.Body)
+			if !json.Valid(plan.Bodies.Search) {
+				t.Fatalf("%q: the plan's body is not JSON: %s", body, plan.Bodies.Search)
 			}
 		}
 	})
@@ -105,9 +105,9 @@ func FuzzBuildGrouped(f *testing.F) {
 				}
 				continue
 			}
-			grouped, single, err := plan.MergeBodies()
-			if !json.Valid(plan.Body) || err != nil || !json.Valid(grouped) || !json.Valid(single) {
-				t.Fatalf("%q: a body is not JSON (%v): %s", body, err, plan.Body)
+			m := plan.Bodies.Merge
+			if !json.Valid(plan.Bodies.Search) || plan.Shaping.Grouped() != (m != nil) || m != nil && (!json.Valid(m.Grouped) || !json.Valid(m.Single)) {
+				t.Fatalf("%q: a body is not JSON, or merge bodies without grouping or grouping without them: %s", body, plan.Bodies.Search)
 			}
 		}
 	})

@@ -87,8 +87,11 @@ func returnedFields(req Request, r Access) []string {
 	return nil
 }
 
-// body is the search's highlight section.
-func (h *highlightPlan) body() map[string]any {
+// body is the search's highlight section (nil without highlights).
+func (h *highlightPlan) body() *highlightBody {
+	if h == nil {
+		return nil
+	}
 	fields := map[string]any{}
 	if h.all {
 		fields["*"] = map[string]any{}
@@ -102,8 +105,8 @@ func (h *highlightPlan) body() map[string]any {
 		opts["no_match_size"] = min(s.words*maxWordChars, maxNoMatchSize)
 		fields[s.path] = opts
 	}
-	return map[string]any{"fields": fields, "number_of_fragments": 0, "encoder": "html",
-		"pre_tags": []string{preTag}, "post_tags": []string{postTag}}
+	return &highlightBody{Fields: fields, NumberOfFragments: 0, Encoder: "html",
+		PreTags: []string{preTag}, PostTags: []string{postTag}}
 }
 
 // maxWordChars is a generous length of a word and its space, for no_match_size.

@@ -13,12 +13,12 @@ import (
 // similarity to the query's is computed as Elasticsearch's cosine score, (1+cos)/2,
 // and the vectors are stripped from the record.
 
-// semanticSource is the _source filter of an explained hybrid search: the embedder's
+// withVectors is the _source filter of an explained hybrid search: the embedder's
 // vectors come back with the fields asked for.
-func semanticSource(src map[string]any, s *semanticPlan) map[string]any {
-	src["excludes"] = []string{indexmapping.VersionField, indexmapping.EmbedStateField}
-	if inc, ok := src["includes"].([]string); ok {
-		src["includes"] = append(inc, s.field)
+func (s *semanticPlan) withVectors(src sourceFilter) sourceFilter {
+	src.Excludes = []string{indexmapping.VersionField, indexmapping.EmbedStateField}
+	if src.Includes != nil {
+		src.Includes = append(src.Includes, s.field)
 	}
 	return src
 }

@@ -18,7 +18,7 @@ var _ = Describe("Ranking by popularity (customRanking _popularity)", func() {
 	plan := func(body string, signals string) string {
 		p, err := searchquery.BuildWith(decode(body), popular, schema, searchquery.Inputs{Signals: signals})
 		Expect(err).NotTo(HaveOccurred())
-		return string(p.Body)
+		return string(p.Bodies.Search)
 	}
 
 	It("looks each level up in the signals index, inside the score, with no script", func() {

@@ -30,7 +30,7 @@ func planOf(body string, s searchv1alpha1.IndexSettings, in searchquery.Inputs) 
 	plan, err := searchquery.BuildWith(decode(body), searchquery.KeyedAccess(s), schema, in)
 	Expect(err).NotTo(HaveOccurred())
 	var m map[string]any
-	Expect(json.Unmarshal(plan.Body, &m)).To(Succeed())
+	Expect(json.Unmarshal(plan.Bodies.Search, &m)).To(Succeed())
 	return plan, m
 }
 
@@ -76,7 +76,7 @@ var _ = Describe("The ranking's query", func() {
 		Expect(should).To(ContainSubstring(`{"range":{"popularity":{"gte":50}}}`))
 		Expect(strings.Count(should, `"popularity"`)).To(BeNumerically(">", 2))
 		Expect(toJSON(m["sort"])).To(MatchJSON(`[{"_score": {"order": "desc"}}, {"popularity": {"order": "desc"}}, {"objectID": {"order": "asc"}}]`))
-		Expect(plan.Retry).To(BeTrue())
+		Expect(plan.Shaping.Retry).To(BeTrue())
 	})
 
 	It("leaves a moved criterion exact only when its field has no range of values", func() {
@@ -112,8 +112,8 @@ var _ = Describe("The ranking's query", func() {
 		one := searchquery.KeyedAccess(searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}}})
 		plan, err := searchquery.Build(decode(`{"q": "shoe"}`), one, old)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(plan.Body)).NotTo(ContainSubstring("name.words"))
-		Expect(string(plan.Body)).To(And(ContainSubstring(`{"match_bool_prefix":{"name":`), ContainSubstring(`"highlight":{"encoder":"html","fields":{"name":{}}`)))
+		Expect(string(plan.Bodies.Search)).NotTo(ContainSubstring("name.words"))
+		Expect(string(plan.Bodies.Search)).To(And(ContainSubstring(`{"match_bool_prefix":{"name":`), ContainSubstring(`"highlight":{"encoder":"html","fields":{"name":{}}`)))
 	})
 
 	DescribeTable("highlights the fields a hit returns",
@@ -121,7 +121,7 @@ var _ = Describe("The ranking's query", func() {
 			plan, err := searchquery.Build(decode(body), r, schema)
 			Expect(err).NotTo(HaveOccurred())
 			var m map[string]any
-			Expect(json.Unmarshal(plan.Body, &m)).To(Succeed())
+			Expect(json.Unmarshal(plan.Bodies.Search, &m)).To(Succeed())
 			Expect(toJSON(m["highlight"].(map[string]any)["fields"])).To(MatchJSON(want))
 		},
 		Entry("a browser's, when the policy returns every field", `{"q": "shoe"}`, searchquery.PublicAccess(rankedSettings, searchv1alpha1.PublicSearchPolicy{}),
@@ -140,7 +140,7 @@ var _ = Describe("The answer of a ranked search", func() {
 		// Bands of two words, two ranks, all: typo 5 (base 36), proximity 4 (9),
 		// attribute 3 (3), exact 3 (1). Typo 3 (one typo), proximity 3 (side by side),
 		// attribute 1, exact 1.
-		res, err := searchquery.Shape(plan, []byte(`{"hits": {"total": {"value": 1}, "hits": [
+		res, err := searchquery.Shape(plan.Shaping, []byte(`{"hits": {"total": {"value": 1}, "hits": [
 			{"_id": "a", "_source": {"objectID": "a"}, "sort": [139.0, 98, "a"]}]}}`))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(toJSON(res.Hits[0].Ranking)).To(MatchJSON(`{"words": 2, "typo": 1, "proximity": 3, "attribute": 1, "exact": 1,
@@ -150,7 +150,7 @@ var _ = Describe("The answer of a ranked search", func() {
 	It("marks each value of a field holding several where Elasticsearch marked it, and cuts snippets", func() {
 		plan, _ := planOf(`{"q": "red", "snippets": [{"field": "description", "words": 4}]}`,
 			searchv1alpha1.IndexSettings{SearchableFields: []searchv1alpha1.SearchableField{{Path: "tags"}, {Path: "description"}}}, searchquery.Inputs{})
-		res, err := searchquery.Shape(plan, []byte(`{"hits": {"total": {"value": 1}, "hits": [{"_id": "a",
+		res, err := searchquery.Shape(plan.Shaping, []byte(`{"hits": {"total": {"value": 1}, "hits": [{"_id": "a",
 			"_source": {"objectID": "a", "tags": ["blue", "red & co", "dark red"], "description": "A very light shoe for red roads and long runs"},
 			"highlight": {"tags": ["<em>red</em> &amp; co", "dark <em>red</em>"],
 				"description": ["A very light shoe for <em>red</em> roads and long runs"]}}]}}`))
@@ -167,7 +167,7 @@ var _ = Describe("The answer of a ranked search", func() {
 			plan, _ := planOf(`{"q": "x", "snippets": [{"field": "description", "words": `+itoa(words)+`}]}`, rankedSettings, searchquery.Inputs{})
 			raw, _ := json.Marshal(map[string]any{"hits": map[string]any{"total": map[string]any{"value": 1}, "hits": []any{
 				map[string]any{"_id": "a", "_source": map[string]any{"objectID": "a"}, "highlight": map[string]any{"description": []string{highlighted}}}}}})
-			res, err := searchquery.Shape(plan, raw)
+			res, err := searchquery.Shape(plan.Shaping, raw)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Hits[0].Snippets["description"]).To(Equal(want))
 		},

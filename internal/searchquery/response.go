@@ -35,9 +35,9 @@ type esHit struct {
 	} `json:"inner_hits"`
 }
 
-// Shape turns the Elasticsearch answer of plan's body into the API response (Took is
+// Shape turns the Elasticsearch answer of a plan's search body (Bodies.Search) into the API response (Took is
 // left for the caller, who measures it).
-func Shape(plan Plan, raw []byte) (Response, error) {
+func Shape(plan Shaping, raw []byte) (Response, error) {
 	var res esResponse
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return Response{}, fmt.Errorf("decoding the search answer: %w", err)
@@ -65,7 +65,7 @@ func Shape(plan Plan, raw []byte) (Response, error) {
 }
 
 // hitShaper shapes one hit of the answer, with its highlights, snippets and ranking.
-func (p Plan) hitShaper() func(esHit) (Hit, error) {
+func (p Shaping) hitShaper() func(esHit) (Hit, error) {
 	return func(h esHit) (Hit, error) {
 		hit, err := shapeHit(h, p.highlight)
 		if err == nil && p.explain != nil {
@@ -79,7 +79,7 @@ func (p Plan) hitShaper() func(esHit) (Hit, error) {
 }
 
 // hitsOf is the hits an answer's hit stands for: itself, or its group's with distinct.
-func (p Plan) hitsOf(h esHit, shape func(esHit) (Hit, error)) ([]Hit, error) {
+func (p Shaping) hitsOf(h esHit, shape func(esHit) (Hit, error)) ([]Hit, error) {
 	if p.distinct == nil {
 		hit, err := shape(h)
 		return []Hit{hit}, err
@@ -88,7 +88,7 @@ func (p Plan) hitsOf(h esHit, shape func(esHit) (Hit, error)) ([]Hit, error) {
 }
 
 // shapeAggs reads the facets, their stats and the number of groups.
-func (p Plan) shapeAggs(aggs map[string]json.RawMessage, out *Response) error {
+func (p Shaping) shapeAggs(aggs map[string]json.RawMessage, out *Response) error {
 	if err := shapeFacets(p.facets, aggs, out); err != nil {
 		return err
 	}

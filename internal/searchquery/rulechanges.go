@@ -2,7 +2,6 @@ package searchquery
 
 import (
 	"encoding/json"
-	"maps"
 	"slices"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
@@ -199,13 +198,24 @@ func matchAllRanked(ranked []any) any {
 	return boolQ(map[string][]any{"filter": {all}, "should": ranked})
 }
 
+// promotedOut keeps the promoted records out of the organic hits and the group count
+// (nil without promoted records): by the objectID field rather than by ids, as a filter
+// on an exact-value field is checked from its column, where an ids filter walks the
+// index beside every hit.
+func (m *RuleChanges) promotedOut() any {
+	if m == nil || len(m.Promoted) == 0 {
+		return nil
+	}
+	return map[string]any{"bool": map[string]any{"must_not": []any{objectIDsQuery(m.Promoted)}}}
+}
+
 // arrange is a built body with what the rules change in the organic search (hidden
-// records, the promoted ones out of the hits, the window of page it asks for), the body
-// of the pinned search: the promoted records that pass every filter of the search,
-// whatever the text matches (it only ranks and highlights them), with the same fields
-// and highlights, and the window of organic hits the body asks for. The pinned body is
-// nil without promoted records.
-func (m *RuleChanges) arrange(body searchBody, page Window) (searchBody, []byte, Window, error) {
+// records, the promoted ones out of the hits by promotedOut, the window of page it asks
+// for), the body of the pinned search: the promoted records that pass every filter of
+// the search, whatever the text matches (it only ranks and highlights them), with the
+// same fields and highlights, and the window of organic hits the body asks for. The
+// pinned body is nil without promoted records.
+func (m *RuleChanges) arrange(body searchBody, page Window, promotedOut any) (searchBody, []byte, Window, error) {
 	if m == nil {
 		return body, nil, page, nil
 	}
@@ -221,15 +231,9 @@ func (m *RuleChanges) arrange(body searchBody, page Window) (searchBody, []byte,
 	if body.PostFilter != nil {
 		filter = append(filter, body.PostFilter)
 	}
-	pinned := pinnedBody{Query: boolBody{boolClauses{Filter: filter, MustNot: body.Query.Bool.MustNot}}, Size: len(m.Promoted), Source: body.Source}
-	if body.Highlight != nil {
-		pinned.Highlight = highlightWords(body.Highlight, body.Query.Bool.Must)
-	}
-	// By the objectID field rather than by ids: a filter on an exact-value field is checked
-	// from its column, where an ids filter walks the index beside every hit.
-	exclude := map[string]any{"bool": map[string]any{"must_not": []any{objectIDsQuery(m.Promoted)}}}
-	body = body.withPostFilter(exclude)
-	body.Aggs = excludeFromGroups(body.Aggs, exclude)
+	pinned := pinnedBody{Query: boolBody{boolClauses{Filter: filter, MustNot: body.Query.Bool.MustNot}}, Size: len(m.Promoted), Source: body.Source,
+		Highlight: highlightWords(body.Highlight, body.Query.Bool.Must)}
+	body = body.withPostFilter(promotedOut)
 	organic := m.window(page)
 	body.From, body.Size = organic.From, organic.Size
 	raw, err := json.Marshal(pinned)
@@ -249,30 +253,13 @@ func (m *RuleChanges) window(page Window) Window {
 // rules', not the score's), so the words that mark their fields come from there rather
 // than from a text query scored beside the filter, which would cost a second expansion
 // of the words' typos and prefixes over the index.
-func highlightWords(h map[string]any, words []any) map[string]any {
-	if words == nil {
+func highlightWords(h *highlightBody, words []any) *highlightBody {
+	if h == nil || words == nil {
 		return h
 	}
-	out := make(map[string]any, len(h)+1)
-	for k, v := range h {
-		out[k] = v
-	}
-	out["highlight_query"] = map[string]any{"bool": map[string]any{"should": words}}
-	return out
-}
-
-// excludeFromGroups is aggs with exclude ANDed with the filter of its group count
-// (distinct), if it has one: a promoted record is counted once, in the promoted records.
-func excludeFromGroups(aggs map[string]any, exclude any) map[string]any {
-	g, ok := aggs[groupsAgg].(map[string]any)
-	if !ok {
-		return aggs
-	}
-	g = maps.Clone(g)
-	g["filter"] = map[string]any{"bool": map[string]any{"filter": []any{g["filter"], exclude}}}
-	aggs = maps.Clone(aggs)
-	aggs[groupsAgg] = g
-	return aggs
+	out := *h
+	out.HighlightQuery = map[string]any{"bool": map[string]any{"should": words}}
+	return &out
 }
 
 // objectIDsQuery matches the records of ids by their objectID field (their _id).
@@ -286,7 +273,7 @@ func idsQuery(ids []string) map[string]any {
 
 // ShapePinned turns the answer of a plan's pinned search into hits by objectID, each
 // marked promoted, shaped as the organic hits are (without explain's ranking).
-func ShapePinned(plan Plan, raw []byte) (map[string]Hit, error) {
+func ShapePinned(plan Shaping, raw []byte) (map[string]Hit, error) {
 	var res esResponse
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ func merchBody(q string, r Access, m *RuleChanges) (Plan, map[string]any) {
 	plan, err := BuildWith(Request{Q: q, Explain: Explain{On: !r.Public}}, r, merchSchema, Inputs{RuleChanges: m})
 	Expect(err).NotTo(HaveOccurred())
 	var body map[string]any
-	Expect(json.Unmarshal(plan.Body, &body)).To(Succeed())
+	Expect(json.Unmarshal(plan.Bodies.Search, &body)).To(Succeed())
 	return plan, body
 }
 
@@ -87,14 +87,14 @@ var _ = Describe("The rules' band of the score", func() {
 	It("shows in explain the weight a hit got: boosts matched less buries matched", func() {
 		plan, _ := merchBody("", KeyedAccess(merchSettings), &RuleChanges{Boost: []Weighted{{brandIs("a"), 3}}, Bury: []Weighted{{brandIs("b"), 2}}})
 		for score, want := range map[float64]int{5: 3, 2: 0, 0: -2, 3: 1} {
-			Expect(*plan.explain.ranking([]json.RawMessage{json.RawMessage(jsonOf(score))}, nil).Rules).To(Equal(want), "score %v", score)
+			Expect(*plan.Shaping.explain.ranking([]json.RawMessage{json.RawMessage(jsonOf(score))}, nil).Rules).To(Equal(want), "score %v", score)
 		}
 	})
 
 	It("adds no band, and no rules to explain, without boosts or buries", func() {
 		plan, _ := merchBody("shoe", KeyedAccess(merchSettings), &RuleChanges{Hide: []string{"h"}})
-		Expect(plan.explain.radix.has(critRules)).To(BeFalse())
-		Expect(plan.explain.ranking(nil, nil).Rules).To(BeNil())
+		Expect(plan.Shaping.explain.radix.has(critRules)).To(BeFalse())
+		Expect(plan.Shaping.explain.ranking(nil, nil).Rules).To(BeNil())
 	})
 })
 
@@ -116,7 +116,7 @@ var _ = Describe("What the rules change in a search's body", func() {
 		Expect(body["from"]).To(BeNumerically("==", 3))
 		Expect(body["size"]).To(BeNumerically("==", 7))
 		var pinned map[string]any
-		Expect(json.Unmarshal(plan.Pinned, &pinned)).To(Succeed())
+		Expect(json.Unmarshal(plan.Bodies.Pinned, &pinned)).To(Succeed())
 		q := pinned["query"].(map[string]any)["bool"].(map[string]any)
 		Expect(jsonOf(q["filter"])).To(MatchJSON(`[{"ids": {"values": ["p1", "p2"]}}, {"terms": {"brand.keyword": ["a"]}}]`))
 		Expect(q).NotTo(HaveKey("should"), "their places are the rules': the text does not score them")
@@ -131,39 +131,43 @@ var _ = Describe("What the rules change in a search's body", func() {
 		plan, body := merchBody("shoe", KeyedAccess(merchSettings), &RuleChanges{Promoted: []string{"p"}})
 		Expect(body["from"]).To(BeNumerically("==", 0))
 		Expect(body["size"]).To(BeNumerically("==", 20))
-		Expect(plan.Organic).To(Equal(Window{From: 0, Size: 20}))
+		Expect(plan.Shaping.Organic).To(Equal(Window{From: 0, Size: 20}))
 		plan, body = merchBody("shoe", KeyedAccess(merchSettings), &RuleChanges{Promoted: []string{"p"}, Window: &Window{From: 5, Size: 9}})
 		Expect(body["from"]).To(BeNumerically("==", 5))
 		Expect(body["size"]).To(BeNumerically("==", 9))
-		Expect(plan.Organic).To(Equal(Window{From: 5, Size: 9}))
+		Expect(plan.Shaping.Organic).To(Equal(Window{From: 5, Size: 9}))
 	})
 
 	It("ANDs the promoted records' exclusion with a post_filter the body has already", func() {
 		body := searchBody{PostFilter: brandIs("x")}
-		arranged, _, _, err := (&RuleChanges{Promoted: []string{"p"}}).arrange(body, Window{Size: 20})
+		m := &RuleChanges{Promoted: []string{"p"}}
+		arranged, _, _, err := m.arrange(body, Window{Size: 20}, m.promotedOut())
 		Expect(err).NotTo(HaveOccurred())
 		Expect(body.PostFilter).To(Equal(brandIs("x")), "the body it was given is left as it was")
 		Expect(jsonOf(arranged.PostFilter)).To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"terms": {"objectID": ["p"]}}]}}]}}`))
 	})
 
 	It("passes the promoted records through the shopper's facetFilters (the post_filter), and counts their groups once", func() {
-		body := searchBody{PostFilter: brandIs("x"), Aggs: map[string]any{groupsAgg: map[string]any{"filter": brandIs("x")}}}
-		arranged, pinned, _, err := (&RuleChanges{Promoted: []string{"p"}}).arrange(body, Window{Size: 20})
+		body := searchBody{PostFilter: brandIs("x")}
+		m := &RuleChanges{Promoted: []string{"p"}}
+		_, pinned, _, err := m.arrange(body, Window{Size: 20}, m.promotedOut())
 		Expect(err).NotTo(HaveOccurred())
 		var p map[string]any
 		Expect(json.Unmarshal(pinned, &p)).To(Succeed())
 		Expect(jsonOf(p["query"].(map[string]any)["bool"].(map[string]any)["filter"])).
 			To(MatchJSON(`[{"ids": {"values": ["p"]}}, {"term": {"brand.keyword": "x"}}]`))
-		Expect(jsonOf(body.Aggs[groupsAgg])).To(MatchJSON(`{"filter": {"term": {"brand.keyword": "x"}}}`), "the body it was given is left as it was")
-		Expect(jsonOf(arranged.Aggs[groupsAgg].(map[string]any)["filter"])).
+		groups := (&distinctPlan{field: "group"}).countAgg(selection{"brand": brandIs("x")}, m.promotedOut())
+		Expect(jsonOf(groups["filter"])).
 			To(MatchJSON(`{"bool": {"filter": [{"term": {"brand.keyword": "x"}}, {"bool": {"must_not": [{"terms": {"objectID": ["p"]}}]}}]}}`))
+		Expect(jsonOf((&distinctPlan{field: "group"}).countAgg(selection{"brand": brandIs("x")}, (*RuleChanges)(nil).promotedOut())["filter"])).
+			To(MatchJSON(`{"term": {"brand.keyword": "x"}}`), "without promoted records, the selections alone")
 	})
 
 	It("leaves the body as it was without rules", func() {
 		plain, _ := merchBody("shoe", KeyedAccess(merchSettings), nil)
 		empty, _ := merchBody("shoe", KeyedAccess(merchSettings), &RuleChanges{})
-		Expect(plain.Body).To(MatchJSON(empty.Body))
-		Expect(plain.Pinned).To(BeNil())
+		Expect(plain.Bodies.Search).To(MatchJSON(empty.Bodies.Search))
+		Expect(plain.Bodies.Pinned).To(BeNil())
 	})
 
 	It("refuses enableRules false from a browser, and takes it with a key", func() {

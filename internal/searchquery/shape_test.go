@@ -37,7 +37,7 @@ var _ = Describe("Shaping the answer", func() {
 	It("returns hits without the version field, highlights, facet counts and the total", func() {
 		plan, err := searchquery.Build(decode(`{"q": "red", "facets": ["brand", "inStock"], "limit": 2}`), searchquery.KeyedAccess(settings), schema)
 		Expect(err).NotTo(HaveOccurred())
-		res, err := searchquery.Shape(plan, []byte(`{"took": 3, "hits": {"total": {"value": 42, "relation": "eq"}, "hits": [
+		res, err := searchquery.Shape(plan.Shaping, []byte(`{"took": 3, "hits": {"total": {"value": 42, "relation": "eq"}, "hits": [
 			{"_id": "a", "_source": {"objectID": "a", "name": "Red shoe", "aisleVersion": 7, "big": 12345678901234567890},
 				"highlight": {"name": ["<em>Red</em> shoe"], "description": ["<em>red</em>, not returned"]}},
 			{"_id": "b", "_source": {"objectID": "b", "name": "Blue shoe"}}]},
@@ -54,7 +54,7 @@ var _ = Describe("Shaping the answer", func() {
 	It("answers empty facets for a facet no record holds", func() {
 		plan, err := searchquery.Build(decode(`{"facets": ["brand"]}`), searchquery.KeyedAccess(settings), schema)
 		Expect(err).NotTo(HaveOccurred())
-		res, err := searchquery.Shape(plan, []byte(`{"hits": {"total": {"value": 0}, "hits": []}}`))
+		res, err := searchquery.Shape(plan.Shaping, []byte(`{"hits": {"total": {"value": 0}, "hits": []}}`))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(toJSON(res.Facets)).To(MatchJSON(`{"brand": []}`))
 		Expect(res.Hits).To(BeEmpty())

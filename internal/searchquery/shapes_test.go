@@ -29,7 +29,7 @@ var _ = Describe("Fields that hold no sortable values", func() {
 		p, err := searchquery.Build(decode(body), searchquery.KeyedAccess(oddSettings), odd)
 		Expect(err).NotTo(HaveOccurred())
 		var m map[string]any
-		Expect(json.Unmarshal(p.Body, &m)).To(Succeed())
+		Expect(json.Unmarshal(p.Bodies.Search, &m)).To(Succeed())
 		return m
 	}
 

@@ -156,6 +156,20 @@ func (o hitOrder) sort() []any {
 	return append(keys, map[string]any{indexmapping.ObjectIDField: map[string]any{"order": "asc"}})
 }
 
+// directions are the directions of sort's keys, true for desc: what merging two lists
+// of hits by their sort values needs (distinctmerge.go).
+func (o hitOrder) directions() []bool {
+	out := make([]bool, 0, len(o.before)+len(o.after)+2)
+	for _, k := range o.before {
+		out = append(out, k.order == "desc")
+	}
+	out = append(out, true)
+	for _, k := range o.after {
+		out = append(out, k.order == "desc")
+	}
+	return append(out, false)
+}
+
 // bandClauses are the clauses of the quantized bands: for a field ranked desc, a
 // record's level is the number of thresholds its value reaches; asc, the number it stays
 // below. A record without a value is at level 0.

@@ -74,11 +74,10 @@ var _ = Describe("A search's spec", func() {
 			spec := decided()
 			first := compiled(spec)
 			other := compiled(between(spec))
-			Expect(other.Body).NotTo(MatchJSON(first.Body), "the step between compiles something else")
+			Expect(other.Bodies.Search).NotTo(MatchJSON(first.Bodies.Search), "the step between compiles something else")
 			again := compiled(spec)
-			Expect(again.Body).To(MatchJSON(first.Body))
-			Expect(again.Pinned).To(MatchJSON(first.Pinned))
-			Expect(again.Organic).To(Equal(first.Organic))
+			Expect(again.Bodies).To(Equal(first.Bodies), "every body, byte for byte")
+			Expect(again.Shaping.Organic).To(Equal(first.Shaping.Organic))
 		},
 		Entry("a retry without the last word", func(s searchquery.Spec) searchquery.Spec { return s.Dropping(1) }),
 		Entry("the window a page near the end needs",
@@ -91,16 +90,16 @@ var _ = Describe("A search's spec", func() {
 		Expect(err).NotTo(HaveOccurred())
 		asked, err := searchquery.Build(decode(`{"q": "running shoe", "facets": ["brand"]}`), keyed, schema)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(compiled(spec.WithQuery("running shoe")).Body).To(MatchJSON(asked.Body))
+		Expect(compiled(spec.WithQuery("running shoe")).Bodies.Search).To(MatchJSON(asked.Bodies.Search))
 	})
 
 	It("moves the organic window only of a search the rules change", func() {
 		spec, err := searchquery.Decide(decode(`{"q": "shoe"}`), keyed, schema)
 		Expect(err).NotTo(HaveOccurred())
 		w := searchquery.Window{From: 5, Size: 10}
-		Expect(compiled(spec.Windowed(w)).Organic).To(Equal(spec.Page))
+		Expect(compiled(spec.Windowed(w)).Shaping.Organic).To(Equal(spec.Page))
 		pinned := spec.With(searchquery.Inputs{RuleChanges: &searchquery.RuleChanges{Promoted: []string{"p"}}})
-		Expect(compiled(pinned.Windowed(w)).Organic).To(Equal(w))
-		Expect(compiled(pinned).Organic).To(Equal(spec.Page))
+		Expect(compiled(pinned.Windowed(w)).Shaping.Organic).To(Equal(w))
+		Expect(compiled(pinned).Shaping.Organic).To(Equal(spec.Page))
 	})
 })

@@ -73,7 +73,7 @@ func ForcedFilters(policy searchv1alpha1.PublicSearchPolicy, s Schema) []NamedFi
 
 // RankingOf is the ranking and objectID of the first hit of an answer to a body of
 // plan (nil, "" when it has none): decoded as the search's own hits are.
-func (p Plan) RankingOf(raw []byte) (*Ranking, string, error) {
+func (p Shaping) RankingOf(raw []byte) (*Ranking, string, error) {
 	var res esResponse
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return nil, "", fmt.Errorf("decoding the search answer: %w", err)

@@ -60,7 +60,7 @@ func direct(b *testing.B, sys system) target {
 		must(b, json.Unmarshal(raw, &req))
 		plan, err := searchquery.Build(req, searchquery.KeyedAccess(settings), schema)
 		must(b, err)
-		bodies[i] = plan.Body
+		bodies[i] = plan.Bodies.Search
 	}
 	return func(i int) *http.Request {
 		return post(sys.engineURL+"/"+sys.alias+"/_search", bodies[i%len(bodies)], nil)
