@@ -22,7 +22,9 @@
 //     made against the document as it last saw it (state_group.go). The compare-and-set
 //     that completes a write reserves the next revision for the replica's next write,
 //     which then only reads the document to check that nobody allocated since
-//     (write_reserve.go).
+//     (write_reserve.go). A one-record write sends that compare-and-set beside its
+//     _bulk instead of after it, marking its revision landing (state_land.go,
+//     write_land.go): the two durable writes overlap.
 //   - A replacement fills a new physical index, sets the fence (no new revisions),
 //     waits for pending writes to finish, allocates its revision, moves the alias with
 //     one POST /_aliases (remove + add), clears the fence and deletes the old index
@@ -145,6 +147,7 @@ type Service struct {
 	maps   mappings
 	groups stateGroups
 	held   reservations
+	landed landedRevs
 	counts knownCounts
 	// owner names this replica's reservations.
 	owner string

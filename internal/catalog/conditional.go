@@ -137,8 +137,9 @@ func (s *Service) checkConditional(ctx context.Context, t Target, tk ticket, c C
 }
 
 func (s *Service) conditional(ctx context.Context, t Target, c Conditional, tk ticket) (Receipt, error) {
-	return s.write(ctx, t.Names, tk, func(ctx context.Context, rev int64) (change, error) {
-		return s.compareAndWrite(ctx, t.Names, c, rev)
+	return s.write(ctx, t.Names, tk, func(ctx context.Context, w run) (change, error) {
+		// No landing: a refused compare-and-set would count as a write for staged commits.
+		return s.compareAndWrite(ctx, t.Names, c, w.rev)
 	})
 }
 

@@ -21,7 +21,7 @@ func (s *Service) DeleteMatching(ctx context.Context, t Target, filters []any) (
 	if err != nil {
 		return Receipt{}, fmt.Errorf("encoding a delete by filter: %w", err)
 	}
-	return s.write(ctx, t.Names, s.ticket(ctx, t.Names), func(ctx context.Context, _ int64) (change, error) {
+	return s.write(ctx, t.Names, s.ticket(ctx, t.Names), func(ctx context.Context, _ run) (change, error) {
 		alias := t.Names.Alias()
 		res, err := s.es.DeleteByQuery(alias).Raw(bytes.NewReader(body)).Conflicts(conflicts.Proceed).Refresh(true).Do(ctx)
 		if err != nil {

@@ -26,10 +26,10 @@ func (s *Service) Partial(ctx context.Context, t Target, p Partial, bodyHash str
 		func(tk ticket) error { return s.checkPartial(ctx, t, tk, p.Ops) },
 		func(tk ticket) (Receipt, error) {
 			var rejected []Rejection
-			rec, err := s.write(ctx, t.Names, tk, func(ctx context.Context, rev int64) (change, error) {
+			rec, err := s.write(ctx, t.Names, tk, func(ctx context.Context, w run) (change, error) {
 				var ch change
 				var err error
-				ch, rejected, err = s.applyPartial(ctx, t.Names, p.Ops, rev)
+				ch, rejected, err = s.applyPartial(ctx, t.Names, p.Ops, w)
 				return ch, err
 			})
 			if err == nil {
@@ -82,8 +82,10 @@ type partialRound struct {
 
 // applyPartial is the apply step: rounds of read, apply, conditional write, until no
 // record was changed by another write in between.
-func (s *Service) applyPartial(ctx context.Context, names esnames.Index, ops []PartialOperation, rev int64) (change, []Rejection, error) {
+func (s *Service) applyPartial(ctx context.Context, names esnames.Index, ops []PartialOperation, w run) (change, []Rejection, error) {
+	rev := w.rev
 	byID, ids := opsByRecord(ops)
+	one := len(ids) == 1
 	ch := change{applied: true}
 	var rejected []Rejection
 	var done []written
@@ -95,6 +97,9 @@ func (s *Service) applyPartial(ctx context.Context, names esnames.Index, ops []P
 		}
 		var items []es.BulkItem
 		if err == nil && len(r.writes) > 0 {
+			if one {
+				w.land(ids) // write_land.go: beside the _bulk of the one record
+			}
 			items, err = s.bulkItems(ctx, names.Alias(), true, r.writes)
 		}
 		for id, src := range r.prior {

@@ -32,11 +32,18 @@ func (s *Service) Indexing(ctx context.Context, t Target) (Receipt, error) {
 	if err != nil {
 		return Receipt{}, err
 	}
+	st = st.Prune(s.cfg.Now())
+	// Writes landing are searchable once their records are (state_land.go); this
+	// replica's own landed ones are known to be.
+	done := s.landed.done(t.Names)
+	if err := s.searchableLandings(ctx, t.Names, st, done); err != nil {
+		return Receipt{}, err
+	}
 	n, err := s.Count(ctx, t.Names.Alias())
 	if err != nil {
 		return Receipt{}, err
 	}
-	return Receipt{AcceptedRevision: st.Accepted(), IndexedRevision: st.Prune(s.cfg.Now()).Indexed(), RecordCount: n}, nil
+	return Receipt{AcceptedRevision: st.Accepted(), IndexedRevision: st.IndexedBesides(done), RecordCount: n}, nil
 }
 
 // Get reads one record in real time (GET /records/{objectID}).

@@ -15,6 +15,15 @@ type Lease struct {
 	// Owner names the replica a revision is reserved for, ahead of its next write
 	// (write_reserve.go); empty for a revision allocated to a write.
 	Owner string `json:"owner,omitempty"`
+	// Landing are the records a write is landing at this revision, set by the
+	// compare-and-set sent beside its _bulk (state_land.go): the write counts as one
+	// from then on, and is searchable once a search finds each of them at Rev.
+	Landing []string `json:"landing,omitempty"`
+}
+
+// is reports whether p is the lease l, as it was handed out.
+func (p Lease) is(l Lease) bool {
+	return p.Rev == l.Rev && p.Deadline == l.Deadline && p.Owner == l.Owner && len(p.Landing) == len(l.Landing)
 }
 
 // Fence stops new revisions while a catalog swap moves the alias. It has a deadline too,
@@ -60,13 +69,16 @@ func (s State) Prune(now time.Time) State {
 
 // Indexed is indexedRevision: every revision at or below it is searchable, because no
 // writer of a revision at or below it is still working.
-func (s State) Indexed() int64 {
-	if len(s.Pending) == 0 {
-		return s.Revision
-	}
-	lowest := s.Pending[0].Rev
-	for _, l := range s.Pending[1:] {
-		lowest = min(lowest, l.Rev)
+func (s State) Indexed() int64 { return s.IndexedBesides(nil) }
+
+// IndexedBesides is Indexed with the pending revisions in done counted as searchable:
+// landing writes known to be (state_land.go).
+func (s State) IndexedBesides(done map[int64]bool) int64 {
+	lowest := s.Revision + 1
+	for _, l := range s.Pending {
+		if !done[l.Rev] {
+			lowest = min(lowest, l.Rev)
+		}
 	}
 	return lowest - 1
 }
@@ -100,13 +112,17 @@ func (s State) Reserve(now time.Time, lease time.Duration, owner string) (State,
 // allocating it now.
 func (s State) Holds(now time.Time, l Lease) bool {
 	s = s.Prune(now)
-	return s.Fence == nil && s.Revision == l.Rev && slices.Contains(s.Pending, l)
+	return s.Fence == nil && s.Revision == l.Rev && len(l.Landing) == 0 &&
+		slices.ContainsFunc(s.Pending, func(p Lease) bool { return p.is(l) })
 }
 
 // Release drops the reservation rev, unused, if it is still pending. When nothing was
 // handed out after it, the revision is taken back: no write ever had it, and
 // acceptedRevision left it out, so nobody saw it as a write's.
 func (s State) Release(now time.Time, rev int64) State {
+	if s.landing(rev) {
+		return s // a write's, not a reservation: never taken back
+	}
 	next, err := s.Complete(now, rev, false)
 	if err != nil {
 		return s
@@ -118,16 +134,15 @@ func (s State) Release(now time.Time, rev int64) State {
 }
 
 // Writing reports whether a write holds a revision it was allocated (a reservation is
-// left out: its owner may not write again).
-func (s State) Writing() bool {
-	return slices.ContainsFunc(s.Pending, func(l Lease) bool { return l.Owner == "" })
-}
+// left out: its owner may not write again; so is a landing write, done but for its
+// completion as a rule, state_land.go).
+func (s State) Writing() bool { return s.writingBesides(0) }
 
 // Accepted is acceptedRevision: the last revision handed out, leaving out the
-// reservations on top of it, which no write has used yet.
+// reservations on top of it, which no write has used yet (a landing one has).
 func (s State) Accepted() int64 {
 	r := s.Revision
-	for r > 0 && slices.ContainsFunc(s.Pending, func(l Lease) bool { return l.Rev == r && l.Owner != "" }) {
+	for r > 0 && slices.ContainsFunc(s.Pending, func(l Lease) bool { return l.Rev == r && l.Owner != "" && len(l.Landing) == 0 }) {
 		r--
 	}
 	return r

@@ -35,8 +35,11 @@ func (s *Service) Upsert(ctx context.Context, t Target, records []Record) (Recei
 		s.giveBack(t.Names, tk)
 		return Receipt{}, err
 	}
-	return s.write(ctx, t.Names, tk, func(ctx context.Context, rev int64) (change, error) {
-		added, err := s.upsertOrUndo(ctx, t.Names.Alias(), records, rev)
+	return s.write(ctx, t.Names, tk, func(ctx context.Context, w run) (change, error) {
+		if len(records) == 1 {
+			w.land([]string{records[0].ID})
+		}
+		added, err := s.upsertOrUndo(ctx, t.Names.Alias(), records, w.rev)
 		return change{applied: true, added: added}, err
 	})
 }
@@ -44,7 +47,7 @@ func (s *Service) Upsert(ctx context.Context, t Target, records []Record) (Recei
 // Delete removes one record (DELETE /records/{objectID}); an absent record is a no-op
 // write that still gets its revision and receipt.
 func (s *Service) Delete(ctx context.Context, t Target, objectID string) (Receipt, error) {
-	return s.write(ctx, t.Names, s.ticket(ctx, t.Names), func(ctx context.Context, _ int64) (change, error) {
+	return s.write(ctx, t.Names, s.ticket(ctx, t.Names), func(ctx context.Context, _ run) (change, error) {
 		added, err := s.bulkWrite(ctx, t.Names.Alias(), []BulkOp{{ID: objectID, Delete: true}})
 		return change{applied: true, added: added}, err
 	})
@@ -72,7 +75,8 @@ func (s *Service) ticket(ctx context.Context, names esnames.Index) ticket {
 	s.groups.of(names.Control()).remember(st, v)
 	now := s.cfg.Now()
 	usable := st.Holds(now, l)
-	return ticket{lease: l, usable: usable, alone: usable && len(st.Prune(now).Pending) == 1}
+	// This replica's landed writes are done: they leave the ticket alone.
+	return ticket{lease: l, usable: usable, alone: usable && st.Prune(now).pendingBesides(s.landed.done(names)) == 1}
 }
 
 // giveBack takes back the ticket of a request refused by its checks (step 2): a usable
@@ -96,17 +100,20 @@ type change struct {
 // write runs steps 3 to 5: apply under a revision, the ticket's or a fresh one, then
 // finish or conclude. apply's context ends before the lease does, so a write never lands
 // after its revision was given up.
-func (s *Service) write(ctx context.Context, names esnames.Index, tk ticket, apply func(context.Context, int64) (change, error)) (Receipt, error) {
+func (s *Service) write(ctx context.Context, names esnames.Index, tk ticket, apply func(context.Context, run) (change, error)) (Receipt, error) {
 	g, err := s.begin(ctx, names, tk)
 	if err != nil {
 		return Receipt{}, err
 	}
 	applyCtx, cancel := context.WithDeadline(ctx, time.UnixMilli(g.lease.Deadline).Add(-s.cfg.WriteLease/6))
-	ch, err := apply(applyCtx, g.lease.Rev)
+	ln := s.newLanding(ctx, names, g.lease.Rev)
+	ch, err := apply(applyCtx, run{rev: g.lease.Rev, land: ln.start})
 	cancel()
+	landed := ln.wait()
 	if err != nil {
 		// The revision is released; whether anything landed is unknown, so it does
-		// not count as a write either way (no 202 was given).
+		// not count as a write either way (no 202 was given), unless its landing
+		// counted it already (write_land.go).
 		_ = s.finish(context.WithoutCancel(ctx), names, g.lease.Rev)
 		return Receipt{}, err
 	}
@@ -115,6 +122,9 @@ func (s *Service) write(ctx context.Context, names esnames.Index, tk ticket, app
 			return Receipt{}, err
 		}
 		return Receipt{}, ErrVersionConflict
+	}
+	if landed {
+		return s.concludeLanded(ctx, names, g, ch, ln.st)
 	}
 	return s.conclude(ctx, names, g, ch)
 }
@@ -135,12 +145,13 @@ func (s *Service) begin(ctx context.Context, names esnames.Index, tk ticket) (gr
 		return grant{lease: tk.lease, reserved: true, alone: tk.alone}, nil
 	}
 	stale := tk.lease.Rev
+	landed := s.landed.done(names)
 	var g grant
 	err := wait.For(ctx, s.cfg.FenceLease, func() error {
 		var fenced error
 		_, err := s.Update(ctx, names, func(st State) (State, error) {
 			var next State
-			next, g, fenced = s.allocate(st, stale)
+			next, g, fenced = s.allocate(st, stale, landed)
 			if fenced != nil && stale == 0 {
 				return st, fenced
 			}
@@ -157,17 +168,17 @@ func (s *Service) begin(ctx context.Context, names esnames.Index, tk ticket) (gr
 	return g, nil
 }
 
-// allocate releases the reservation stale (0: none) and allocates a revision. Under a
-// live fence it allocates nothing, but the release is still to be written: the swap's
-// drain waits for it.
-func (s *Service) allocate(st State, stale int64) (State, grant, error) {
+// allocate releases the reservation stale (0: none) and allocates a revision, alone when
+// nothing but this replica's landed writes is pending. Under a live fence it allocates
+// nothing, but the release is still to be written: the swap's drain waits for it.
+func (s *Service) allocate(st State, stale int64, landed map[int64]bool) (State, grant, error) {
 	now := s.cfg.Now()
 	released := st.Release(now, stale).Prune(now)
 	next, l, err := released.Allocate(now, s.cfg.WriteLease)
 	if err != nil {
 		return released, grant{}, err
 	}
-	return next, grant{lease: l, alone: len(released.Pending) == 0}, nil
+	return next, grant{lease: l, alone: released.pendingBesides(landed) == 0}, nil
 }
 
 // finish (step 5) removes rev, whose write applied nothing, from the pending revisions.

@@ -112,11 +112,15 @@ func (s *Service) release(ctx context.Context, names esnames.Index, l Lease) {
 	})
 }
 
-// ReleaseReservations gives up the revisions this replica holds reserved, so that a
-// replica shutting down does not hold up indexedRevision and catalog swaps until their
+// ReleaseReservations gives up the revisions this replica holds reserved, and
+// completes those it landed, so that a replica shutting down does not hold up indexedRevision and catalog swaps until their
 // leases end. Writes after it still work.
 func (s *Service) ReleaseReservations(ctx context.Context) {
 	for _, h := range s.held.takeAll() {
 		s.release(ctx, h.names, h.lease)
+	}
+	// Landed writes are complete but for their compare-and-set (write_land.go).
+	for _, set := range s.landed.takeAll() {
+		s.completeLandedRevs(ctx, set.names, set.revs)
 	}
 }
