@@ -167,6 +167,15 @@ var _ = Describe("Why not (issue 36)", Ordered, func() {
 		Expect(a.detail("ranked")).To(Equal(map[string]any{"criterion": "custom", "field": "popularity", "objectID": "r1", "above": 50.0, "value": 10.0}))
 	})
 
+	It("answers for the search as it settled, when matchingStrategy all dropped a word that matched nothing", func() {
+		a := whyNot(ci, `{"q": "linen shirt zebra", "matchingStrategy": "all", "limit": 1}`, "r2")
+		Expect(a.Hits[0].ObjectID).To(Equal("r1"))
+		Expect(a.WhyNot.Position).NotTo(BeNil(), "the search without zebra matches it")
+		Expect(*a.WhyNot.Position).To(Equal(2))
+		Expect(a.reasons()).To(Equal([]string{"ranked"}))
+		Expect(a.detail("ranked")).To(Equal(map[string]any{"criterion": "custom", "field": "popularity", "objectID": "r1", "above": 50.0, "value": 10.0}))
+	})
+
 	It("policy: says a keyed search shows the record that public search, under the index's policy, would not", func() {
 		a := whyNot(ci, `{"q": "cedar box"}`, "p2")
 		Expect(*a.WhyNot.Position).To(Equal(2))

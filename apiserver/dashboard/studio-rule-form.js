@@ -1,8 +1,8 @@
 // The rules editor's form as data: a rule written from the form's fields and back. Pure
 // functions of values, so what the form means is in one place. The form edits every
-// condition, the first validity window, the pins, the hidden records, one boost, one bury,
-// the query searched instead and a banner; whatever else a rule holds (more windows,
-// words removed from the query, filters, rendering content) is kept as it was.
+// condition, every validity window, the pins, the hidden records, every boost and bury,
+// the query searched instead and a banner; whatever else a rule holds (words removed
+// from the query, filters, rendering content) is kept as it was.
 
 import { parseFilters, parseList } from "./studio-preview.js";
 
@@ -80,9 +80,15 @@ export function conditionsOf(list) {
 // conditionValues is the form's values for one condition; a filter filterText cannot
 // write is shown as its JSON, read-only, and kept.
 export function conditionValues(cond = {}) {
-  const t = filterText(cond.filters);
-  return { pattern: cond.pattern || "", anchoring: cond.anchoring || "contains", filters: t ?? JSON.stringify(cond.filters),
-    context: cond.context || "", kept: t === null ? cond.filters : undefined };
+  const f = filterShown(cond.filters);
+  return { pattern: cond.pattern || "", anchoring: cond.anchoring || "contains", filters: f.text, context: cond.context || "", kept: f.kept };
+}
+
+// filterShown is a filter as the form shows it: filterText's text, or, for a filter
+// filterText cannot write, its JSON and the filter itself, kept as it is.
+function filterShown(f) {
+  const t = filterText(f);
+  return { text: t ?? JSON.stringify(f), kept: t === null ? f : undefined };
 }
 
 // ruleOf is the rule the form's values v describe, on top of base (the rule as loaded,
@@ -97,9 +103,7 @@ export function ruleOf(v, base = {}) {
   const conditions = conditionsOf(v.conditions || []);
   if (conditions) rule.conditions = conditions;
   else delete rule.conditions;
-  const window = { ...((base.validity || [])[0] || {}), from: toTime(v.from), until: toTime(v.until) };
-  for (const k of ["from", "until"]) if (!window[k]) delete window[k];
-  const windows = [...(Object.keys(window).length ? [window] : []), ...(base.validity || []).slice(1)];
+  const windows = windowsOf(v.windows || []);
   if (windows.length) rule.validity = windows;
   else delete rule.validity;
   rule.consequence = consequenceOf(v, base.consequence || {});
@@ -114,11 +118,8 @@ function consequenceOf(v, base) {
   const hide = parseList(v.hide);
   set("hide", hide, !hide.length);
   if (!(v.keep || {}).query) set("query", { replace: v.replace.trim() }, !v.replace.trim());
-  for (const k of ["boost", "bury"]) {
-    if ((v.keep || {})[k]) continue;
-    const f = named(k === "boost" ? "Boost" : "Bury", () => filterOf(v[k]));
-    const others = (base[k] || []).slice(1);
-    const list = f ? [{ ...((base[k] || [])[0] || {}), filter: f }, ...others] : others;
+  for (const [k, noun] of [["boost", "Boost"], ["bury", "Bury"]]) {
+    const list = weightedOf(v[k] || [], noun);
     set(k, list, !list.length);
   }
   const data = { ...(isObject(base.userData) ? base.userData : {}) };
@@ -127,6 +128,39 @@ function consequenceOf(v, base) {
   set("userData", data, !Object.keys(data).length);
   if (base.userData !== undefined && !isObject(base.userData)) c.userData = base.userData;
   return c;
+}
+
+// windowsOf is the rule's validity windows, in the form's order, each of the form's
+// values {from, until}; a window without either bound is refused (it would mean always).
+export function windowsOf(list) {
+  return list.map((w, i) => named(`Validity window ${i + 1}`, () => {
+    const out = {};
+    if (w.from) out.from = toTime(w.from);
+    if (w.until) out.until = toTime(w.until);
+    if (!Object.keys(out).length) throw new Error("give it a start or an end, or remove it");
+    return out;
+  }));
+}
+
+export const windowValues = (w) => ({ from: toLocal(w.from), until: toLocal(w.until) });
+
+// weightedOf is the rule's boosts (or buries), each of the form's values {filter
+// (filterOf's text), weight, kept (a filter the form cannot write, as loaded)}; the
+// default weight, 1, is left out.
+export function weightedOf(list, noun) {
+  return list.map((w, i) => named(`${noun} ${i + 1}`, () => {
+    const filter = w.kept || filterOf(w.filter);
+    if (!filter) throw new Error("give it a filter, or remove it");
+    const weight = Number(w.weight);
+    if (!Number.isInteger(weight) || weight < 1 || weight > 10) throw new Error("its weight is a whole number from 1 to 10");
+    return weight === 1 ? { filter } : { filter, weight };
+  }));
+}
+
+// weightedValues is the form's values for one boost or bury (filterShown's filter).
+export function weightedValues(w) {
+  const f = filterShown(w.filter);
+  return { filter: f.text, weight: String(w.weight ?? 1), kept: f.kept };
 }
 
 const isObject = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
@@ -141,29 +175,23 @@ function named(field, read) {
 
 // valuesOf is the form's values for rule, and notes on what the form does not show.
 export function valuesOf(rule) {
-  const window = (rule.validity || [])[0] || {};
   const c = rule.consequence || {};
   const notes = [];
   const keep = {};
-  const text = (f, what, field) => {
-    const t = filterText(f);
-    if (t === null) {
-      keep[field] = true;
-      notes.push(`${what} is a filter this form cannot show; it is kept as it is.`);
-    }
-    return t || "";
-  };
   const v = {
     id: rule.objectID || "", description: rule.description || "", enabled: rule.enabled !== false,
-    conditions: (rule.conditions && rule.conditions.length ? rule.conditions : [{}]).map(conditionValues), from: toLocal(window.from), until: toLocal(window.until),
+    conditions: (rule.conditions && rule.conditions.length ? rule.conditions : [{}]).map(conditionValues),
+    windows: (rule.validity || []).map(windowValues),
     pins: pinsText(c.promote), hide: (c.hide || []).join(", "),
-    boost: text(((c.boost || [])[0] || {}).filter, "The boost", "boost"), bury: text(((c.bury || [])[0] || {}).filter, "The bury", "bury"),
+    boost: (c.boost || []).map(weightedValues), bury: (c.bury || []).map(weightedValues),
     replace: (c.query && c.query.replace) || "",
     banner: isObject(c.userData) && typeof c.userData.banner === "string" ? c.userData.banner : "",
   };
   v.keep = keep;
-  v.conditions.forEach((c, i) => c.kept && notes.push(`Condition ${i + 1}'s filter is one this form cannot write; it is shown as it is and kept.`));
-  if ((rule.validity || []).length > 1) notes.push(`${rule.validity.length - 1} more validity windows are kept as they are.`);
+  // Not numbered: the groups are renumbered as they are added and removed.
+  if ([...v.conditions, ...v.boost, ...v.bury].some((x) => x.kept)) {
+    notes.push("A filter shown as JSON is one this form cannot write; it is read-only and kept as it is.");
+  }
   if (c.query && c.query.remove) {
     keep.query = true;
     notes.push("The words it removes from the query are kept as they are.");

@@ -1,7 +1,8 @@
 // The studio's rules editor: the index's rules listed (either key; studio-rules-list.js),
 // and with a write key edited, deleted, and drafted in a form tried on the preview's
 // query before saving: the page with the draft and without it (studio-rule-compare.js).
-// The form's meaning is in studio-rule-form.js, its conditions in studio-rule-conditions.js.
+// The form's meaning is in studio-rule-form.js, its conditions in studio-rule-conditions.js,
+// its validity windows, boosts and buries in studio-rule-lists.js.
 
 import { el } from "./ui.js";
 import { api, indexPath, announce, showError } from "./studio-api.js";
@@ -9,14 +10,15 @@ import { previewRequest } from "./studio-preview.js";
 import { ruleOf, valuesOf, withPin, withHidden } from "./studio-rule-form.js";
 import { renderCompare, hideCompare } from "./studio-rule-compare.js";
 import { showConditions, conditionsShown, firstPattern, setupConditions } from "./studio-rule-conditions.js";
+import { windows, boosts, buries, setupLists } from "./studio-rule-lists.js";
 import { loadRules, setupRulesList } from "./studio-rules-list.js";
 
 export { loadRules };
 
 const $ = (id) => document.getElementById(id);
 // The form's fields, by the name ruleOf reads them under.
-const FIELDS = { id: "rule-id", description: "rule-description", from: "rule-from", until: "rule-until", pins: "rule-pins",
-  hide: "rule-hide", boost: "rule-boost", bury: "rule-bury", replace: "rule-replace", banner: "rule-banner" };
+const FIELDS = { id: "rule-id", description: "rule-description", pins: "rule-pins", hide: "rule-hide", replace: "rule-replace",
+  banner: "rule-banner" };
 let base = {}; // the rule as loaded into the form ({} for a new one)
 let keep = {}; // the fields the form shows but cannot edit (valuesOf's keep)
 let tries = 0; // the latest try; an older one answering late is not shown
@@ -24,7 +26,8 @@ let changed = async () => {};
 
 function formValues() {
   const v = Object.fromEntries(Object.entries(FIELDS).map(([k, id]) => [k, $(id).value]));
-  return { ...v, conditions: conditionsShown(), enabled: $("rule-enabled").checked, keep };
+  return { ...v, conditions: conditionsShown(), windows: windows.shown(), boost: boosts.shown(), bury: buries.shown(),
+    enabled: $("rule-enabled").checked, keep };
 }
 
 // load puts rule into the form, with notes on what the form keeps but does not show.
@@ -34,7 +37,9 @@ function load(rule) {
   keep = values.keep;
   for (const [k, id] of Object.entries(FIELDS)) $(id).value = values[k];
   showConditions(values.conditions);
-  for (const k of ["boost", "bury"]) $(FIELDS[k]).readOnly = !!keep[k];
+  windows.show(values.windows);
+  boosts.show(values.boost);
+  buries.show(values.bury);
   $("rule-replace").readOnly = !!keep.query;
   $("rule-enabled").checked = values.enabled;
   $("rule-id").readOnly = !!rule.objectID;
@@ -145,6 +150,7 @@ export function setupRules(onChange) {
   changed = onChange;
   setupRulesList(rowButtons);
   setupConditions();
+  setupLists();
   $("rule-form").addEventListener("submit", (e) => {
     e.preventDefault();
     tryRule();

@@ -37,10 +37,7 @@ func (s *Service) Preview(ctx context.Context, alias string, access searchquery.
 		}
 		jobs[i] = j
 	}
-	s.drive(ctx, jobs)
-	for _, j := range jobs {
-		s.addWhyNot(ctx, j, access, req)
-	}
+	s.driveWhyNot(ctx, jobs, access, req)
 	if err := errors.Join(jobs[0].err, jobs[1].err); err != nil {
 		return Preview{}, err
 	}

@@ -70,17 +70,9 @@ func (s *Service) Search(ctx context.Context, alias string, access searchquery.A
 	if err != nil {
 		return searchquery.Response{}, err
 	}
-	s.drive(ctx, []*job{j})
-	s.addWhyNot(ctx, j, access, req)
+	s.driveWhyNot(ctx, []*job{j}, access, req)
 	j.res.Took = time.Since(start).Milliseconds()
 	return j.res, j.err
-}
-
-// addWhyNot adds to the answer of j, once it ran, why explain's objectID is not on its page.
-func (s *Service) addWhyNot(ctx context.Context, j *job, access searchquery.Access, req searchquery.Request) {
-	if j.err == nil && req.Explain.ObjectID != "" {
-		j.res.WhyNot, j.err = s.whyNot(ctx, j, access, req)
-	}
 }
 
 // prepare decides a search once: it validates the request (searchquery.Decide), then

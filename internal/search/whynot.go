@@ -1,48 +1,112 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/aislehq/aisle/internal/es"
+	"github.com/aislehq/aisle/internal/merch"
 	"github.com/aislehq/aisle/internal/searchquery"
 	"github.com/aislehq/aisle/internal/whynot"
 )
 
-// errWhyNotAlone refuses explain's objectID in a multi-search: its two extra searches
-// are for one search at a time.
+// errWhyNotAlone refuses explain's objectID in a multi-search: its extra searches are
+// for one search at a time.
 var errWhyNotAlone = fmt.Errorf("%w: explain.objectID: why not is answered by a single search (POST /search), not in a multi-search", searchquery.ErrInvalid)
 
-// whyNot says where explain's objectID is for the search j ran and what keeps it off
-// the page (internal/whynot): three more searches, sent together in one _msearch.
-func (s *Service) whyNot(ctx context.Context, j *job, access searchquery.Access, req searchquery.Request) (*searchquery.WhyNot, error) {
+// whyNotPlan is what why not's searches are built from: a job's plan and what its
+// rules change, copied before the job runs, so that they are sent beside it.
+type whyNotPlan struct {
+	alias string
+	spec  searchquery.Spec
+	plan  searchquery.Plan
+	merch merch.Outcome
+}
+
+func planOf(j *job) whyNotPlan {
+	return whyNotPlan{alias: j.alias, spec: j.spec, plan: j.plan, merch: j.merch}
+}
+
+// whyNotAsked is what why not asked for one plan, and the answers.
+type whyNotAsked struct {
+	body    []byte // the plan's body the searches were built from
+	checks  []whynot.Check
+	group   string
+	answers [][]byte
+	errs    []error
+	err     error // building the searches failed
+}
+
+// driveWhyNot runs jobs (drive) and, with explain's objectID, says in each answer where
+// that record is and what keeps it off the page (internal/whynot). Its searches read a
+// job's plan, not its answer, so they are sent at once, beside the job's own rounds; a
+// job whose retries dropped words (another plan) asks again, of the plan it settled on.
+func (s *Service) driveWhyNot(ctx context.Context, jobs []*job, access searchquery.Access, req searchquery.Request) {
+	if req.Explain.ObjectID == "" {
+		s.drive(ctx, jobs)
+		return
+	}
+	asks := make([]chan whyNotAsked, len(jobs))
+	for i, j := range jobs {
+		asks[i] = make(chan whyNotAsked, 1)
+		p := planOf(j)
+		go func() { asks[i] <- s.askWhyNot(ctx, p, access, req) }()
+	}
+	s.drive(ctx, jobs)
+	for i, j := range jobs {
+		asked := <-asks[i]
+		if j.err != nil {
+			continue
+		}
+		if !bytes.Equal(asked.body, j.plan.Bodies.Search) {
+			asked = s.askWhyNot(ctx, planOf(j), access, req)
+		}
+		j.res.WhyNot, j.err = whyNotOf(j, asked, access, req)
+	}
+}
+
+// askWhyNot sends why not's searches for p, in one _msearch: the record's checks, its
+// ranking under the search and, unless a rule pins or hides it, the search's first hits.
+func (s *Service) askWhyNot(ctx context.Context, p whyNotPlan, access searchquery.Access, req searchquery.Request) whyNotAsked {
+	a := whyNotAsked{body: p.plan.Bodies.Search}
 	id := req.Explain.ObjectID
-	schema, err := s.Schema(ctx, j.alias)
+	schema, err := s.Schema(ctx, p.alias)
 	if err != nil {
-		return nil, err
+		a.err = err
+		return a
 	}
-	checks, err := whyNotChecks(j, access, req, schema)
+	if a.checks, a.err = whyNotChecks(p, access, req, schema); a.err != nil {
+		return a
+	}
+	if p.plan.Shaping.Grouped() && access.Settings.Distinct != nil {
+		a.group = string(access.Settings.Distinct.Field)
+	}
+	window := whynot.NeedsWindow(pinnedAt(p.merch.Pins, id), p.merch.HiddenBy[id])
+	bodies, err := whyNotBodies(p, id, a.checks, a.group, window)
 	if err != nil {
-		return nil, err
+		a.err = err
+		return a
 	}
-	group := ""
-	if j.plan.Shaping.Grouped() && access.Settings.Distinct != nil {
-		group = string(access.Settings.Distinct.Field)
+	a.answers, a.errs = s.send(ctx, slices.Repeat([]string{p.alias}, len(bodies)), bodies)
+	return a
+}
+
+// whyNotOf decides, from what was asked and the answer of j, where explain's objectID
+// is for j's search.
+func whyNotOf(j *job, a whyNotAsked, access searchquery.Access, req searchquery.Request) (*searchquery.WhyNot, error) {
+	id := req.Explain.ObjectID
+	if a.err != nil {
+		return nil, a.err
 	}
-	known := pageFacts(j, id)
-	bodies, err := whyNotBodies(j.plan.Bodies.Search, id, checks, group, whynot.NeedsWindow(known))
-	if err != nil {
-		return nil, err
-	}
-	answers, errs := s.send(ctx, slices.Repeat([]string{j.alias}, len(bodies)), bodies)
-	if err := errors.Join(errs...); errors.Is(err, es.ErrNotFound) {
+	if err := errors.Join(a.errs...); errors.Is(err, es.ErrNotFound) {
 		return &searchquery.WhyNot{ObjectID: id, Reasons: []searchquery.Reason{{Reason: whynot.ReasonNotFound, Detail: map[string]any{}}}}, nil
 	} else if err != nil {
 		return nil, fmt.Errorf("asking why %q is not on the page: %w", id, err)
 	}
-	f, err := whyNotFacts(known, access, req, checks, group, j.plan.Shaping, answers)
+	f, err := whyNotFacts(pageFacts(j, id), access, req, a.checks, a.group, j.plan.Shaping, a.answers)
 	if err != nil {
 		return nil, err
 	}
@@ -51,33 +115,38 @@ func (s *Service) whyNot(ctx context.Context, j *job, access searchquery.Access,
 }
 
 // whyNotBodies are the searches of why not: the record's checks, its ranking under the
-// search, and (with window) the search's first hits.
-func whyNotBodies(body []byte, id string, checks []whynot.Check, group string, window bool) ([][]byte, error) {
+// search, and (with window) the search's first hits. The window reads IDs alone, so it
+// is the search compiled without explain, which names no clause.
+func whyNotBodies(p whyNotPlan, id string, checks []whynot.Check, group string, window bool) ([][]byte, error) {
 	c, err := whynot.Checks(id, checks)
 	if err != nil {
 		return nil, err
 	}
-	probe, err := whynot.Probe(body, id)
+	probe, err := whynot.Probe(p.plan.Bodies.Search, id)
 	if err != nil {
 		return nil, err
 	}
 	if !window {
 		return [][]byte{c, probe}, nil
 	}
-	w, err := whynot.Window(body, group)
+	plain, err := searchquery.Compile(p.spec.Unexplained())
+	if err != nil {
+		return nil, err
+	}
+	w, err := whynot.Window(plain.Bodies.Search, group)
 	return [][]byte{c, probe, w}, err
 }
 
 // whyNotChecks are the parts of the search the record is tested against alone: the
 // text, each query word, each filter, each rule's filters and the public policy's.
-func whyNotChecks(j *job, access searchquery.Access, req searchquery.Request, schema searchquery.Schema) ([]whynot.Check, error) {
+func whyNotChecks(p whyNotPlan, access searchquery.Access, req searchquery.Request, schema searchquery.Schema) ([]whynot.Check, error) {
 	var checks []whynot.Check
-	if text, err := whynot.TextQuery(j.plan.Bodies.Search); err != nil {
+	if text, err := whynot.TextQuery(p.plan.Bodies.Search); err != nil {
 		return nil, err
 	} else if text != nil {
 		checks = append(checks, whynot.Check{Kind: whynot.KindText, Name: "q", Query: text})
 	}
-	for _, w := range queryWords(j.merch.Query, j.res.IgnoredWords) {
+	for _, w := range queryWords(p.merch.Query, p.plan.Shaping.IgnoredWords) {
 		plan, err := searchquery.Build(searchquery.Request{Q: w, MatchingStrategy: searchquery.StrategyAll, TypoTolerance: req.TypoTolerance}, access, schema)
 		if err != nil {
 			return nil, err
@@ -95,9 +164,9 @@ func whyNotChecks(j *job, access searchquery.Access, req searchquery.Request, sc
 	for _, n := range named {
 		checks = append(checks, whynot.Check{Kind: whynot.KindFilter, Name: n.Name, Query: n.Query})
 	}
-	if m := j.merch.RuleChanges; m != nil {
+	if m := p.merch.RuleChanges; m != nil {
 		for i, q := range m.Filters {
-			checks = append(checks, whynot.Check{Kind: whynot.KindRule, Name: j.merch.FilteredBy[i], Query: q})
+			checks = append(checks, whynot.Check{Kind: whynot.KindRule, Name: p.merch.FilteredBy[i], Query: q})
 		}
 	}
 	if !access.Public {
@@ -129,12 +198,18 @@ func pageFacts(j *job, id string) whynot.Facts {
 			f.Last, f.LastID = h.Ranking, h.ObjectID
 		}
 	}
-	for _, p := range j.merch.Pins {
+	f.Pinned = pinnedAt(j.merch.Pins, id)
+	return f
+}
+
+// pinnedAt is the position a rule pins id at (0: none does).
+func pinnedAt(pins []merch.Pin, id string) int {
+	for _, p := range pins {
 		if p.ObjectID == id {
-			f.Pinned = p.Position
+			return p.Position
 		}
 	}
-	return f
+	return 0
 }
 
 // whyNotFacts adds to f (pageFacts) what the answers of the checks, the probe and the

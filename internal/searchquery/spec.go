@@ -102,6 +102,14 @@ func (s Spec) Windowed(w Window) Spec {
 	return s
 }
 
+// Unexplained is s without explain: the same query, filters and order, its hits without
+// a ranking and its clauses without names, whose matched_queries a backend works out
+// for every match (why not's window, which reads IDs alone).
+func (s Spec) Unexplained() Spec {
+	s.req.Explain = Explain{}
+	return s
+}
+
 // Grouped reports a search that groups its hits (distinct).
 func (s Spec) Grouped() bool { return s.distinct != nil }
 

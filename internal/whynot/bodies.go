@@ -1,13 +1,13 @@
 // Package whynot decides why a record is not on a search's page (a search's
-// explain: {objectID}): from two Elasticsearch searches beside the search itself, sent
-// together, and pure functions over their answers. The probe is the search's own body
-// narrowed to the record (its ranking, if the search matches it at all). The checks are
-// a search of the record alone, whose aggregation tests it against each part of the
-// search alone: the text,
-// each query word, each filter (the request's, a secured key's, facetFilters, a rule's,
-// the public policy's). The window is the search's own body for its first MaxWindow hits,
-// IDs only: the record's position, or the record of its group shown instead. The three
-// are sent together, in one _msearch.
+// explain: {objectID}): from three Elasticsearch searches, sent together in one _msearch
+// beside the search itself (they read its plan, not its answer), and pure functions over
+// their answers. The probe is the search's own body narrowed to the record (its ranking,
+// if the search matches it at all). The checks are a search of the record alone, whose
+// aggregation tests it against each part of the search alone: the text, each query word,
+// each filter (the request's, a secured key's, facetFilters, a rule's, the public
+// policy's). The window is the search's body, compiled without explain, for its first
+// MaxWindow hits, IDs only: the record's position, or the record of its group shown
+// instead.
 package whynot
 
 import (

@@ -80,12 +80,13 @@ func Decide(f Facts) searchquery.WhyNot {
 	return w
 }
 
-// NeedsWindow reports whether deciding needs the window: not when the record is on
-// the page, pinned or hidden (Position and Decide read the page, the pin, the rule),
-// only f's Page, Pinned and HiddenBy known yet. When the search does not match the
-// record the window cannot hold it either, but that is known only with the probe.
-func NeedsWindow(f Facts) bool {
-	return !slices.Contains(f.Page, f.ObjectID) && f.Pinned == 0 && f.HiddenBy == ""
+// NeedsWindow reports whether deciding may need the window: not when a rule pins the
+// record (at pinned, 0 none) or hides it (hiddenBy, "" none), as Position and Decide
+// read the pin or the rule. The window is sent beside the search itself, before its
+// page is known: for a record on the page, or one the search does not match, it is
+// read for nothing.
+func NeedsWindow(pinned int, hiddenBy string) bool {
+	return pinned == 0 && hiddenBy == ""
 }
 
 // Position is the record's 1-based position for the request: on the page, where a rule

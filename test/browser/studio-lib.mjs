@@ -87,6 +87,30 @@ export async function tabUntil(page, selector, n = 80) {
   return false;
 }
 
+// press reaches selector by Tab (at most n presses) and presses Enter on it.
+export async function press(page, selector, n = 120) {
+  if (!(await tabUntil(page, selector, n))) throw new Error(`Tab never reached ${selector}`);
+  await page.keyboard.press("Enter");
+}
+
+// enter focuses selector and presses Enter on it; it says where the focus went after
+// and what the status line said (focusAndStatus).
+export async function enter(page, selector) {
+  await page.focus(selector);
+  await page.keyboard.press("Enter");
+  return focusAndStatus(page);
+}
+
+// focusAndStatus is the focused element's id and the status line's text.
+export const focusAndStatus = (page) =>
+  page.evaluate(() => ({ focus: document.activeElement.id, status: document.getElementById("status").textContent }));
+
+// retype replaces a field's text from the keyboard.
+export async function retype(page, selector, text) {
+  await page.focus(selector);
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type(text);
+}
 
 // run runs the scenario argv[2] names and prints what it saw, closing Chromium after.
 export async function run(scenarios) {

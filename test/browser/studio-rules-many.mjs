@@ -2,7 +2,7 @@
 // page of its list: a rule found by the search box (after a search the API refuses), then
 // reached by paging, from the keyboard; and its conditions edited (one changed, one added,
 // one removed) and saved.
-import { after, axeViolations, counter, onPhone, openStudio, readAPI, run, tabUntil } from "./studio-lib.mjs";
+import { after, axeViolations, counter, onPhone, openStudio, press, readAPI, retype, run, tabUntil } from "./studio-lib.mjs";
 
 // listShown reads the rules list: its rows, its count, its paging buttons, the focus.
 function listShown(page) {
@@ -56,19 +56,6 @@ async function search(page, words, enter = true, refused = false) {
   }
   await page.keyboard.type(words);
   return listed(page, () => page.keyboard.press("Enter"), refused);
-}
-
-// press reaches selector by Tab and presses Enter on it.
-async function press(page, selector) {
-  if (!(await tabUntil(page, selector, 120))) throw new Error(`Tab never reached ${selector}`);
-  await page.keyboard.press("Enter");
-}
-
-// retype replaces a field's text from the keyboard.
-async function retype(page, selector, text) {
-  await page.focus(selector);
-  await page.keyboard.press("Control+A");
-  await page.keyboard.type(text);
 }
 
 const scenarios = {

@@ -9,13 +9,13 @@ function editor(page) {
   return page.evaluate(() => {
     const list = (id) => [...document.querySelectorAll(`#${id} li.hit`)].map((li) => ({
       objectID: li.dataset.objectId, pinned: !!li.querySelector("[data-pinned]"), draggable: li.draggable }));
-    const value = (id) => document.getElementById(id).value;
+    const value = (id) => (document.getElementById(id) || { value: null }).value;
     return {
       rules: [...document.querySelectorAll('tr[data-row="rules"] [data-rule]')].map((e) => e.dataset.rule),
       edits: [...document.querySelectorAll("[data-edit]")].map((b) => b.dataset.edit),
       deletes: [...document.querySelectorAll("[data-delete]")].map((b) => b.dataset.delete),
       formShown: !document.getElementById("rule-form").hidden,
-      fields: Object.fromEntries(["rule-id", "rule-pattern-1", "rule-pins", "rule-hide", "rule-boost", "rule-banner", "rule-context-1"]
+      fields: Object.fromEntries(["rule-id", "rule-pattern-1", "rule-pins", "rule-hide", "rule-boost-1", "rule-banner", "rule-context-1"]
         .map((id) => [id, value(id)])),
       notes: [...document.querySelectorAll("#rule-notes li")].map((li) => li.textContent),
       compareShown: !document.getElementById("rule-compare").hidden,
@@ -43,8 +43,10 @@ const scenarios = {
     await page.click("#rule-new");
     out.focusAfterNew = await page.evaluate(() => document.activeElement.id);
     await page.keyboard.type(id);
-    for (const [field, v] of [["#rule-context-1", context], ["#contexts", context], ["#rule-boost", boost], ["#rule-banner", banner],
-      ["#rule-from", from], ["#rule-until", until]]) await page.fill(field, v);
+    await page.click("#rule-add-window");
+    await page.click("#rule-add-boost");
+    for (const [field, v] of [["#rule-context-1", context], ["#contexts", context], ["#rule-boost-1", boost], ["#rule-banner", banner],
+      ["#rule-from-1", from], ["#rule-until-1", until]]) await page.fill(field, v);
     await tryDraft(page, () => page.click("#rule-try"));
     out.tried = await editor(page);
     out.savedAfterTry = await page.evaluate(async ([p, k]) => (await fetch(p, { headers: { Authorization: `Bearer ${k}` } })).status, [rulePath, key]);
