@@ -9,6 +9,10 @@ type segmentFilter struct {
 	seg     int
 	offset  uint64 // the reader's number of the segment's first document
 	deleted *roaring.Bitmap
+	// passed holds a bit for each of the first checked documents, set for those the
+	// check passed (count fills it): a scan then asks about each vector once, not twice.
+	passed  []uint64
+	checked uint64
 }
 
 func (f *segmentFilter) filtered() bool { return f.req.Filter != nil || f.req.Check != nil }
@@ -19,6 +23,8 @@ func (f *segmentFilter) passes(doc uint32) bool {
 		return false
 	}
 	switch {
+	case f.req.Check != nil && uint64(doc) < f.checked:
+		return f.passed[doc>>6]&(1<<(doc&63)) != 0
 	case f.req.Check != nil:
 		return f.req.Check(f.seg, uint64(doc))
 	case f.req.Filter != nil:
@@ -39,12 +45,15 @@ func (f *segmentFilter) count(count uint64, upTo int) uint64 {
 	if f.req.Check == nil {
 		return rankIn(f.req.Filter, f.offset, count)
 	}
-	var in uint64
-	for d := uint64(0); d < count && in <= uint64(upTo); d++ {
+	f.passed = make([]uint64, (count+63)/64)
+	var in, d uint64
+	for ; d < count && in <= uint64(upTo); d++ {
 		if (f.deleted == nil || !f.deleted.Contains(uint32(d))) && f.req.Check(f.seg, d) {
+			f.passed[d>>6] |= 1 << (d & 63)
 			in++
 		}
 	}
+	f.checked = d
 	return in
 }
 

@@ -42,4 +42,14 @@ var _ = Describe("A kNN filter on a segment", func() {
 	It("stops counting a check's documents once more than the way of search needs", func() {
 		Expect(byCheck.count(count, 99)).To(BeNumerically("==", 100))
 	})
+
+	It("passes the same documents after counting, from the bits counted and past them", func() {
+		f := byCheck
+		f.count(count, 99) // checks about a third of the segment
+		Expect(f.checked).To(BeNumerically(">", 0))
+		Expect(f.checked).To(BeNumerically("<", count))
+		for d := uint32(0); d < count; d++ {
+			Expect(f.passes(d)).To(Equal(byBitmap.passes(d)), "document %d", d)
+		}
+	})
 })
