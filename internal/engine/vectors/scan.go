@@ -53,20 +53,11 @@ func (qz *Quantized) scanDots(sim Similarity, q []float32, n int, accept func(in
 		}
 		qz.dotRows(&qc, batch, dots[:len(batch)])
 		for j, row := range batch {
-			r := qz.rankOfDot(sim, &qc, qNorm, row, dots[j])
-			if len(res) < n {
-				res.push(candidate{row, r})
-			} else if r > res[0].rank {
-				res.replaceTop(candidate{row, r})
-			}
+			res.offer(candidate{row, qz.rankOfDot(sim, &qc, qNorm, row, dots[j])}, n)
 		}
 	}
 	sortCandidates(res)
-	out := make([]int32, len(res))
-	for i, c := range res {
-		out[i] = c.node
-	}
-	return out
+	return nodesOf(res)
 }
 
 // dotRows sets out[j] to dotCodes of the query and vector rows[j]: with AVX-512 VNNI all
