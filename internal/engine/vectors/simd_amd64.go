@@ -17,11 +17,6 @@ func dotInt8AVX2(a, b *int8, n int) int32
 //go:noescape
 func squareInt8AVX2(a, b *int8, n int) int32
 
-// dotU8I8VNNI is Σ u[i]·s[i] over n codes, n a multiple of 64.
-//
-//go:noescape
-func dotU8I8VNNI(u *byte, s *int8, n int) int32
-
 // dotU8I8VNNIRows sets out[j] to Σ u[i]·s[i] over the dims codes of row rows[j] of codes,
 // for each of the n rows; dims a multiple of 64.
 //

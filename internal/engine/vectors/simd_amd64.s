@@ -110,44 +110,11 @@ fdone:
 // VPDPBUSD multiplies 64 unsigned bytes of u by the 64 signed bytes of s and adds each
 // four neighbouring products into one of sixteen 32-bit sums: two accumulators, so that
 // one step does not wait on the last.
-
-// func dotU8I8VNNI(u *byte, s *int8, n int) int32
-TEXT ·dotU8I8VNNI(SB), NOSPLIT, $0-28
-	MOVQ   u+0(FP), SI
-	MOVQ   s+8(FP), DI
-	MOVQ   n+16(FP), CX
-	VPXORD Z0, Z0, Z0
-	VPXORD Z3, Z3, Z3
-
-vnniloop2:
-	CMPQ      CX, $128
-	JL        vnniloop1
-	VMOVDQU8  (SI), Z1
-	VMOVDQU8  64(SI), Z2
-	VPDPBUSD  (DI), Z1, Z0
-	VPDPBUSD  64(DI), Z2, Z3
-	ADDQ      $128, SI
-	ADDQ      $128, DI
-	SUBQ      $128, CX
-	JMP       vnniloop2
-
-vnniloop1:
-	CMPQ     CX, $64
-	JL       vnnidone
-	VMOVDQU8 (SI), Z1
-	VPDPBUSD (DI), Z1, Z0
-
-vnnidone:
-	VPADDD        Z3, Z0, Z0
-	VEXTRACTI64X4 $1, Z0, Y1
-	VPADDD        Y1, Y0, Y0
-	SUM8
-	MOVL AX, ret+24(FP)
-	RET
-
-// A scan compares one query with many vectors: the same VPDPBUSD steps, a vector after
+//
+// A scan compares one query with many vectors: the VPDPBUSD steps over one vector after
 // another in one call, each vector's sixteen sums reduced and stored, so that a scan
-// makes no call a vector and its reads of codes run back to back.
+// makes no call a vector and its reads of codes run back to back (a walk's one vector is
+// a call of one row).
 
 // func dotU8I8VNNIRows(u *byte, codes *int8, dims int, rows *int32, n int, out *int32)
 TEXT ·dotU8I8VNNIRows(SB), NOSPLIT, $0-48
