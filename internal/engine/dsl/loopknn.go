@@ -12,13 +12,9 @@ import (
 // found as bleve finds it), and the loop matches its top k with their scores, as
 // hitsSearcher scores them: the similarity times the boost, a float32 product.
 func (p *planner) knnNode(q *knnQuery, boost float32) (loop.Node, error) {
-	req := q.req
-	if q.filter != nil {
-		f, err := docsOf(p.ctx, q.filter, p.r, p.m, search.SearcherOptions{})
-		if err != nil {
-			return nil, err
-		}
-		req.Filter = f
+	req, err := p.knnFilter(q)
+	if err != nil {
+		return nil, err
 	}
 	hits, err := knn.Search(p.r, req)
 	if err != nil {
@@ -33,4 +29,23 @@ func (p *planner) knnNode(q *knnQuery, boost float32) (loop.Node, error) {
 		n.Docs[i], n.Scores[i] = h.Doc, float64(h.Score*b)
 	}
 	return n, nil
+}
+
+// knnFilter is q's request with its filter: a predicate's check from columns where the
+// filter is one (the kNN search then checks only the documents it compares, where
+// finding every document of a hybrid search's price range cost more than the scans of
+// the vectors), else the documents bleve finds.
+func (p *planner) knnFilter(q *knnQuery) (knn.Request, error) {
+	req := q.req
+	if q.filter == nil {
+		return req, nil
+	}
+	if pr := PredicateOf(q.filter, p.c); pr != nil {
+		c, err := p.check(pr)
+		req.Check = c
+		return req, err
+	}
+	f, err := docsOf(p.ctx, q.filter, p.r, p.m, search.SearcherOptions{})
+	req.Filter = f
+	return req, err
 }

@@ -30,6 +30,10 @@ type Request struct {
 	MinScore float32
 	// Filter holds the reader's documents a filter lets through; nil lets all.
 	Filter *roaring.Bitmap
+	// Check, when set instead of Filter, tells whether a segment's document passes the
+	// filter (a predicate read from columns): a search then asks only about the
+	// documents it compares, instead of first finding every document the filter passes.
+	Check func(seg int, doc uint64) bool
 	// Exact compares every vector, even where a segment has a graph (the benchmark's
 	// reference).
 	Exact bool
@@ -50,8 +54,8 @@ func Search(r index.IndexReader, req Request) ([]Hit, error) {
 	}
 	var all []Hit
 	var offset uint64
-	for _, ss := range snap.Segments() {
-		hits, err := searchSegment(ss, offset, req)
+	for i, ss := range snap.Segments() {
+		hits, err := searchSegment(ss, i, offset, req)
 		if err != nil {
 			return nil, err
 		}
@@ -98,7 +102,7 @@ func segmentVectors(ss *scorch.SegmentSnapshot, field string) (*zap.SegmentVecto
 	})
 }
 
-func searchSegment(ss *scorch.SegmentSnapshot, offset uint64, req Request) ([]Hit, error) {
+func searchSegment(ss *scorch.SegmentSnapshot, seg int, offset uint64, req Request) ([]Hit, error) {
 	v, err := segmentVectors(ss, req.Field)
 	if err != nil || v == nil {
 		return nil, err
@@ -106,21 +110,15 @@ func searchSegment(ss *scorch.SegmentSnapshot, offset uint64, req Request) ([]Hi
 	if v.Options.Dims != len(req.Vector) {
 		return nil, fmt.Errorf("the query vector has a different number of dimensions [%d] than the document vectors [%d].", len(req.Vector), v.Options.Dims)
 	}
-	deleted := ss.Deleted()
-	accept := func(place int32) bool {
-		doc := v.Docs[place]
-		if deleted != nil && deleted.Contains(doc) {
-			return false
-		}
-		return req.Filter == nil || req.Filter.Contains(uint32(offset+uint64(doc)))
-	}
-	if req.Filter == nil && (deleted == nil || deleted.IsEmpty()) {
+	f := segmentFilter{req: req, seg: seg, offset: offset, deleted: ss.Deleted()}
+	accept := func(place int32) bool { return f.passes(v.Docs[place]) }
+	if !f.filtered() && (f.deleted == nil || f.deleted.IsEmpty()) {
 		accept = nil // every vector: no call a node
 	}
 	shape := segmentShape{graph: v.Graph != nil, quantized: v.Quantized != nil, exact: req.Exact,
-		vectors: len(v.Docs), accepted: len(v.Docs), filtered: req.Filter != nil, numCands: req.NumCandidates}
+		vectors: len(v.Docs), accepted: len(v.Docs), filtered: f.filtered(), numCands: req.NumCandidates}
 	if shape.filtered {
-		shape.accepted = int(min(uint64(len(v.Docs)), accepted(req.Filter, offset, ss.Segment().Count())))
+		shape.accepted = int(min(uint64(len(v.Docs)), f.count(ss.Segment().Count(), shape.decidedAbove())))
 	}
 	var places []int32
 	switch chooseWay(shape) {
@@ -136,7 +134,7 @@ func searchSegment(ss *scorch.SegmentSnapshot, offset uint64, req Request) ([]Hi
 	qNorm := vectors.Magnitude(req.Vector)
 	hits := make([]Hit, 0, len(places))
 	for _, p := range places {
-		s := v.Options.Similarity.Score(v.Options.Element, req.Vector, v.Vector(int(p)), qNorm)
+		s := score(v, req.Vector, qNorm, p)
 		if s >= req.MinScore {
 			hits = append(hits, Hit{Doc: offset + uint64(v.Docs[p]), Score: s})
 		}
@@ -144,14 +142,12 @@ func searchSegment(ss *scorch.SegmentSnapshot, offset uint64, req Request) ([]Hi
 	return hits, nil
 }
 
-// accepted is how many of the segment's documents (count, from offset in the reader)
-// a filter lets through.
-func accepted(filter *roaring.Bitmap, offset, count uint64) uint64 {
-	in := filter.Rank(uint32(offset+count-1)) - filter.Rank(uint32(offset)) + 1
-	if !filter.Contains(uint32(offset)) {
-		in--
+// score is the place's score, from the magnitude its codes keep where there are codes.
+func score(v *zap.SegmentVectors, q []float32, qNorm float32, p int32) float32 {
+	if v.Quantized != nil {
+		return v.Options.Similarity.ScoreNormed(v.Options.Element, q, v.Vector(int(p)), qNorm, v.Quantized.Norm(p))
 	}
-	return in
+	return v.Options.Similarity.Score(v.Options.Element, q, v.Vector(int(p)), qNorm)
 }
 
 // exact scores every accepted vector and keeps the num_candidates best places.

@@ -40,3 +40,9 @@ func chooseWay(s segmentShape) way {
 	}
 	return walkWay
 }
+
+// decidedAbove is a count of accepted vectors above which chooseWay's answer no longer
+// depends on it: more than the candidates wanted, and more than a scan is cheaper for.
+func (s segmentShape) decidedAbove() int {
+	return max(s.numCands, vectors.ScanLimit(s.numCands))
+}

@@ -11,7 +11,7 @@ import (
 )
 
 const knnDiffMapping = `{"properties":{
- "title":{"type":"text","analyzer":"english"},"brand":{"type":"keyword"},
+ "title":{"type":"text","analyzer":"english"},"brand":{"type":"keyword"},"price":{"type":"integer"},
  "vec":{"type":"dense_vector","dims":8,"index":true,"similarity":"cosine","index_options":{"type":"int8_hnsw"}}}}`
 
 // knnDiffIndex is an index of several segments with vectors, deleted and updated
@@ -20,7 +20,7 @@ func knnDiffIndex(dir string, r *rand.Rand) *store.Index {
 	ix := newIndex(dir, "knndiff", knnDiffMapping)
 	doc := func() []byte {
 		d := map[string]any{"title": diffWords[r.Intn(len(diffWords))] + " " + diffWords[r.Intn(len(diffWords))],
-			"brand": fmt.Sprint("b", r.Intn(4))}
+			"brand": fmt.Sprint("b", r.Intn(4)), "price": r.Intn(500)}
 		if r.Intn(8) != 0 {
 			v := make([]float64, 8)
 			for i := range v {
@@ -66,6 +66,10 @@ var _ = Describe("The engine's own search loop on kNN queries", Ordered, func() 
 		func(query string) { expectLoopAsBleve(ix, query, 40) },
 		Entry("a kNN query alone", knn("")),
 		Entry("a kNN query boosted, with a filter", knn(`,"boost":0.3,"filter":{"term":{"brand":"b1"}}`)),
+		Entry("a kNN query whose filters are a price range and a brand (checked from columns)",
+			knn(`,"filter":[{"range":{"price":{"lt":400}}},{"bool":{"must_not":[{"term":{"brand":"b3"}}]}}]`)),
+		Entry("a kNN query whose filter matches words (no check from columns: the documents bleve finds)",
+			knn(`,"filter":{"match":{"title":"jacket"}}`)),
 		Entry("the words or the kNN top k, a tie-breaker beside (a hybrid search)",
 			`{"bool":{"must":[{"bool":{"should":[{"bool":{"must":[{"match":{"title":"jacket"}}]}},`+knn(`,"boost":0.009`)+`]}}],
 			 "should":[{"multi_match":{"query":"jacket","fields":["title"],"boost":0.01}}]}}`),

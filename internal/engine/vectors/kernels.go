@@ -80,11 +80,12 @@ func dotCodes(a []int8, au []byte, b []int8, bSum int32) int32 {
 	}
 	b, au = b[:len(a)], au[:len(a)]
 	head := len(a) &^ 63
-	s := dotU8I8VNNI(&au[0], &b[0], head)
+	var row, s [1]int32 // one row, the first of b
+	dotU8I8VNNIRows(&au[0], &b[0], head, &row[0], 1, &s[0])
 	for i := head; i < len(a); i++ {
-		s += int32(au[i]) * int32(b[i])
+		s[0] += int32(au[i]) * int32(b[i])
 	}
-	return s - 128*bSum
+	return s[0] - 128*bSum
 }
 
 // fastDot is a dot product for ordering vectors, not for their scores: with FMA it sums

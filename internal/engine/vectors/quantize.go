@@ -125,18 +125,17 @@ func (q *Quantized) query(v []float32) codedQuery {
 	return c
 }
 
+// Norm is vector i's magnitude (Magnitude of its floats).
+func (q *Quantized) Norm(i int32) float32 { return q.norms[i] }
+
 // codesOf are vector i's codes.
 func (q *Quantized) codesOf(i int32) []int8 {
 	return View8(q.codes[int(i)*q.dims : (int(i)+1)*q.dims])
 }
 
-// dotU is the dot product of a query's u and vector i's (u = code + 128):
-// Σ(a+128)(b+128) = Σab + 128(Σ(a+128) + Σ(b+128)) - 128² dims.
-func (q *Quantized) dotU(qc *codedQuery, i int32) float32 {
-	// Σb, vector i's signed codes, from its Σu: an integer below 2²⁴, exact in the float.
-	bSum := int32(q.sums[i]) - 128*int32(q.dims)
-	return float32(dotCodes(qc.signed, qc.unsigned, q.codesOf(i), bSum)) + 128*(qc.sum+q.sums[i]) - 128*128*float32(q.dims)
-}
+// codeSum is Σb over vector i's signed codes, from its Σu: an integer below 2²⁴, exact
+// in the float.
+func (q *Quantized) codeSum(i int32) int32 { return int32(q.sums[i]) - 128*int32(q.dims) }
 
 // rank is node i's closeness to the coded query for sim, in the order of its score:
 // for dot products x·y ≈ dims Lo² + Lo Step (Σu_x + Σu_y) + Step² Σ u_x u_y.
@@ -144,7 +143,16 @@ func (q *Quantized) rank(sim Similarity, qc *codedQuery, qNorm float32, i int32)
 	if sim == L2Norm {
 		return -float32(SquareInt8(qc.signed, q.codesOf(i)))
 	}
-	dot := float32(q.dims)*q.Lo*q.Lo + q.Lo*q.Step*(qc.sum+q.sums[i]) + q.Step*q.Step*q.dotU(qc, i)
+	return q.rankOfDot(sim, qc, qNorm, i, dotCodes(qc.signed, qc.unsigned, q.codesOf(i), q.codeSum(i)))
+}
+
+// rankOfDot is rank (not for l2_norm) given Σab, the dot product of the query's signed
+// codes and vector i's (dotCodes): a scan computes many at once (dotRows), and both
+// ways rank through this one function, so a scan ranks exactly as a walk does.
+func (q *Quantized) rankOfDot(sim Similarity, qc *codedQuery, qNorm float32, i int32, ab int32) float32 {
+	// Σ u_x u_y (u = code + 128) = Σab + 128(Σu_x + Σu_y) - 128² dims.
+	dotU := float32(ab) + 128*(qc.sum+q.sums[i]) - 128*128*float32(q.dims)
+	dot := float32(q.dims)*q.Lo*q.Lo + q.Lo*q.Step*(qc.sum+q.sums[i]) + q.Step*q.Step*dotU
 	if sim == Cosine {
 		if q.norms[i] == 0 || qNorm == 0 {
 			return -1

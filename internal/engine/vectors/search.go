@@ -157,12 +157,7 @@ func (g *Graph) walk(s *scorer, q []float32, qNorm float32, ef int, accept func(
 		v = newVisited(g.n)
 	}
 	defer g.visits.Put(v)
-	found := searchLayer(s, q, qNorm, []int32{ep}, ef, func(n int32) []int32 { return g.neighbours(0, n) }, v, accept)
-	out := make([]int32, len(found))
-	for i, c := range found {
-		out[i] = c.node
-	}
-	return out
+	return nodesOf(searchLayer(s, q, qNorm, []int32{ep}, ef, func(n int32) []int32 { return g.neighbours(0, n) }, v, accept))
 }
 
 // Exact returns the places of the n vectors closest to q that accept takes (all, when
@@ -182,16 +177,25 @@ func scanTop(s *scorer, q []float32, count, n int, accept func(int32) bool) []in
 		if accept != nil && !accept(p) {
 			continue
 		}
-		r := s.rank(q, qNorm, p)
-		if len(res) < n {
-			res.push(candidate{p, r})
-		} else if r > res[0].rank {
-			res.replaceTop(candidate{p, r})
-		}
+		res.offer(candidate{p, s.rank(q, qNorm, p)}, n)
 	}
 	sortCandidates(res)
-	out := make([]int32, len(res))
-	for i, c := range res {
+	return nodesOf(res)
+}
+
+// offer keeps c among the n closest the heap holds.
+func (h *lowFirst) offer(c candidate, n int) {
+	if len(*h) < n {
+		h.push(c)
+	} else if c.rank > (*h)[0].rank {
+		h.replaceTop(c)
+	}
+}
+
+// nodesOf are the candidates' nodes, in their order.
+func nodesOf(cs []candidate) []int32 {
+	out := make([]int32, len(cs))
+	for i, c := range cs {
 		out[i] = c.node
 	}
 	return out

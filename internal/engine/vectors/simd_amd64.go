@@ -17,10 +17,11 @@ func dotInt8AVX2(a, b *int8, n int) int32
 //go:noescape
 func squareInt8AVX2(a, b *int8, n int) int32
 
-// dotU8I8VNNI is Σ u[i]·s[i] over n codes, n a multiple of 64.
+// dotU8I8VNNIRows sets out[j] to Σ u[i]·s[i] over the dims codes of row rows[j] of codes,
+// for each of the n rows; dims a multiple of 64.
 //
 //go:noescape
-func dotU8I8VNNI(u *byte, s *int8, n int) int32
+func dotU8I8VNNIRows(u *byte, codes *int8, dims int, rows *int32, n int, out *int32)
 
 // dotF32AVX2 takes n values of a and b, n a multiple of 16.
 //

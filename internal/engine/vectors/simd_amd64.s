@@ -110,37 +110,66 @@ fdone:
 // VPDPBUSD multiplies 64 unsigned bytes of u by the 64 signed bytes of s and adds each
 // four neighbouring products into one of sixteen 32-bit sums: two accumulators, so that
 // one step does not wait on the last.
+//
+// A scan compares one query with many vectors: the VPDPBUSD steps over one vector after
+// another in one call, each vector's sixteen sums reduced and stored, so that a scan
+// makes no call a vector and its reads of codes run back to back (a walk's one vector is
+// a call of one row).
 
-// func dotU8I8VNNI(u *byte, s *int8, n int) int32
-TEXT ·dotU8I8VNNI(SB), NOSPLIT, $0-28
-	MOVQ   u+0(FP), SI
-	MOVQ   s+8(FP), DI
-	MOVQ   n+16(FP), CX
-	VPXORD Z0, Z0, Z0
-	VPXORD Z3, Z3, Z3
+// func dotU8I8VNNIRows(u *byte, codes *int8, dims int, rows *int32, n int, out *int32)
+TEXT ·dotU8I8VNNIRows(SB), NOSPLIT, $0-48
+	MOVQ u+0(FP), SI
+	MOVQ codes+8(FP), DI
+	MOVQ dims+16(FP), DX
+	MOVQ rows+24(FP), R8
+	MOVQ n+32(FP), R9
+	MOVQ out+40(FP), R10
 
-vnniloop2:
-	CMPQ      CX, $128
-	JL        vnniloop1
-	VMOVDQU8  (SI), Z1
-	VMOVDQU8  64(SI), Z2
-	VPDPBUSD  (DI), Z1, Z0
-	VPDPBUSD  64(DI), Z2, Z3
-	ADDQ      $128, SI
-	ADDQ      $128, DI
-	SUBQ      $128, CX
-	JMP       vnniloop2
+rowsloop:
+	TESTQ    R9, R9
+	JZ       rowsdone
+	MOVLQSX  (R8), AX
+	IMULQ    DX, AX
+	LEAQ     (DI)(AX*1), BX
+	MOVQ     SI, R11
+	MOVQ     DX, CX
+	VPXORD   Z0, Z0, Z0
+	VPXORD   Z3, Z3, Z3
 
-vnniloop1:
+rowsstep2:
+	CMPQ     CX, $128
+	JL       rowsstep1
+	VMOVDQU8 (R11), Z1
+	VMOVDQU8 64(R11), Z2
+	VPDPBUSD (BX), Z1, Z0
+	VPDPBUSD 64(BX), Z2, Z3
+	ADDQ     $128, R11
+	ADDQ     $128, BX
+	SUBQ     $128, CX
+	JMP      rowsstep2
+
+rowsstep1:
 	CMPQ     CX, $64
-	JL       vnnidone
-	VMOVDQU8 (SI), Z1
-	VPDPBUSD (DI), Z1, Z0
+	JL       rowssum
+	VMOVDQU8 (R11), Z1
+	VPDPBUSD (BX), Z1, Z0
 
-vnnidone:
+rowssum:
 	VPADDD        Z3, Z0, Z0
 	VEXTRACTI64X4 $1, Z0, Y1
 	VPADDD        Y1, Y0, Y0
-	SUM8
-	MOVL AX, ret+24(FP)
+	VEXTRACTI128  $1, Y0, X1
+	VPADDD        X1, X0, X0
+	VPSHUFD       $0x4E, X0, X1
+	VPADDD        X1, X0, X0
+	VPSHUFD       $0xB1, X0, X1
+	VPADDD        X1, X0, X0
+	VMOVD         X0, (R10)
+	ADDQ          $4, R8
+	ADDQ          $4, R10
+	DECQ          R9
+	JMP           rowsloop
+
+rowsdone:
+	VZEROUPPER
 	RET

@@ -100,7 +100,16 @@ func (s Similarity) Score(e Element, q, v []float32, qNorm float32) float32 {
 	case MaxInnerProduct:
 		return scaleMaxInnerProduct(Dot(q, v))
 	}
-	vNorm := float32(math.Sqrt(float64(Dot(v, v))))
+	return s.ScoreNormed(e, q, v, qNorm, Magnitude(v))
+}
+
+// ScoreNormed is Score given v's magnitude vNorm too (a segment's int8 codes keep each
+// vector's, see Quantized.Norm): for cosine one pass over v instead of two, the same
+// score, as vNorm is what Score would compute.
+func (s Similarity) ScoreNormed(e Element, q, v []float32, qNorm, vNorm float32) float32 {
+	if s != Cosine {
+		return s.Score(e, q, v, qNorm)
+	}
 	return s.FromRaw(e, len(q), Dot(q, v)/(qNorm*vNorm))
 }
 
