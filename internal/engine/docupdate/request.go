@@ -29,6 +29,12 @@ type Request struct {
 // request carries if_seq_no/if_primary_term). The body is parsed into a fresh value, so
 // the Request may be kept after the caller's parser is reused.
 func Parse(body []byte, id string, casSet bool) (*Request, error) {
+	// fastjson's parser lets a control character stand unescaped in a string, which
+	// Elasticsearch's JSON parser refuses and which would be written back as invalid
+	// JSON; its validator does not.
+	if err := fastjson.ValidateBytes(body); err != nil {
+		return nil, eserr.XContentParse("[1:1] [UpdateRequest] failed to parse: %v", err)
+	}
 	v, err := fastjson.ParseBytes(body)
 	if err != nil {
 		return nil, eserr.XContentParse("[1:1] [UpdateRequest] failed to parse: %v", err)
