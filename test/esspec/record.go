@@ -1,7 +1,6 @@
 package esspec
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -55,17 +54,7 @@ func NewRecorder(spec *Spec, backend string, log io.Writer) (*Recorder, error) {
 	}
 	r := &Recorder{spec: spec, url: "http://" + ln.Addr().String(), log: log}
 	r.proxy = &httputil.ReverseProxy{
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(target)
-			pr.Out.Host = pr.In.Host
-			// The backend's answer is copied to its end whatever becomes of the incoming
-			// request's context: under load that context was seen cancelled while its
-			// answer was still being copied ("ReverseProxy read error during body copy:
-			// use of closed network connection"), so the client read a truncated body
-			// ("unexpected EOF"), 5 runs in 21 of the rules' replacement spec, though
-			// the client never went away.
-			pr.Out = pr.Out.WithContext(context.WithoutCancel(pr.Out.Context()))
-		},
+		Rewrite:   func(pr *httputil.ProxyRequest) { pr.SetURL(target); pr.Out.Host = pr.In.Host },
 		Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 64, IdleConnTimeout: 90 * time.Second},
 		// The backend being away is the client's to see, as a bad gateway.
 		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, _ error) { w.WriteHeader(http.StatusBadGateway) },
