@@ -24,6 +24,12 @@ import (
 
 // Land marks the pending revision rev as landing the records ids, and counts it as a
 // write. It fails with ErrLeaseLost when rev is no longer pending.
+//
+// A reservation used by the write stops naming its owner: it is a write's revision from
+// then on. During a rolling upgrade, a replica of the version before landings rewrites
+// the document without Landing; the lease must then still read as a write in flight
+// (counted in acceptedRevision, waited for by indexedRevision and drains), not as an
+// unused reservation, which acceptedRevision leaves out (land_upgrade_test.go).
 func (s State) Land(now time.Time, rev int64, ids []string) (State, error) {
 	s = s.Prune(now)
 	i := slices.IndexFunc(s.Pending, func(l Lease) bool { return l.Rev == rev })
@@ -32,6 +38,7 @@ func (s State) Land(now time.Time, rev int64, ids []string) (State, error) {
 	}
 	s.Pending = slices.Clone(s.Pending)
 	s.Pending[i].Landing = slices.Clone(ids)
+	s.Pending[i].Owner = ""
 	s.LastWrite = max(s.LastWrite, rev)
 	return s, nil
 }
