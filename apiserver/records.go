@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"net/url"
 
 	"github.com/gofiber/fiber/v2"
@@ -61,7 +62,7 @@ func objectIDParam(c *fiber.Ctx) (string, error) {
 		return "", errObjectIDEscape
 	}
 	id = utils.CopyString(id)
-	return id, catalog.ValidateObjectID("objectID", id)
+	return id, catalog.ValidateObjectID(indexmapping.ObjectIDField, id)
 }
 
 func accepted(c *fiber.Ctx, r catalog.Receipt) error {

@@ -28,7 +28,8 @@ var (
 )
 
 // New returns a typed client for the cluster at url. It retries idempotent failures a few
-// times with a short backoff; longer outages are left to the caller (the operator requeues).
+// times with a short backoff, and a read whose answer was cut off (readRetry); longer
+// outages are left to the caller (the operator requeues).
 func New(url string) (*elasticsearch.TypedClient, error) {
 	if url == "" {
 		return nil, errors.New("elasticsearch URL is empty")
@@ -37,7 +38,7 @@ func New(url string) (*elasticsearch.TypedClient, error) {
 		Addresses:    []string{url},
 		MaxRetries:   2,
 		RetryBackoff: func(attempt int) time.Duration { return time.Duration(attempt) * 100 * time.Millisecond },
-		Transport:    &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 16, IdleConnTimeout: 90 * time.Second},
+		Transport:    readRetry{next: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 16, IdleConnTimeout: 90 * time.Second}},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("creating Elasticsearch client for %s: %w", url, err)
@@ -111,7 +112,12 @@ func ReadBody(res *http.Response, err error) ([]byte, error) {
 	if err := ResponseError(res); err != nil {
 		return nil, err
 	}
-	raw, err := io.ReadAll(res.Body)
+	var raw []byte
+	if b, ok := res.Body.(answerBody); ok {
+		raw, err = b.rest() // read whole already (readRetry)
+	} else {
+		raw, err = io.ReadAll(res.Body)
+	}
 	if err != nil {
 		return nil, Classify(err)
 	}

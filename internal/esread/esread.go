@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/elastic/go-elasticsearch/v8"
 
@@ -26,28 +25,13 @@ func Search(ctx context.Context, client *elasticsearch.TypedClient, indices stri
 	if err != nil {
 		return nil, err
 	}
-	var res []byte
-	for attempt := 0; ; attempt++ {
-		res, err = es.ReadBody(client.Search().Index(indices).IgnoreUnavailable(true).AllowNoIndices(true).
-			TypedKeys(false).Raw(bytes.NewReader(raw)).Perform(ctx)) //nolint:bodyclose // ReadBody closes it
-		if err == nil || attempt == truncatedRetries || !truncated(err) {
-			break
-		}
-	}
+	// A search whose answer was cut off is sent again by the client (es.New), as any read.
+	res, err := es.ReadBody(client.Search().Index(indices).IgnoreUnavailable(true).AllowNoIndices(true).
+		TypedKeys(false).Raw(bytes.NewReader(raw)).Perform(ctx)) //nolint:bodyclose // ReadBody closes it
 	if err != nil {
 		return nil, fmt.Errorf("searching %s: %w", indices, err)
 	}
 	return res, nil
-}
-
-// truncatedRetries is how many times a search whose answer was cut off is sent again. A
-// search changes nothing, so sending it again is safe; an answer cut off (the connection
-// closed before its last byte, which the transport does not retry once the headers came)
-// was seen through a proxy between client and backend.
-const truncatedRetries = 2
-
-func truncated(err error) bool {
-	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 }
 
 // Records fetches the catalog records of ids behind alias in one _mget, without the

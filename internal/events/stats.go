@@ -3,6 +3,7 @@ package events
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"sort"
 	"strconv"
 	"time"
@@ -54,9 +55,9 @@ func statsQuery(p Period) obj {
 			}),
 			"counted": filtered(counted, obj{
 				"types":     withAggs(terms("type", 10, nil), obj{"daily": daily}),
-				"views":     filtered(termQ("type", string(View)), obj{"products": terms("objectID", TopSize, nil)}),
+				"views":     filtered(termQ("type", string(View)), obj{"products": terms(indexmapping.ObjectIDField, TopSize, nil)}),
 				"clicks":    filtered(termQ("type", string(Click)), clickAggs()),
-				"carts":     filtered(termQ("type", string(AddToCart)), obj{"products": terms("items.objectID", TopSize, nil)}),
+				"carts":     filtered(termQ("type", string(AddToCart)), obj{"products": terms("items."+indexmapping.ObjectIDField, TopSize, nil)}),
 				"purchases": filtered(termQ("type", string(Purchase)), purchaseAggs()),
 				"countries": terms("country", 300, obj{"missing": ""}),
 				"devices":   terms("device", 10, obj{"missing": serverSide}),
@@ -73,16 +74,16 @@ func withAggs(agg obj, subs obj) obj {
 
 func clickAggs() obj {
 	return obj{
-		"products":  terms("objectID", TopSize, nil),
+		"products":  terms(indexmapping.ObjectIDField, TopSize, nil),
 		"queries":   terms("query", TopSize, nil),
-		"lists":     withAggs(terms("list", len(Lists)+1, obj{"missing": searchList}), obj{"products": terms("objectID", TopSize, nil)}),
+		"lists":     withAggs(terms("list", len(Lists)+1, obj{"missing": searchList}), obj{"products": terms(indexmapping.ObjectIDField, TopSize, nil)}),
 		"positions": terms("position", 1000, obj{"order": obj{"_key": "asc"}}),
 	}
 }
 
 func purchaseAggs() obj {
 	return obj{
-		"products":   terms("items.objectID", TopSize, nil),
+		"products":   terms("items."+indexmapping.ObjectIDField, TopSize, nil),
 		"currencies": withAggs(terms("currency", 200, nil), obj{"revenue": sum("revenue")}),
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"math"
 	"slices"
 	"strings"
@@ -56,8 +57,8 @@ type Event struct {
 
 // fieldsOf are the fields each type takes besides type and timestamp.
 var fieldsOf = map[Type][]string{
-	View:      {"objectID"},
-	Click:     {"objectID", "position", "query", "list", "from"},
+	View:      {indexmapping.ObjectIDField},
+	Click:     {indexmapping.ObjectIDField, "position", "query", "list", "from"},
 	AddToCart: {"items", "currency"},
 	Purchase:  {"orderID", "items", "currency"},
 	Cancel:    {"orderID"},
@@ -104,11 +105,11 @@ func eventType(t *string, src Source) (Type, string) {
 // foreignField names a field that belongs to another type of event.
 func foreignField(w wireEvent, t Type) string {
 	present := map[string]bool{
-		"objectID": w.ObjectID != nil, "position": w.Position != nil, "query": w.Query != nil,
+		indexmapping.ObjectIDField: w.ObjectID != nil, "position": w.Position != nil, "query": w.Query != nil,
 		"list": w.List != nil, "from": w.From != nil, "items": w.Items != nil,
 		"currency": w.Currency != nil, "orderID": w.OrderID != nil,
 	}
-	for _, f := range []string{"objectID", "position", "query", "list", "from", "items", "currency", "orderID"} {
+	for _, f := range []string{indexmapping.ObjectIDField, "position", "query", "list", "from", "items", "currency", "orderID"} {
 		if present[f] && !slices.Contains(fieldsOf[t], f) {
 			return fmt.Sprintf("%s is not a field of a %s event", f, t)
 		}
@@ -147,7 +148,7 @@ func fill(ev *Event, w wireEvent) string {
 	d := &ev.Doc
 	switch d.Type {
 	case View:
-		return objectID(&d.ObjectID, w.ObjectID, "objectID")
+		return objectID(&d.ObjectID, w.ObjectID, indexmapping.ObjectIDField)
 	case Click:
 		return click(d, w)
 	case AddToCart:
@@ -184,7 +185,7 @@ func orderID(dst *string, v *string) string {
 }
 
 func click(d *EventDoc, w wireEvent) string {
-	if r := objectID(&d.ObjectID, w.ObjectID, "objectID"); r != "" {
+	if r := objectID(&d.ObjectID, w.ObjectID, indexmapping.ObjectIDField); r != "" {
 		return r
 	}
 	if w.Position == nil || *w.Position != math.Trunc(*w.Position) || *w.Position < 1 || *w.Position > MaxPosition {

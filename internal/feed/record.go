@@ -3,6 +3,7 @@ package feed
 import (
 	"errors"
 	"fmt"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"regexp"
 	"strconv"
 	"strings"
@@ -42,7 +43,7 @@ func Record(attrs attributes) (map[string]any, error) {
 	case len(id) > maxObjectIDBytes:
 		return nil, fmt.Errorf("id is longer than %d bytes", maxObjectIDBytes)
 	}
-	rec := map[string]any{"objectID": id}
+	rec := map[string]any{indexmapping.ObjectIDField: id}
 	for attr, field := range textFields {
 		if v := attrs.first(attr); v != "" {
 			rec[field] = v

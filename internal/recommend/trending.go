@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"sort"
 	"strings"
 	"time"
@@ -41,7 +42,7 @@ func trendScore(recent, past float64) float64 {
 var eventTypes = []struct {
 	typ   events.Type
 	field string
-}{{events.View, "objectID"}, {events.Click, "objectID"}, {events.AddToCart, "items.objectID"}, {events.Purchase, "items.objectID"}}
+}{{events.View, indexmapping.ObjectIDField}, {events.Click, indexmapping.ObjectIDField}, {events.AddToCart, "items." + indexmapping.ObjectIDField}, {events.Purchase, "items." + indexmapping.ObjectIDField}}
 
 func weightOf(w relevance.Weights, t events.Type) int {
 	switch t {

@@ -13,14 +13,14 @@ import (
 
 // A search runs in rounds (drive sends them): each round is what the search asks
 // next, typed by what that is (round), and each answer moves the search on one step
-// (job.advance): to the next round, or to its response. The rounds a search may take:
+// (attempt.take): to the next round, or to its response. The rounds a search may take:
 //   - its plan's body, with the pinned search beside it when its rules promote records;
 //   - a distinct search's merge round, when records without the distinct field match
 //     (searchquery's distinctmerge.go);
 //   - with promoted records, the organic hits of the window a page near the end of the
 //     list needs (merch.PinnedPage);
 //   - with matchingStrategy all, when nothing matched, the plan again without its last
-//     word (searchquery.NextDrop).
+//     word (job.advance, retry.go: the retry loop a facet value search shares).
 
 // emptyAnswer is the answer of an index that has no physical index yet: no hits.
 var emptyAnswer = []byte(`{"hits":{"total":{"value":0},"hits":[]}}`)
@@ -54,10 +54,12 @@ func newRound(organic searchquery.Plan, pinned bool, first []byte) *round {
 	return r
 }
 
-// job is one search in progress.
-type job struct {
-	alias string
-	// spec is the search as decided (prepare), dropping the words its retries dropped.
+// search is the job of an API search.
+type search = job[*attempt]
+
+// attempt is an API search tried without some words of its query (job: the retry).
+type attempt struct {
+	// spec is the search as decided (prepare), dropping the try's words.
 	spec searchquery.Spec
 	// merch is what the index's rules change in it.
 	merch merch.Outcome
@@ -69,79 +71,83 @@ type job struct {
 	placed []merch.Placed
 	// next is the round it sends next; nil once done.
 	next *round
-	res  searchquery.Response
-	err  error
+	// settled is the round whose organic hits (res) the search settled on.
+	settled *round
+	res     searchquery.Response
+}
+
+// result is what a finished search answers: its page, or why it failed.
+func result(j *search) (searchquery.Response, error) {
+	if j.err != nil {
+		return searchquery.Response{}, j.err
+	}
+	return j.cur.res, nil
 }
 
 // newJob is the search of spec against the index behind alias, with out the rules'
 // outcome spec was decided with.
-func newJob(alias string, spec searchquery.Spec, out merch.Outcome) (*job, error) {
-	j := &job{alias: alias, spec: spec, merch: out}
-	if err := j.replan(spec.Drop()); err != nil {
-		return nil, err
-	}
-	return j, nil
+func newJob(alias string, spec searchquery.Spec, out merch.Outcome) (*search, error) {
+	return newRetrying(alias, spec.Drop(), func(drop int) (*attempt, error) {
+		return newAttempt(spec.Dropping(drop), out)
+	})
 }
 
-// replan compiles the search without its last drop words, from its first round.
-func (j *job) replan(drop int) error {
-	spec := j.spec.Dropping(drop)
+// newAttempt compiles spec, from its first round.
+func newAttempt(spec searchquery.Spec, out merch.Outcome) (*attempt, error) {
 	plan, err := searchquery.Compile(spec)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	j.spec, j.plan, j.pinned, j.placed, j.next = spec, plan, nil, nil, newRound(plan, len(j.merch.Pins) > 0, nil)
-	return nil
+	return &attempt{spec: spec, merch: out, plan: plan, next: newRound(plan, len(out.Pins) > 0, nil)}, nil
 }
 
-// advance reads the answers to the job's round: the job sends its next round, or is
-// done.
-func (j *job) advance(answers [][]byte, errs []error) {
-	if err := j.step(answers, errs); err != nil {
-		j.finish(searchquery.Response{}, err)
+func (a *attempt) round() [][]byte {
+	if a.next == nil {
+		return nil
 	}
+	return a.next.bodies
 }
 
-// step moves the job on by the answers to its round.
-func (j *job) step(answers [][]byte, errs []error) error {
-	r := j.next
-	if err := j.answered(r, answers, errs); err != nil {
-		return err
+// take moves the attempt on by the answers to its round; it settles on its organic hits.
+func (a *attempt) take(answers [][]byte, errs []error) (verdict, error) {
+	r := a.next
+	if err := a.answered(r, answers, errs); err != nil {
+		return verdict{}, err
 	}
 	if r.pinned {
 		pinned, err := searchquery.ShapePinned(r.organic.Shaping, answers[0])
 		if err != nil {
-			return err
+			return verdict{}, err
 		}
-		j.pinned = pinned
-		j.placed = merch.Place(j.merch.Pins, func(id string) bool { _, ok := pinned[id]; return ok })
+		a.pinned = pinned
+		a.placed = merch.Place(a.merch.Pins, func(id string) bool { _, ok := pinned[id]; return ok })
 		answers = answers[1:]
 	}
 	if r.first != nil {
 		res, err := searchquery.ShapeMerged(r.organic.Shaping, r.first, answers[0], answers[1])
 		if err != nil {
-			return err
+			return verdict{}, err
 		}
-		return j.settle(r, res)
+		return a.settle(r, res)
 	}
 	ungrouped, err := r.organic.Shaping.Ungrouped(answers[0])
 	if err != nil {
-		return err
+		return verdict{}, err
 	}
 	if ungrouped {
-		j.next = newRound(r.organic, false, answers[0])
-		return nil
+		a.next = newRound(r.organic, false, answers[0])
+		return verdict{}, nil
 	}
 	res, err := searchquery.Shape(r.organic.Shaping, answers[0])
 	if err != nil {
-		return err
+		return verdict{}, err
 	}
-	return j.settle(r, res)
+	return a.settle(r, res)
 }
 
 // answered reads an index without a physical index as one without hits, and fails the
 // round with the first error among its answers (the pinned search's first).
-func (j *job) answered(r *round, answers [][]byte, errs []error) error {
+func (a *attempt) answered(r *round, answers [][]byte, errs []error) error {
 	for i, err := range errs {
 		switch {
 		case errors.Is(err, es.ErrNotFound):
@@ -155,26 +161,37 @@ func (j *job) answered(r *round, answers [][]byte, errs []error) error {
 	return nil
 }
 
-// settle takes the organic hits res of r's plan: the search drops one more word when
-// nothing matched and it may, fetches the organic window its page needs, or finishes.
-func (j *job) settle(r *round, res searchquery.Response) error {
-	if drop, again := searchquery.NextDrop(j.plan.Shaping.Retry, res.Total > 0, j.spec.Drop()); again {
-		return j.replan(drop)
+// settle holds the organic hits res of r's plan: the first ones tell whether the search
+// matched (job.advance decides whether to drop a word); a window's are placed at once.
+func (a *attempt) settle(r *round, res searchquery.Response) (verdict, error) {
+	if a.settled != nil {
+		return verdict{}, a.place(r, res)
 	}
-	if len(j.merch.Pins) == 0 {
-		j.finish(res, nil)
+	a.settled, a.res = r, res
+	return verdict{settled: true, matched: res.Total > 0, retry: a.plan.Shaping.Retry}, nil
+}
+
+// keep goes on from the organic hits the attempt settled on: it fetches the organic
+// window its page needs, or finishes.
+func (a *attempt) keep() error { return a.place(a.settled, a.res) }
+
+// place puts the promoted records among the organic hits res of r: the page is done, or
+// needs the organic hits of another window.
+func (a *attempt) place(r *round, res searchquery.Response) error {
+	if len(a.merch.Pins) == 0 {
+		a.finish(res)
 		return nil
 	}
-	page, window, ok := merch.PinnedPage(res, r.organic.Shaping.Organic, j.placed, j.pinned, j.plan.Shaping.Offset, j.plan.Shaping.Limit)
+	page, window, ok := merch.PinnedPage(res, r.organic.Shaping.Organic, a.placed, a.pinned, a.plan.Shaping.Offset, a.plan.Shaping.Limit)
 	if ok {
-		j.finish(page, nil)
+		a.finish(page)
 		return nil
 	}
-	plan, err := searchquery.Compile(j.spec.Windowed(window))
+	plan, err := searchquery.Compile(a.spec.Windowed(window))
 	if err != nil {
 		return err
 	}
-	j.next = newRound(plan, false, nil)
+	a.next = newRound(plan, false, nil)
 	return nil
 }
 
@@ -187,35 +204,37 @@ func refusal(shaping searchquery.Shaping, err error) error {
 	return err
 }
 
-func (j *job) finish(res searchquery.Response, err error) {
-	if err == nil {
-		res.AppliedRules, res.UserData, res.RenderingContent = j.merch.Applied, j.merch.UserData, j.merch.RenderingContent
-		j.spec.ReRank.Apply(&res)
-	}
-	j.res, j.err, j.next = res, err, nil
+// finish is the attempt's answer: the page res, with what the rules add and re-ranked.
+func (a *attempt) finish(res searchquery.Response) {
+	res.AppliedRules, res.UserData, res.RenderingContent = a.merch.Applied, a.merch.UserData, a.merch.RenderingContent
+	a.spec.ReRank.Apply(&res)
+	a.res, a.next = res, nil
 }
 
 // drive runs jobs in shared rounds until every one is done: each round sends the bodies
 // of every job's next round, one with _search, several in one _msearch (a multi-search's
 // queries, a search's pinned and organic searches, a distinct search's merge round), and
 // each job takes its answers (job.advance).
-func (s *Service) drive(ctx context.Context, jobs []*job) {
+func drive[T try](ctx context.Context, s *Service, jobs []*job[T]) {
 	running := jobs
 	for len(running) > 0 {
 		var aliases []string
 		var bodies [][]byte
-		for _, j := range running {
-			for _, b := range j.next.bodies {
-				aliases, bodies = append(aliases, j.alias), append(bodies, b)
+		sent := make([]int, len(running))
+		for i, j := range running {
+			b := j.bodies()
+			sent[i] = len(b)
+			for _, body := range b {
+				aliases, bodies = append(aliases, j.alias), append(bodies, body)
 			}
 		}
 		answers, errs := s.send(ctx, aliases, bodies)
 		next := running[:0]
-		for _, j := range running {
-			n := len(j.next.bodies)
+		for i, j := range running {
+			n := sent[i]
 			j.advance(answers[:n], errs[:n])
 			answers, errs = answers[n:], errs[n:]
-			if j.next != nil {
+			if j.bodies() != nil {
 				next = append(next, j)
 			}
 		}

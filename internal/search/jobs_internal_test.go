@@ -26,7 +26,7 @@ var _ = Describe("A search's rounds", func() {
 		"group": {Path: "group", Kind: searchquery.KindString, Type: "keyword", Keyword: "group"},
 	}
 	// start plans req (JSON) with pins promoted by the rules, as prepare does.
-	start := func(req string, pins ...merch.Pin) *job {
+	start := func(req string, pins ...merch.Pin) *search {
 		var r searchquery.Request
 		Expect(json.Unmarshal([]byte(req), &r)).To(Succeed())
 		spec, err := searchquery.Decide(r, searchquery.KeyedAccess(settings), schema)
@@ -45,14 +45,14 @@ var _ = Describe("A search's rounds", func() {
 	// A round is named by what it sends: "pinned" (the promoted records), "organic from+size"
 	// (a body of organic hits), "merge" (a distinct search's two merge bodies).
 	DescribeTable("takes each answer to its next round, or to its page",
-		func(j func() *job, answers [][]string, rounds []string, page []string, total int) {
+		func(j func() *search, answers [][]string, rounds []string, page []string, total int) {
 			s := j()
 			var seen []string
 			for i, a := range answers {
-				Expect(s.next).NotTo(BeNil(), "answer %d came after the search ended", i)
-				seen = append(seen, describe(s.next))
+				Expect(s.bodies()).NotTo(BeNil(), "answer %d came after the search ended", i)
+				seen = append(seen, describe(s.cur.next))
 				bodies, errs := make([][]byte, len(a)), make([]error, len(a))
-				Expect(a).To(HaveLen(len(s.next.bodies)), "round %d sends %d bodies", i, len(s.next.bodies))
+				Expect(a).To(HaveLen(len(s.bodies())), "round %d sends %d bodies", i, len(s.bodies()))
 				for k, raw := range a {
 					if raw == "" {
 						errs[k] = es.ErrNotFound
@@ -62,26 +62,30 @@ var _ = Describe("A search's rounds", func() {
 				}
 				s.advance(bodies, errs)
 			}
-			Expect(s.err).NotTo(HaveOccurred())
-			Expect(s.next).To(BeNil())
+			Expect(s.bodies()).To(BeNil())
+			res, err := result(s)
+			Expect(err).NotTo(HaveOccurred())
 			Expect(seen).To(Equal(rounds))
-			Expect(ids(s.res.Hits)).To(Equal(page))
-			Expect(s.res.Total).To(BeEquivalentTo(total))
+			Expect(ids(res.Hits)).To(Equal(page))
+			Expect(res.Total).To(BeEquivalentTo(total))
 		},
-		Entry("a search is one round", func() *job { return start(`{"q": "shoe", "distinct": false}`) },
+		Entry("a search is one round", func() *search { return start(`{"q": "shoe", "distinct": false}`) },
 			[][]string{{answer(3, "a", "b", "c")}}, []string{"organic 0+20"}, []string{"a", "b", "c"}, 3),
-		Entry("an index without a physical index has no hits", func() *job { return start(`{"q": "shoe", "distinct": false}`) },
+		Entry("an index without a physical index has no hits", func() *search { return start(`{"q": "shoe", "distinct": false}`) },
 			[][]string{{""}}, []string{"organic 0+20"}, []string{}, 0),
 		Entry("matchingStrategy all that matches nothing drops its last word",
-			func() *job { return start(`{"q": "red shoe", "matchingStrategy": "all", "distinct": false}`) },
+			func() *search { return start(`{"q": "red shoe", "matchingStrategy": "all", "distinct": false}`) },
 			[][]string{{answer(0)}, {answer(1, "a")}}, []string{"organic 0+20", "organic 0+20"}, []string{"a"}, 1),
+		Entry("matchingStrategy all drops words until one matches or one is left",
+			func() *search { return start(`{"q": "red blue shoe", "matchingStrategy": "all", "distinct": false}`) },
+			[][]string{{answer(0)}, {answer(0)}, {answer(0)}}, []string{"organic 0+20", "organic 0+20", "organic 0+20"}, []string{}, 0),
 		Entry("promoted records are fetched beside the organic hits and take their places",
-			func() *job {
+			func() *search {
 				return start(`{"q": "shoe", "limit": 3, "distinct": false}`, merch.Pin{ObjectID: "p", Position: 2})
 			},
 			[][]string{{answer(1, "p"), answer(5, "a", "b", "c")}}, []string{"pinned, organic 0+3"}, []string{"a", "p", "b"}, 6),
 		Entry("a page past the organic hits asks for the window its promoted records follow",
-			func() *job {
+			func() *search {
 				return start(`{"q": "shoe", "offset": 3, "limit": 3, "distinct": false}`,
 					merch.Pin{ObjectID: "p", Position: 4}, merch.Pin{ObjectID: "q", Position: 5})
 			},
@@ -89,7 +93,7 @@ var _ = Describe("A search's rounds", func() {
 			// start at 2, before the window 3+3 the first round fetched.
 			[][]string{{answer(2, "p", "q"), answer(2)}, {answer(2)}}, []string{"pinned, organic 3+3", "organic 2+2"}, []string{"q"}, 4),
 		Entry("a distinct search whose records without the field match sends its merge round",
-			func() *job { return start(`{"q": "shoe"}`) },
+			func() *search { return start(`{"q": "shoe"}`) },
 			[][]string{{groupedAnswer(2, 1, "a")}, {answer(1, "a"), answer(1, "z")}}, []string{"organic 0+20", "merge"}, []string{"a", "z"}, 3),
 	)
 })

@@ -28,8 +28,8 @@ type Result struct {
 func (s *Service) MultiSearch(ctx context.Context, queries []Query) []Result {
 	start := time.Now()
 	out := make([]Result, len(queries))
-	jobs := make([]*job, len(queries))
-	var running []*job
+	jobs := make([]*search, len(queries))
+	var running []*search
 	for i, q := range queries {
 		if q.Request.Explain.ObjectID != "" {
 			out[i].Err = errWhyNotAlone
@@ -42,11 +42,11 @@ func (s *Service) MultiSearch(ctx context.Context, queries []Query) []Result {
 		}
 		jobs[i], running = j, append(running, j)
 	}
-	s.drive(ctx, running)
+	drive(ctx, s, running)
 	took := time.Since(start).Milliseconds()
 	for i, j := range jobs {
 		if j != nil {
-			out[i] = Result{Response: j.res, Err: j.err}
+			out[i].Response, out[i].Err = result(j)
 			out[i].Response.Took = took
 		}
 	}

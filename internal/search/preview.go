@@ -29,7 +29,7 @@ func (s *Service) Preview(ctx context.Context, alias string, access searchquery.
 		return Preview{}, errPreviewRulesOff
 	}
 	start := time.Now()
-	jobs := make([]*job, 2)
+	jobs := make([]*search, 2)
 	for i, over := range []*merch.Overlay{with, without} {
 		j, err := s.prepare(ctx, alias, access, req, over)
 		if err != nil {
@@ -42,6 +42,6 @@ func (s *Service) Preview(ctx context.Context, alias string, access searchquery.
 		return Preview{}, err
 	}
 	took := time.Since(start).Milliseconds()
-	jobs[0].res.Took, jobs[1].res.Took = took, took
-	return Preview{With: jobs[0].res, Without: jobs[1].res}, nil
+	jobs[0].cur.res.Took, jobs[1].cur.res.Took = took, took
+	return Preview{With: jobs[0].cur.res, Without: jobs[1].cur.res}, nil
 }

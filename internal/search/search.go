@@ -70,9 +70,10 @@ func (s *Service) Search(ctx context.Context, alias string, access searchquery.A
 	if err != nil {
 		return searchquery.Response{}, err
 	}
-	s.driveWhyNot(ctx, []*job{j}, access, req)
-	j.res.Took = time.Since(start).Milliseconds()
-	return j.res, j.err
+	s.driveWhyNot(ctx, []*search{j}, access, req)
+	res, err := result(j)
+	res.Took = time.Since(start).Milliseconds()
+	return res, err
 }
 
 // prepare decides a search once: it validates the request (searchquery.Decide), then
@@ -80,7 +81,7 @@ func (s *Service) Search(ctx context.Context, alias string, access searchquery.A
 // sees them; nil: the index's) change in it and what its ranking reads of the index (the
 // bounds of quantized fields, the words' frequencies). Every search goes through here,
 // each query of a multi-search and both sides of a preview too.
-func (s *Service) prepare(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request, over *merch.Overlay) (*job, error) {
+func (s *Service) prepare(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request, over *merch.Overlay) (*search, error) {
 	schema, err := s.Schema(ctx, alias)
 	if err != nil {
 		return nil, err

@@ -26,8 +26,8 @@ type whyNotPlan struct {
 	merch merch.Outcome
 }
 
-func planOf(j *job) whyNotPlan {
-	return whyNotPlan{alias: j.alias, spec: j.spec, plan: j.plan, merch: j.merch}
+func planOf(j *search) whyNotPlan {
+	return whyNotPlan{alias: j.alias, spec: j.cur.spec, plan: j.cur.plan, merch: j.cur.merch}
 }
 
 // whyNotAsked is what why not asked for one plan, and the answers.
@@ -44,9 +44,9 @@ type whyNotAsked struct {
 // that record is and what keeps it off the page (internal/whynot). Its searches read a
 // job's plan, not its answer, so they are sent at once, beside the job's own rounds; a
 // job whose retries dropped words (another plan) asks again, of the plan it settled on.
-func (s *Service) driveWhyNot(ctx context.Context, jobs []*job, access searchquery.Access, req searchquery.Request) {
+func (s *Service) driveWhyNot(ctx context.Context, jobs []*search, access searchquery.Access, req searchquery.Request) {
 	if req.Explain.ObjectID == "" {
-		s.drive(ctx, jobs)
+		drive(ctx, s, jobs)
 		return
 	}
 	asks := make([]chan whyNotAsked, len(jobs))
@@ -55,16 +55,16 @@ func (s *Service) driveWhyNot(ctx context.Context, jobs []*job, access searchque
 		p := planOf(j)
 		go func() { asks[i] <- s.askWhyNot(ctx, p, access, req) }()
 	}
-	s.drive(ctx, jobs)
+	drive(ctx, s, jobs)
 	for i, j := range jobs {
 		asked := <-asks[i]
 		if j.err != nil {
 			continue
 		}
-		if !bytes.Equal(asked.body, j.plan.Bodies.Search) {
+		if !bytes.Equal(asked.body, j.cur.plan.Bodies.Search) {
 			asked = s.askWhyNot(ctx, planOf(j), access, req)
 		}
-		j.res.WhyNot, j.err = whyNotOf(j, asked, access, req)
+		j.cur.res.WhyNot, j.err = whyNotOf(j, asked, access, req)
 	}
 }
 
@@ -96,7 +96,7 @@ func (s *Service) askWhyNot(ctx context.Context, p whyNotPlan, access searchquer
 
 // whyNotOf decides, from what was asked and the answer of j, where explain's objectID
 // is for j's search.
-func whyNotOf(j *job, a whyNotAsked, access searchquery.Access, req searchquery.Request) (*searchquery.WhyNot, error) {
+func whyNotOf(j *search, a whyNotAsked, access searchquery.Access, req searchquery.Request) (*searchquery.WhyNot, error) {
 	id := req.Explain.ObjectID
 	if a.err != nil {
 		return nil, a.err
@@ -106,7 +106,7 @@ func whyNotOf(j *job, a whyNotAsked, access searchquery.Access, req searchquery.
 	} else if err != nil {
 		return nil, fmt.Errorf("asking why %q is not on the page: %w", id, err)
 	}
-	f, err := whyNotFacts(pageFacts(j, id), access, req, a.checks, a.group, j.plan.Shaping, a.answers)
+	f, err := whyNotFacts(pageFacts(j, id), access, req, a.checks, a.group, j.cur.plan.Shaping, a.answers)
 	if err != nil {
 		return nil, err
 	}
@@ -190,15 +190,15 @@ func queryWords(q string, ignored []string) []string {
 
 // pageFacts are the facts the search itself holds about id: its page, the rules that
 // pin or hide it.
-func pageFacts(j *job, id string) whynot.Facts {
-	f := whynot.Facts{ObjectID: id, Offset: j.res.Offset, HiddenBy: j.merch.HiddenBy[id], Closest: map[string]string{}}
-	for _, h := range j.res.Hits {
+func pageFacts(j *search, id string) whynot.Facts {
+	f := whynot.Facts{ObjectID: id, Offset: j.cur.res.Offset, HiddenBy: j.cur.merch.HiddenBy[id], Closest: map[string]string{}}
+	for _, h := range j.cur.res.Hits {
 		f.Page = append(f.Page, h.ObjectID)
 		if !h.Promoted && h.Ranking != nil {
 			f.Last, f.LastID = h.Ranking, h.ObjectID
 		}
 	}
-	f.Pinned = pinnedAt(j.merch.Pins, id)
+	f.Pinned = pinnedAt(j.cur.merch.Pins, id)
 	return f
 }
 

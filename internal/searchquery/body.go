@@ -1,5 +1,7 @@
 package searchquery
 
+import "encoding/json"
+
 // The Elasticsearch bodies a plan sends, as typed values: each step of Compile (the
 // facets and groups, the rules' arrangement, the merge round) takes a body and returns
 // the one it makes, so no step reaches into another's maps. The fields are in the
@@ -18,6 +20,50 @@ type searchBody struct {
 	Size           int            `json:"size"`
 	Sort           []any          `json:"sort"`
 	TrackTotalHits bool           `json:"track_total_hits"`
+}
+
+// wireBody is a searchBody whose largest parts are marshalled already (wireParts): the
+// bodies of a grouped search share them. Its fields are searchBody's, in its order.
+type wireBody struct {
+	Source         json.RawMessage `json:"_source"`
+	Aggs           map[string]any  `json:"aggs,omitempty"`
+	Collapse       map[string]any  `json:"collapse,omitempty"`
+	From           int             `json:"from"`
+	Highlight      json.RawMessage `json:"highlight,omitempty"`
+	PostFilter     any             `json:"post_filter,omitempty"`
+	Query          json.RawMessage `json:"query"`
+	Size           int             `json:"size"`
+	Sort           json.RawMessage `json:"sort"`
+	TrackTotalHits bool            `json:"track_total_hits"`
+}
+
+// wireParts are the parts of a body its grouped search's bodies share, marshalled.
+type wireParts struct {
+	source, highlight, query, sort json.RawMessage
+}
+
+func wirePartsOf(b searchBody) (wireParts, error) {
+	var w wireParts
+	var err error
+	if w.source, err = json.Marshal(b.Source); err != nil {
+		return w, err
+	}
+	if b.Highlight != nil {
+		if w.highlight, err = json.Marshal(b.Highlight); err != nil {
+			return w, err
+		}
+	}
+	if w.query, err = json.Marshal(b.Query); err != nil {
+		return w, err
+	}
+	w.sort, err = json.Marshal(b.Sort)
+	return w, err
+}
+
+// body is b with its shared parts marshalled as w holds them.
+func (w wireParts) body(b searchBody) wireBody {
+	return wireBody{Source: w.source, Aggs: b.Aggs, Collapse: b.Collapse, From: b.From, Highlight: w.highlight,
+		PostFilter: b.PostFilter, Query: w.query, Size: b.Size, Sort: w.sort, TrackTotalHits: b.TrackTotalHits}
 }
 
 // sourceFilter is a body's _source: the fields a hit returns (source).

@@ -100,10 +100,12 @@ func compileBodies(body searchBody, sh Shaping, spec Spec) (Plan, error) {
 	if body, bodies.Pinned, sh.Organic, err = changes.arrange(body, spec.Page, promotedOut); err != nil {
 		return Plan{}, err
 	}
-	if bodies.Merge, err = mergeBodies(sh.distinct, body, spec.Page); err != nil {
-		return Plan{}, err
+	if sh.distinct != nil {
+		bodies.Search, bodies.Merge, err = groupedBodies(sh.distinct, body, spec.Page)
+	} else {
+		bodies.Search, err = json.Marshal(body)
 	}
-	if bodies.Search, err = json.Marshal(body); err != nil {
+	if err != nil {
 		return Plan{}, err
 	}
 	return Plan{Bodies: bodies, Shaping: sh}, nil

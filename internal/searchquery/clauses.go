@@ -2,17 +2,82 @@ package searchquery
 
 // Builders of the Elasticsearch clauses the ranking is made of.
 
-// constant scores its filter's matches with boost: a level of the score.
-func constant(filter any, boost int64) map[string]any {
-	return map[string]any{"constant_score": map[string]any{"filter": filter, "boost": boost}}
+// The clauses a unit's clause is made of are typed (their fields in the order
+// encoding/json writes a map's keys), so that explain's name of a unit (its _name, read
+// back from a hit's matched_queries) is set where the clause is built (bestOf), never
+// added to a built one.
+
+// scoreQuery is a constant_score query: its filter's matches score boost, a level of
+// the score.
+type scoreQuery struct {
+	ConstantScore scoreBody `json:"constant_score"`
 }
 
-// disMax scores the best of its queries (tie_breaker 0): the best variant of a word.
+type scoreBody struct {
+	Name   string `json:"_name,omitempty"`
+	Boost  int64  `json:"boost"`
+	Filter any    `json:"filter"`
+}
+
+func constant(filter any, boost int64) scoreQuery {
+	return scoreQuery{ConstantScore: scoreBody{Boost: boost, Filter: filter}}
+}
+
+// withName is q named name.
+func (q scoreQuery) withName(name string) any {
+	q.ConstantScore.Name = name
+	return q
+}
+
+// wordsQuery matches every word of a unit of several words, each by its best variant.
+type wordsQuery struct {
+	Bool wordsBody `json:"bool"`
+}
+
+type wordsBody struct {
+	Name string `json:"_name,omitempty"`
+	Must []any  `json:"must"`
+}
+
+func (q wordsQuery) withName(name string) any {
+	q.Bool.Name = name
+	return q
+}
+
+// variant is a query a unit's clause may be made of alone (bestOf names it then).
+type variant interface {
+	withName(name string) any
+}
+
+// disMaxQuery scores the best of its queries (tie_breaker 0).
+type disMaxQuery struct {
+	DisMax disMaxBody `json:"dis_max"`
+}
+
+type disMaxBody struct {
+	Name    string `json:"_name,omitempty"`
+	Queries []any  `json:"queries"`
+}
+
+// disMax scores the best of its queries: the best variant of a word.
 func disMax(queries []any) any {
 	if len(queries) == 1 {
 		return queries[0]
 	}
-	return map[string]any{"dis_max": map[string]any{"queries": queries}}
+	return disMaxQuery{DisMax: disMaxBody{Queries: queries}}
+}
+
+// bestOf is the best of variants (disMax), named name ("": unnamed): explain reads
+// which units a hit matched from the names.
+func bestOf(variants []variant, name string) any {
+	if len(variants) == 1 {
+		return variants[0].withName(name)
+	}
+	queries := make([]any, len(variants))
+	for i, v := range variants {
+		queries[i] = v.withName("")
+	}
+	return disMaxQuery{DisMax: disMaxBody{Name: name, Queries: queries}}
 }
 
 // textMatch matches text on fields with opts: match for one field, multi_match for

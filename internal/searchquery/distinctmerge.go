@@ -42,15 +42,23 @@ func (p Shaping) Ungrouped(raw []byte) (bool, error) {
 	return c.Missing.DocCount > 0, nil
 }
 
-// mergeBodies are the bodies of d's merge round, made from the search's finished body:
-// the records holding the distinct field (collapsed) and those without it, from the first
-// hit to the end of page (nil without grouping).
-func mergeBodies(d *distinctPlan, body searchBody, page Window) (*MergeBodies, error) {
-	if d == nil {
-		return nil, nil
+// groupedBodies are a grouped search's body and its merge round's, made from the
+// search's finished body: the records holding the distinct field (collapsed) and those
+// without it, from the first hit to the end of page. The three share their query, sort,
+// _source and highlight, marshalled once (wireParts): the merge round is rarely sent,
+// and marshalling the query again for each of its bodies was most of what building them
+// cost.
+func groupedBodies(d *distinctPlan, body searchBody, page Window) ([]byte, *MergeBodies, error) {
+	parts, err := wirePartsOf(body)
+	if err != nil {
+		return nil, nil, err
 	}
-	top := func(collapsed bool, filter any) searchBody {
-		b := body
+	search, err := json.Marshal(parts.body(body))
+	if err != nil {
+		return nil, nil, err
+	}
+	top := func(collapsed bool, filter any) wireBody {
+		b := parts.body(body)
 		b.Aggs = nil
 		if !collapsed {
 			b.Collapse = nil
@@ -67,13 +75,13 @@ func mergeBodies(d *distinctPlan, body searchBody, page Window) (*MergeBodies, e
 	exists := map[string]any{"exists": map[string]any{"field": d.field}}
 	grouped, err := json.Marshal(top(true, exists))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	single, err := json.Marshal(top(false, map[string]any{"bool": map[string]any{"must_not": []any{exists}}}))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &MergeBodies{Grouped: grouped, Single: single}, nil
+	return search, &MergeBodies{Grouped: grouped, Single: single}, nil
 }
 
 // ShapeMerged is the answer of a search with its merge round: the facets and total of

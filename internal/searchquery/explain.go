@@ -177,39 +177,13 @@ func valueOf(raw json.RawMessage) any {
 // units it matched.
 func unitName(i int) string { return "w" + strconv.Itoa(i) }
 
-// nameUnits names the clauses of the units the query matches, in order.
-func (p textPlan) nameUnits(clauses []any) []any {
-	out := make([]any, len(clauses))
-	at := 0
-	for i, u := range p.units {
-		if p.ignoredUnit(u) {
-			continue
-		}
-		out[at] = named(clauses[at], unitName(i))
-		at++
+// clauseName is the name unit i's clause is built with when explain reads the units a
+// hit matched (named), "" otherwise.
+func (p textPlan) clauseName(i int) string {
+	if !p.named {
+		return ""
 	}
-	return out
-}
-
-// named sets the _name of a query of one kind.
-func named(q any, name string) any {
-	m, ok := q.(map[string]any)
-	if !ok || len(m) != 1 {
-		return q
-	}
-	for kind, body := range m {
-		inner, ok := body.(map[string]any)
-		if !ok {
-			return q
-		}
-		c := make(map[string]any, len(inner)+1)
-		for k, v := range inner {
-			c[k] = v
-		}
-		c["_name"] = name
-		return map[string]any{kind: c}
-	}
-	return q
+	return unitName(i)
 }
 
 // unitWords are the query words of each unit, by unit name, for the units the query

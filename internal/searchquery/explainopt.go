@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"github.com/aislehq/aisle/internal/strictjson"
 )
 
@@ -76,7 +77,7 @@ func objectIDOf(raw *json.RawMessage) (string, error) {
 // MarshalJSON writes the form the request used.
 func (e Explain) MarshalJSON() ([]byte, error) {
 	if e.ObjectID != "" {
-		return json.Marshal(map[string]string{"objectID": e.ObjectID})
+		return json.Marshal(map[string]string{indexmapping.ObjectIDField: e.ObjectID})
 	}
 	return json.Marshal(e.On)
 }

@@ -137,13 +137,10 @@ func (p textPlan) query(ranked []any) any {
 			continue
 		}
 		if p.relaxed != nil && p.relaxed[i] {
-			clauses = append(clauses, p.relaxedClause(u))
+			clauses = append(clauses, p.relaxedClause(u, p.clauseName(i)))
 			continue
 		}
-		clauses = append(clauses, p.unitClause(u, p.wordsLevel(i)))
-	}
-	if p.named {
-		clauses = p.nameUnits(clauses)
+		clauses = append(clauses, p.unitClause(u, p.wordsLevel(i), p.clauseName(i)))
 	}
 	if len(clauses) == 0 && p.semantic != nil {
 		return p.semantic.meaningQuery(ranked)
@@ -194,19 +191,19 @@ func (p textPlan) longestRun(clauses []any) []any {
 
 // unitClause is the best variant of a unit: its words (each with its own variants) or
 // one of its synonyms' alternatives.
-func (p textPlan) unitClause(u unit, wordsLevel func(from, k int) int) any {
-	var variants []any
+func (p textPlan) unitClause(u unit, wordsLevel func(from, k int) int, name string) any {
+	var variants []variant
 	if u.size() == 1 {
 		variants = p.wordVariants(p.words.kept[u.first], wordsLevel(u.first, 1))
 	} else {
 		words := make([]any, 0, u.size())
 		for i, w := range p.words.kept[u.first : u.last+1] {
-			words = append(words, disMax(p.wordVariants(w, wordsLevel(u.first+i, 1))))
+			words = append(words, bestOf(p.wordVariants(w, wordsLevel(u.first+i, 1)), ""))
 		}
-		variants = []any{boolQ(map[string][]any{"must": words})}
+		variants = []variant{wordsQuery{Bool: wordsBody{Must: words}}}
 	}
 	for _, a := range u.alts {
 		variants = append(variants, p.altVariants(a, u.size(), wordsLevel(u.first, u.size()))...)
 	}
-	return disMax(variants)
+	return bestOf(variants, name)
 }

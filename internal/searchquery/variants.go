@@ -54,8 +54,8 @@ func (p textPlan) groups(kind int) []rankGroup {
 }
 
 // wordVariants are the variants of one word.
-func (p textPlan) wordVariants(w qword, wordsLevel int) []any {
-	var out []any
+func (p textPlan) wordVariants(w qword, wordsLevel int) []variant {
+	var out []variant
 	exact := p.groups(exactFields)
 	if w.analyzerStop {
 		exact = p.groups(wordsFields)
@@ -85,7 +85,7 @@ func (p textPlan) wordVariants(w qword, wordsLevel int) []any {
 }
 
 // altVariants match a unit of size words by one alternative: a word, or a phrase.
-func (p textPlan) altVariants(a alt, size, wordsLevel int) []any {
+func (p textPlan) altVariants(a alt, size, wordsLevel int) []variant {
 	opts := allWords
 	if a.words > 1 {
 		opts = phrase
@@ -94,7 +94,7 @@ func (p textPlan) altVariants(a alt, size, wordsLevel int) []any {
 	if a.typos > 0 {
 		exact = 0
 	}
-	var out []any
+	var out []variant
 	for _, g := range p.groups(exactFields) {
 		l := levels{words: wordsLevel, typo: 2*size - a.typos, attribute: g.rank * size, exact: exact}
 		out = append(out, constant(textMatch(g.paths, a.text, opts), p.radix.boost(l)))

@@ -177,7 +177,7 @@ func (p textPlan) ignoredUnit(u unit) bool {
 // relaxedClause matches a one-word unit with one edit anywhere, the first letter
 // included, counted as two typos: for words of relaxMinLetters letters and more that
 // may carry one typo only (longer ones already may carry two). Nil for other units.
-func (p textPlan) relaxedClause(u unit) any {
+func (p textPlan) relaxedClause(u unit, name string) any {
 	if u.size() != 1 || len(u.alts) > 0 {
 		return nil
 	}
@@ -189,21 +189,21 @@ func (p textPlan) relaxedClause(u unit) any {
 	if p.weights != nil {
 		level = p.weights[u.first]
 	}
-	var out []any
+	var out []variant
 	for _, g := range p.groups(typoFields) {
 		out = append(out, constant(textMatch(g.paths, w.text, fuzzy(1, 0)), p.radix.boost(levels{level, 0, g.rank, 0})))
 	}
 	if len(out) == 0 {
 		return nil
 	}
-	return disMax(out)
+	return bestOf(out, name)
 }
 
 // countClauses are a unit's clauses as its frequencies are counted: without levels, so
 // that one word is counted once whatever query it comes in.
 func (p textPlan) countClauses(u unit) (normal, relaxed any) {
 	p.radix, p.weights = radix{}, nil
-	return p.unitClause(u, noLevel), p.relaxedClause(u)
+	return p.unitClause(u, noLevel, ""), p.relaxedClause(u, "")
 }
 
 func clauseKey(c any) string {

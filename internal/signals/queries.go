@@ -3,6 +3,7 @@ package signals
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"time"
 )
 
@@ -51,10 +52,10 @@ func windowQuery(w Window, now time.Time) obj {
 	purchase := obj{"bool": obj{"filter": []any{term("type", "purchase")}, "must_not": []any{term("cancelled", true)}}}
 	past := obj{"bool": obj{"filter": []any{term("source", "past")}, "must_not": []any{term("cancelled", true)}}}
 	return obj{"size": 0, "query": since(from, to), "aggs": obj{
-		"view":      filtered(term("type", "view"), "objectID", maxPopular),
-		"click":     filtered(term("type", "click"), "objectID", maxPopular),
-		"addToCart": filtered(term("type", "addToCart"), "items.objectID", maxPopular),
-		"purchase":  filtered(purchase, "items.objectID", maxPopular),
+		"view":      filtered(term("type", "view"), indexmapping.ObjectIDField, maxPopular),
+		"click":     filtered(term("type", "click"), indexmapping.ObjectIDField, maxPopular),
+		"addToCart": filtered(term("type", "addToCart"), "items."+indexmapping.ObjectIDField, maxPopular),
+		"purchase":  filtered(purchase, "items."+indexmapping.ObjectIDField, maxPopular),
 		"past":      filtered(past, "products", maxPopular),
 	}}
 }
@@ -107,14 +108,14 @@ func clicksQuery(now time.Time) obj {
 	}
 	searchClick := obj{"bool": obj{"filter": []any{term("type", "click"), obj{"exists": obj{"field": "query"}}}}}
 	byQuery := terms("query", MaxReRankedQueries)
-	perRecord := terms("objectID", maxClickedPerQuery)
+	perRecord := terms(indexmapping.ObjectIDField, maxClickedPerQuery)
 	perRecord["aggs"] = obj{"p": obj{"range": obj{"field": "position", "ranges": ranges}}}
 	byQuery["aggs"] = obj{"o": perRecord}
 	purchase := obj{"bool": obj{"filter": []any{term("type", "purchase")}, "must_not": []any{term("cancelled", true)}}}
 	return obj{"size": 0, "query": since(now.Add(-Retention), now.Add(time.Minute)), "aggs": obj{
 		"searched": obj{"filter": searchClick, "aggs": obj{"q": byQuery}},
-		"click":    filtered(term("type", "click"), "objectID", maxTotals),
-		"bought":   filtered(purchase, "items.objectID", maxTotals),
+		"click":    filtered(term("type", "click"), indexmapping.ObjectIDField, maxTotals),
+		"bought":   filtered(purchase, "items."+indexmapping.ObjectIDField, maxTotals),
 	}}
 }
 

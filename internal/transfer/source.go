@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"io"
 	"regexp"
 	"strings"
@@ -107,7 +108,7 @@ func NewCSV(r io.Reader) (Source, error) {
 			return nil, fmt.Errorf("CSV header: column %d has no name", i+1)
 		case seen[name]:
 			return nil, fmt.Errorf("CSV header: column %q appears twice", name)
-		case name == "objectID":
+		case name == indexmapping.ObjectIDField:
 			id = i
 		}
 		seen[name] = true
@@ -144,7 +145,7 @@ func csvRecord(header []string, id int, row []string) (json.RawMessage, string) 
 		return nil, "objectID must be a non-empty string"
 	}
 	var b bytes.Buffer
-	b.WriteString(`{"objectID":`)
+	b.WriteString(`{"` + indexmapping.ObjectIDField + `":`)
 	writeJSON(&b, row[id])
 	for i, name := range header {
 		v, ok := CSVValue(row[i])

@@ -1,6 +1,7 @@
 package whynot
 
 import (
+	"github.com/aislehq/aisle/internal/indexmapping"
 	"slices"
 
 	"github.com/aislehq/aisle/internal/searchquery"
@@ -67,11 +68,11 @@ func Decide(f Facts) searchquery.WhyNot {
 		return w
 	}
 	if shown := shownInstead(f); shown != "" {
-		w.Reasons = append(w.Reasons, reason(ReasonDistinct, map[string]any{"objectID": shown}))
+		w.Reasons = append(w.Reasons, reason(ReasonDistinct, map[string]any{indexmapping.ObjectIDField: shown}))
 		return w
 	}
 	if b, ok := Beaten(f.Order, f.Last, f.Ranking); ok {
-		d := map[string]any{"criterion": b.Criterion, "objectID": f.LastID, "above": b.Above, "value": b.Below}
+		d := map[string]any{"criterion": b.Criterion, indexmapping.ObjectIDField: f.LastID, "above": b.Above, "value": b.Below}
 		if b.Field != "" {
 			d["field"] = b.Field
 		}
