@@ -146,8 +146,8 @@ type Service struct {
 	docs   *controlindex.Store
 	maps   mappings
 	groups stateGroups
-	held   reservations
-	landed landedRevs
+	held   idleSlots[Lease]   // this replica's reservations, by control index
+	landed idleSlots[[]int64] // the revisions it landed and has not completed
 	counts knownCounts
 	// owner names this replica's reservations.
 	owner string

@@ -35,7 +35,7 @@ func (s *Service) Indexing(ctx context.Context, t Target) (Receipt, error) {
 	st = st.Prune(s.cfg.Now())
 	// Writes landing are searchable once their records are (state_land.go); this
 	// replica's own landed ones are known to be.
-	done := s.landed.done(t.Names)
+	done := s.landedDone(t.Names)
 	if err := s.searchableLandings(ctx, t.Names, st, done); err != nil {
 		return Receipt{}, err
 	}

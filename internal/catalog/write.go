@@ -76,7 +76,7 @@ func (s *Service) ticket(ctx context.Context, names esnames.Index) ticket {
 	now := s.cfg.Now()
 	usable := st.Holds(now, l)
 	// This replica's landed writes are done: they leave the ticket alone.
-	return ticket{lease: l, usable: usable, alone: usable && st.Prune(now).pendingBesides(s.landed.done(names)) == 1}
+	return ticket{lease: l, usable: usable, alone: usable && st.Prune(now).pendingBesides(s.landedDone(names)) == 1}
 }
 
 // giveBack takes back the ticket of a request refused by its checks (step 2): a usable
@@ -145,7 +145,7 @@ func (s *Service) begin(ctx context.Context, names esnames.Index, tk ticket) (gr
 		return grant{lease: tk.lease, reserved: true, alone: tk.alone}, nil
 	}
 	stale := tk.lease.Rev
-	landed := s.landed.done(names)
+	landed := s.landedDone(names)
 	var g grant
 	err := wait.For(ctx, s.cfg.FenceLease, func() error {
 		var fenced error
@@ -227,7 +227,8 @@ func (s *Service) conclude(ctx context.Context, names esnames.Index, g grant, ch
 // already or a fence is live. Other replicas' reservations do not stop it: an idle one
 // is no write, and one in use allocates nothing.
 func (s *Service) completeReserving(ctx context.Context, names esnames.Index, rev int64) (State, error) {
-	wanted := !s.held.holds(names)
+	_, held := s.held.peek(names)
+	wanted := !held
 	var reserved Lease
 	st, err := s.Update(ctx, names, func(st State) (State, error) {
 		reserved = Lease{}
@@ -254,7 +255,8 @@ func (s *Service) completeReserving(ctx context.Context, names esnames.Index, re
 // releases it when another is held already (concurrent writes completed together).
 func (s *Service) keepReserved(names esnames.Index, l Lease) {
 	release := func(l Lease) { s.release(context.Background(), names, l) }
-	if !s.held.keep(names, l, s.cfg.ReserveIdle, release) {
+	refuse := func(Lease) (Lease, bool) { return Lease{}, false }
+	if !s.held.put(names, l, s.cfg.ReserveIdle, refuse, release) {
 		go release(l)
 	}
 }

@@ -69,8 +69,9 @@ func (l *landing) wait() bool {
 func (l *landing) send(ids []string) {
 	defer close(l.done)
 	s := l.s
-	prev := s.landed.take(l.names)
-	wanted := !s.held.holds(l.names)
+	prev, _ := s.landed.take(l.names)
+	_, held := s.held.peek(l.names)
+	wanted := !held
 	var reserved Lease
 	st, err := s.Update(l.ctx, l.names, func(st State) (State, error) {
 		reserved = Lease{}
@@ -110,7 +111,7 @@ func (s *Service) concludeLanded(ctx context.Context, names esnames.Index, g gra
 		}
 	}
 	s.counts.set(alias, knownCount{n: n, rev: g.lease.Rev, exact: g.alone})
-	indexed := st.Prune(s.cfg.Now()).IndexedBesides(s.landed.done(names))
+	indexed := st.Prune(s.cfg.Now()).IndexedBesides(s.landedDone(names))
 	return Receipt{AcceptedRevision: g.lease.Rev, IndexedRevision: indexed, RecordCount: n}, nil
 }
 
@@ -120,18 +121,15 @@ func (s *Service) addLanded(names esnames.Index, revs ...int64) {
 	if len(revs) == 0 {
 		return
 	}
-	s.landed.add(names, revs, s.cfg.ReserveIdle, func(revs []int64) {
+	more := func(held []int64) ([]int64, bool) { return append(held, revs...), true }
+	s.landed.put(names, revs, s.cfg.ReserveIdle, more, func(revs []int64) {
 		s.completeLandedRevs(context.Background(), names, revs)
 	})
 }
 
 // completeLandedRevs completes landed revisions in one compare-and-set.
 func (s *Service) completeLandedRevs(ctx context.Context, names esnames.Index, revs []int64) {
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.WriteLease)
-	defer cancel()
-	_, _ = s.Update(ctx, names, func(st State) (State, error) {
-		return st.completeLanded(s.cfg.Now(), revs), nil
-	})
+	s.settle(ctx, names, func(st State, now time.Time) State { return st.completeLanded(now, revs) })
 }
 
 // searchableLandings adds to done the landing revisions of st whose records a search
@@ -179,82 +177,13 @@ func (s *Service) searchableLandings(ctx context.Context, names esnames.Index, s
 	return nil
 }
 
-// landedRevs are the revisions this replica landed and has not completed, by control
-// index.
-type landedRevs struct {
-	mu sync.Mutex
-	m  map[string]*landedSet
-}
-
-type landedSet struct {
-	names esnames.Index
-	revs  []int64
-	timer *time.Timer
-}
-
-// add notes revs for names; flush gets them unless a landing takes them within idle.
-func (r *landedRevs) add(names esnames.Index, revs []int64, idle time.Duration, flush func([]int64)) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	control := names.Control()
-	if r.m == nil {
-		r.m = map[string]*landedSet{}
-	}
-	set, ok := r.m[control]
-	if ok {
-		set.revs = append(set.revs, revs...)
-		return
-	}
-	set = &landedSet{names: names, revs: revs}
-	set.timer = time.AfterFunc(idle, func() {
-		r.mu.Lock()
-		mine := r.m[control] == set
-		if mine {
-			delete(r.m, control)
-		}
-		r.mu.Unlock()
-		if mine {
-			flush(set.revs)
-		}
-	})
-	r.m[control] = set
-}
-
-// take hands over the revisions noted for names.
-func (r *landedRevs) take(names esnames.Index) []int64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	set, ok := r.m[names.Control()]
-	if !ok {
-		return nil
-	}
-	set.timer.Stop()
-	delete(r.m, names.Control())
-	return set.revs
-}
-
-// done is the set of revisions noted for names.
-func (r *landedRevs) done(names esnames.Index) map[int64]bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := map[int64]bool{}
-	if set, ok := r.m[names.Control()]; ok {
-		for _, rev := range set.revs {
-			out[rev] = true
-		}
-	}
-	return out
-}
-
-// takeAll hands over every noted revision (a replica shutting down completes them).
-func (r *landedRevs) takeAll() []*landedSet {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make([]*landedSet, 0, len(r.m))
-	for control, set := range r.m {
-		set.timer.Stop()
-		out = append(out, set)
-		delete(r.m, control)
+// landedDone is the set of revisions this replica landed for names and has not
+// completed yet.
+func (s *Service) landedDone(names esnames.Index) map[int64]bool {
+	revs, _ := s.landed.peek(names)
+	out := make(map[int64]bool, len(revs))
+	for _, rev := range revs {
+		out[rev] = true
 	}
 	return out
 }

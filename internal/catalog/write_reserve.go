@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/aislehq/aisle/internal/esnames"
@@ -28,87 +27,19 @@ import (
 // out reservations that no write has finished with. A replica that dies holding one
 // holds it until its lease ends, as a write that dies does.
 
-// heldReservation is a reservation this replica holds for an index, with the timer
-// that releases it.
-type heldReservation struct {
-	names esnames.Index
-	lease Lease
-	timer *time.Timer
-}
-
-// reservations are the reservations this replica holds, by control index.
-type reservations struct {
-	mu sync.Mutex
-	m  map[string]*heldReservation
-}
-
-// take hands the reservation held for names to a write.
-func (r *reservations) take(names esnames.Index) (Lease, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	h, ok := r.m[names.Control()]
-	if !ok {
-		return Lease{}, false
-	}
-	h.timer.Stop()
-	delete(r.m, names.Control())
-	return h.lease, true
-}
-
-// takeAll hands over every reservation held.
-func (r *reservations) takeAll() []*heldReservation {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make([]*heldReservation, 0, len(r.m))
-	for control, h := range r.m {
-		h.timer.Stop()
-		delete(r.m, control)
-		out = append(out, h)
-	}
-	return out
-}
-
-func (r *reservations) holds(names esnames.Index) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	_, ok := r.m[names.Control()]
-	return ok
-}
-
-// keep holds l for the next write to names, and calls release with it unless a write
-// takes it within idle. It reports false, keeping nothing, when one is held already.
-func (r *reservations) keep(names esnames.Index, l Lease, idle time.Duration, release func(Lease)) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	control := names.Control()
-	if _, ok := r.m[control]; ok {
-		return false
-	}
-	if r.m == nil {
-		r.m = map[string]*heldReservation{}
-	}
-	h := &heldReservation{names: names, lease: l}
-	h.timer = time.AfterFunc(idle, func() {
-		r.mu.Lock()
-		mine := r.m[control] == h
-		if mine {
-			delete(r.m, control)
-		}
-		r.mu.Unlock()
-		if mine {
-			release(l)
-		}
-	})
-	r.m[control] = h
-	return true
-}
-
 // release gives up an unused reservation.
 func (s *Service) release(ctx context.Context, names esnames.Index, l Lease) {
+	s.settle(ctx, names, func(st State, now time.Time) State { return st.Release(now, l.Rev) })
+}
+
+// settle makes a compare-and-set of names' revision document that nobody waits for (a
+// release, a completion), bounded by the write lease; its failure leaves the revision
+// to its lease.
+func (s *Service) settle(ctx context.Context, names esnames.Index, change func(State, time.Time) State) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.WriteLease)
 	defer cancel()
 	_, _ = s.Update(ctx, names, func(st State) (State, error) {
-		return st.Release(s.cfg.Now(), l.Rev), nil
+		return change(st, s.cfg.Now()), nil
 	})
 }
 
@@ -117,10 +48,10 @@ func (s *Service) release(ctx context.Context, names esnames.Index, l Lease) {
 // leases end. Writes after it still work.
 func (s *Service) ReleaseReservations(ctx context.Context) {
 	for _, h := range s.held.takeAll() {
-		s.release(ctx, h.names, h.lease)
+		s.release(ctx, h.names, h.v)
 	}
 	// Landed writes are complete but for their compare-and-set (write_land.go).
 	for _, set := range s.landed.takeAll() {
-		s.completeLandedRevs(ctx, set.names, set.revs)
+		s.completeLandedRevs(ctx, set.names, set.v)
 	}
 }
