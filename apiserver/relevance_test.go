@@ -1,6 +1,9 @@
 package apiserver_test
 
 import (
+	"encoding/json"
+	"net/http"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -87,5 +90,26 @@ var _ = Describe("Relevance on shopper queries (issue 34)", Ordered, func() {
 		res := searchIn(ci, `{"q": "dinnerware set without mugs "}`)
 		Expect(res.ids()[:3]).To(Equal([]string{"n3-says", "n2-lacks", "n1-holds"}))
 		Expect(res.IgnoredWords).To(BeEmpty(), "understood, not ignored")
+	})
+
+	// Last: it adds a record. A replica keeps the words' frequencies for a minute, and a
+	// word it counted in no record must not stay ignored once a record holding it is
+	// acknowledged.
+	It("finds a word no record held on every replica as soon as a write holding it is acknowledged", func() {
+		for i := 0; i < 2; i++ {
+			r := call(i, http.MethodPost, ci.base+"/search", ci.searchKey, []byte(`{"q": "quokka plush"}`))
+			Expect(r.status).To(Equal(http.StatusOK), string(r.body))
+			Expect(string(r.body)).To(ContainSubstring(`"ignoredWords":["quokka","plush"]`), "the fixture: no record holds either word")
+		}
+		w := call(0, http.MethodPost, ci.base+"/records", ci.writeKey, recordsBody([]map[string]any{{"objectID": "quokka", "name": "Quokka plush"}}))
+		Expect(w.status).To(Equal(http.StatusAccepted), string(w.body))
+		for i := 0; i < 2; i++ {
+			r := call(i, http.MethodPost, ci.base+"/search", ci.searchKey, []byte(`{"q": "quokka plush"}`))
+			Expect(r.status).To(Equal(http.StatusOK), string(r.body))
+			var res rankedResult
+			Expect(json.Unmarshal(r.body, &res)).To(Succeed())
+			Expect(res.ids()).To(Equal([]string{"quokka"}), "replica %d", i)
+			Expect(res.IgnoredWords).To(BeEmpty(), "replica %d", i)
+		}
 	})
 })

@@ -11,7 +11,8 @@ import (
 )
 
 // DefaultWordStatsTTL is how long a word's document frequency is reused: it weighs the
-// word against the query's others, which a minute of writes barely moves.
+// word against the query's others, which a minute of writes barely moves. A word no
+// record holds is never reused (see reusable).
 const DefaultWordStatsTTL = time.Minute
 
 // maxWordStats bounds the cached frequencies (all indexes together); past it the cache
@@ -23,6 +24,15 @@ type wordKey struct{ alias, clause string }
 type cachedFreq struct {
 	df, records int64
 	fetched     time.Time
+}
+
+// reusable says a cached frequency may stand in for a count: fresh, and of a word some
+// record held. A word no record held is counted again at every search that has it, since
+// ignoring it would hide a record written since, which the contract makes searchable once
+// its write is acknowledged; a count of a word records hold only weighs it, and a minute
+// of writes barely moves that.
+func (e cachedFreq) reusable(now time.Time, ttl time.Duration) bool {
+	return e.df > 0 && now.Sub(e.fetched) < ttl
 }
 
 type wordStatsCache struct {
@@ -44,7 +54,7 @@ func (s *Service) wordStats(ctx context.Context, alias string, clauses []searchq
 	c.mu.Lock()
 	for _, cl := range clauses {
 		e, hit := c.entries[wordKey{alias, cl.Key}]
-		if !hit || time.Since(e.fetched) >= c.ttl {
+		if !hit || !e.reusable(time.Now(), c.ttl) {
 			missing = append(missing, cl)
 			continue
 		}
@@ -67,7 +77,9 @@ func (s *Service) wordStats(ctx context.Context, alias string, clauses []searchq
 	out.Records = read.Records
 	for _, cl := range missing {
 		out.Freq[cl.Key] = read.Freq[cl.Key]
-		c.entries[wordKey{alias, cl.Key}] = cachedFreq{df: read.Freq[cl.Key], records: read.Records, fetched: now}
+		if e := (cachedFreq{df: read.Freq[cl.Key], records: read.Records, fetched: now}); e.reusable(now, c.ttl) {
+			c.entries[wordKey{alias, cl.Key}] = e
+		}
 	}
 	return out, nil
 }
