@@ -210,18 +210,20 @@ var _ = Describe("The Studio", Ordered, func() {
 			Expect(err).NotTo(HaveOccurred())
 			facets = `, "facets": ` + string(list)
 		}
-		asked := func(q string, more string) []apiAnswer {
-			body := `{"q": "` + q + `", "explain": true, "limit": 20, "facetFilters": {}` + facets + more + `}`
-			return []apiAnswer{searchAPI(Default, body)}
+		// The page's three previews: the query of the link, the typed one, and it without rules.
+		previews := func() (first, typedQuery, bare apiAnswer) {
+			ask := func(q, more string) apiAnswer {
+				return searchAPI(Default, `{"q": "`+q+`", "explain": true, "limit": 20, "facetFilters": {}`+facets+more+`}`)
+			}
+			return ask(query, ""), ask(typed, ""), ask(typed, `, "enableRules": false`)
 		}
-		want, wantTyped, wantBare := asked(query, ""), asked(typed, ""), asked(typed, `, "enableRules": false`)
-		Expect(wantTyped[0].IgnoredWords).To(Equal([]string{"qqzzx"}), "the fixture: a word nothing holds is dropped")
-		Expect(wantBare[0].Hits[0].ObjectID).NotTo(Equal("studio-3"), "the fixture: without the rule the pin is gone")
+		want, wantTyped, wantBare := previews()
+		Expect(wantTyped.IgnoredWords).To(Equal([]string{"qqzzx"}), "the fixture: a word nothing holds is dropped")
+		Expect(wantBare.Hits[0].ObjectID).NotTo(Equal("studio-3"), "the fixture: without the rule the pin is gone")
 
 		shot := filepath.Join(shotsDir(), "studio-preview.png")
 		res := runStudio(map[string]any{"scenario": "readOnly", "url": studioURL(query), "key": env.Keys["search"], "query": typed, "shot": shot})
-		want, wantTyped, wantBare = append(want, asked(query, "")...), append(wantTyped, asked(typed, "")...),
-			append(wantBare, asked(typed, `, "enableRules": false`)...)
+		wantAfter, wantTypedAfter, wantBareAfter := previews()
 
 		By("opening from the keyboard with the Events page's key login, on the query of the link")
 		Expect(res.TabsToKey).To(Equal(2), "the skip link, then the key")
@@ -253,27 +255,27 @@ var _ = Describe("The Studio", Ordered, func() {
 			Expect(shown.Rules).To(Equal(append([]string{}, a.AppliedRules...)))
 			Expect(shown.Ignored).To(Equal(append([]string{}, a.IgnoredWords...)))
 		}
-		expectSame := func(shown studioShown, answers []apiAnswer) {
-			before := InterceptGomegaFailures(func() { expectSameAs(shown, answers[0]) })
-			if len(before) == 0 {
+		expectSame := func(shown studioShown, before, after apiAnswer) {
+			failures := InterceptGomegaFailures(func() { expectSameAs(shown, before) })
+			if len(failures) == 0 {
 				return
 			}
-			AddReportEntry("the page differs from the API's answer before it ran", strings.Join(before, "\n"))
-			expectSameAs(shown, answers[1])
+			AddReportEntry("the page differs from the API's answer before it ran", strings.Join(failures, "\n"))
+			expectSameAs(shown, after)
 		}
-		expectSame(res.First, want)
+		expectSame(res.First, want, wantAfter)
 		Expect(res.First.Hits[0]).To(SatisfyAll(HaveField("ObjectID", "studio-3"), HaveField("Pinned", true), HaveField("Name", "Studio lantern green")))
 		Expect(res.First.Banners).To(HaveLen(1))
 		Expect(res.First.Banners[0].Rule).To(Equal("studio-pin"))
 		Expect(res.First.Banners[0].Text).To(ContainSubstring(`"banner": "Lantern week"`))
 
 		By("previewing a typed query, and the ignored word it holds")
-		expectSame(res.Typed, wantTyped)
+		expectSame(res.Typed, wantTyped, wantTypedAfter)
 		Expect(res.Typed.Status).To(ContainSubstring("3 results"))
 
 		By("showing the page without rules when the box is unticked from the keyboard")
 		Expect(res.ReachedRules).To(BeTrue())
-		expectSame(res.WithoutRules, wantBare)
+		expectSame(res.WithoutRules, wantBare, wantBareAfter)
 		Expect(res.WithoutRules.Rules).To(BeEmpty())
 		Expect(res.WithoutRules.Banners).To(BeEmpty())
 
