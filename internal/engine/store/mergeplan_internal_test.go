@@ -8,28 +8,54 @@ import (
 
 // The budget is the number of segments the planner lets an index keep before it merges.
 func TestTieredBudget(t *testing.T) {
-	o := mergeplan.DefaultMergePlanOptions
 	for _, c := range []struct {
-		name        string
-		total, tier int64
-		want        int
+		name            string
+		total, smallest int64
+		want            int
 	}{
-		{"an index under the floor keeps a whole tier, not one segment", 1_000, 2_000, 10},
-		{"an empty index keeps a whole tier", 0, 2_000, 10},
-		{"an index of exactly one tier keeps it", 20_000, 2_000, 10},
-		{"an index past one tier plans as scorch does", 100_000, 2_000, 14},
-		{"an index of a million documents plans as scorch does", 1_000_000, 2_000, 24},
+		{"an index under the floor with a one-record segment keeps a whole tier", 1_000, 1, 10},
+		{"an index under the floor made by bulk loads plans as scorch does", 1_000, 1_000, 1},
+		{"a bulk-loaded index of 5,000 plans as scorch does", 5_000, 1_000, 3},
+		{"a segment of the tiny size still counts as tiny", 5_000, tinySegmentDocs, 10},
+		{"a segment just past it does not", 5_000, tinySegmentDocs + 1, 3},
+		{"an index past one tier keeps scorch's larger budget", 100_000, 1, 14},
+		{"an index of a million documents plans as scorch does", 1_000_000, 5_000, 21},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := tieredBudget(c.total, c.tier, &o); got != c.want {
-				t.Fatalf("tieredBudget(%d, %d) = %d, want %d", c.total, c.tier, got, c.want)
+			if got := tieredBudget(c.total, c.smallest, nil); got != c.want {
+				t.Fatalf("tieredBudget(%d, %d) = %d, want %d", c.total, c.smallest, got, c.want)
 			}
-			if scorch := mergeplan.CalcBudget(c.total, c.tier, &o); c.total > 20_000 && scorch != c.want {
-				t.Fatalf("scorch's own budget is %d; past one tier they should agree", scorch)
+			scorch := mergeplan.CalcBudget(c.total, scorchPlan.RaiseToFloorSegmentSize(c.smallest), &scorchPlan)
+			if c.smallest > tinySegmentDocs && scorch != c.want {
+				t.Fatalf("scorch's own budget is %d: without a tiny segment they must agree", scorch)
 			}
 		})
 	}
-	if mergeplan.DefaultMergePlanOptions.CalcBudget == nil {
-		t.Fatal("the engine's planner budget is not installed")
+}
+
+// The planner scores merges with scorch's floor, although the options it is given hold a
+// floor of one: two rosters scorch ranks one way rank the same way here.
+func TestMergeScoresKeepScorchsFloor(t *testing.T) {
+	o := mergeplan.DefaultMergePlanOptions
+	if o.FloorSegmentSize != 1 || o.CalcBudget == nil || o.ScoreSegments == nil {
+		t.Fatalf("the engine's planner options are not installed: %+v", o)
+	}
+	big, tiny := testSegment{id: 1, live: 906}, testSegment{id: 2, live: 1}
+	withBig := []mergeplan.Segment{big, tiny}
+	ours, scorch := o.ScoreSegments(withBig, &o), mergeplan.ScoreSegments(withBig, &scorchPlan)
+	if ours != scorch {
+		t.Fatalf("score %v, scorch's %v", ours, scorch)
 	}
 }
+
+type testSegment struct {
+	id   uint64
+	live int64
+}
+
+func (s testSegment) Id() uint64          { return s.id }
+func (s testSegment) FullSize() int64     { return s.live }
+func (s testSegment) LiveSize() int64     { return s.live }
+func (s testSegment) HasVector() bool     { return false }
+func (s testSegment) FileSize() int64     { return s.live * 100 }
+func (s testSegment) LiveFileSize() int64 { return s.live * 100 }
