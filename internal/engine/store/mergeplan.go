@@ -15,6 +15,10 @@ import "github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 // bulk loads make are bigger, and an index made of them plans exactly as scorch plans it,
 // since more segments there cost searches more than the merges they save.
 
+// The sizes the budget is given are live document counts because scorch's file-size
+// budget is off: scorch turns it on from the persister's maxSizeInMemoryMergePerWorker,
+// which scorchConfig leaves unset (its test says so).
+
 // tinySegmentDocs is the size up to which a segment counts as a few records refreshed on
 // their own; a bulk load's refreshes hold hundreds or thousands.
 const tinySegmentDocs = 64

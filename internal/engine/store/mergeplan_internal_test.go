@@ -48,6 +48,17 @@ func TestMergeScoresKeepScorchsFloor(t *testing.T) {
 	}
 }
 
+// Scorch budgets in bytes of segment files instead of documents once the persister's
+// in-memory merge size is set; the budget above counts documents, so it must stay unset.
+func TestScorchConfigKeepsTheDocumentBudget(t *testing.T) {
+	if po, ok := scorchConfig()["scorchPersisterOptions"]; ok {
+		t.Fatalf("scorch's persister options are set (%v): check that maxSizeInMemoryMergePerWorker is not", po)
+	}
+	if c := mergeplan.DefaultMergePlanOptions.BudgetCurrency(); c != mergeplan.LiveSizeBudget {
+		t.Fatalf("the planner budgets in %v, not live documents", c)
+	}
+}
+
 type testSegment struct {
 	id   uint64
 	live int64
