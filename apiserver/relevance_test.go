@@ -113,3 +113,36 @@ var _ = Describe("Relevance on shopper queries (issue 34)", Ordered, func() {
 		}
 	})
 })
+
+var _ = Describe("A custom ranking field's first values (issue 34)", Ordered, func() {
+	var ci catalogIndex
+	BeforeAll(func() {
+		settings := searchv1alpha1.IndexSettings{
+			SearchableFields: []searchv1alpha1.SearchableField{{Path: "name"}},
+			CustomRanking:    []searchv1alpha1.RankingRule{{Field: "zest", Order: "desc"}},
+		}
+		ci = rankedIndex("firstvalues", settings,
+			`{"objectID": "a-mild", "name": "Pepper sauce"}`, `{"objectID": "b-hot", "name": "Pepper sauce"}`)
+	})
+
+	// A replica keeps an index's mapping for a few seconds; a field it did not map yet
+	// must not be left out of the ranking once a write giving it values is acknowledged.
+	It("ranks by a field on every replica as soon as the write giving it its first values is acknowledged", func() {
+		for i := 0; i < 2; i++ {
+			r := call(i, http.MethodPost, ci.base+"/search", ci.searchKey, []byte(`{"q": "pepper sauce", "explain": true}`))
+			Expect(r.status).To(Equal(http.StatusOK), string(r.body))
+			Expect(string(r.body)).To(ContainSubstring(`"custom":{}`), "the fixture: no record holds zest yet")
+		}
+		w := call(0, http.MethodPost, ci.base+"/records", ci.writeKey, recordsBody([]map[string]any{
+			{"objectID": "a-mild", "name": "Pepper sauce", "zest": 1}, {"objectID": "b-hot", "name": "Pepper sauce", "zest": 9}}))
+		Expect(w.status).To(Equal(http.StatusAccepted), string(w.body))
+		for i := 0; i < 2; i++ {
+			r := call(i, http.MethodPost, ci.base+"/search", ci.searchKey, []byte(`{"q": "pepper sauce", "explain": true}`))
+			Expect(r.status).To(Equal(http.StatusOK), string(r.body))
+			var res rankedResult
+			Expect(json.Unmarshal(r.body, &res)).To(Succeed())
+			Expect(res.ids()).To(Equal([]string{"b-hot", "a-mild"}), "replica %d", i)
+			Expect(res.Hits[0].Ranking).To(HaveKeyWithValue("custom", HaveKeyWithValue("zest", 9.0)), "replica %d", i)
+		}
+	})
+})

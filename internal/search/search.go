@@ -24,7 +24,8 @@ import (
 
 // DefaultSchemaTTL is how long a mapping is reused. A field seen for the first time is
 // treated by its value's type until then (see searchquery.Schema), which gives the same
-// query for strings and numbers; only sorting on it waits for the refresh.
+// query for strings and numbers; a search sorting on a field the cached mapping lacks
+// reads it again (schemaFor).
 const DefaultSchemaTTL = 5 * time.Second
 
 // Service searches indexes through their aliases.
@@ -82,7 +83,7 @@ func (s *Service) Search(ctx context.Context, alias string, access searchquery.A
 // bounds of quantized fields, the words' frequencies). Every search goes through here,
 // each query of a multi-search and both sides of a preview too.
 func (s *Service) prepare(ctx context.Context, alias string, access searchquery.Access, req searchquery.Request, over *merch.Overlay) (*search, error) {
-	schema, err := s.Schema(ctx, alias)
+	schema, err := s.schemaFor(ctx, alias, searchquery.SortPaths(req, access))
 	if err != nil {
 		return nil, err
 	}
@@ -140,12 +141,31 @@ func refusedSearch(err error) bool {
 // Schema returns the mapping of the index behind alias, from the cache when fresh.
 // Concurrent misses share one request.
 func (s *Service) Schema(ctx context.Context, alias string) (searchquery.Schema, error) {
+	if c, ok := s.cachedSchema(alias); ok {
+		return c, nil
+	}
+	return s.loadSchema(ctx, alias)
+}
+
+// schemaFor is Schema, read again when the cached mapping lacks one of paths: a field's
+// first value maps it, and a mapping from before that write would leave the field's sort
+// out of every search for the cache's life, although the write was acknowledged. A
+// search sorting on a field no record holds reads the mapping each time.
+func (s *Service) schemaFor(ctx context.Context, alias string, paths []string) (searchquery.Schema, error) {
+	if c, ok := s.cachedSchema(alias); ok && !c.Lacks(paths) {
+		return c, nil
+	}
+	return s.loadSchema(ctx, alias)
+}
+
+func (s *Service) cachedSchema(alias string) (searchquery.Schema, bool) {
 	s.mu.Lock()
 	c, ok := s.schemas[alias]
 	s.mu.Unlock()
-	if ok && time.Since(c.fetched) < s.ttl {
-		return c.schema, nil
-	}
+	return c.schema, ok && time.Since(c.fetched) < s.ttl
+}
+
+func (s *Service) loadSchema(ctx context.Context, alias string) (searchquery.Schema, error) {
 	v, err, _ := s.group.Do(alias, func() (any, error) {
 		schema, err := s.fetchSchema(ctx, alias)
 		if err != nil {

@@ -124,6 +124,32 @@ func keysOf(c searchv1alpha1.RankingCriterion, req Request, r Access, s Schema) 
 	return out
 }
 
+// SortPaths are the fields req sorts on under r: its sort and the custom ranking's
+// fields (popularity is not a field of the records). keysOf leaves out those the mapping
+// lacks, so a caller holding an older mapping reads it again when one is missing.
+func SortPaths(req Request, r Access) []string {
+	var out []string
+	for _, k := range req.Sort {
+		out = append(out, k.Field)
+	}
+	for _, rule := range r.Settings.CustomRanking {
+		if rule.Field != searchv1alpha1.PopularityField {
+			out = append(out, string(rule.Field))
+		}
+	}
+	return out
+}
+
+// Lacks reports whether one of paths is not in s.
+func (s Schema) Lacks(paths []string) bool {
+	for _, p := range paths {
+		if _, ok := s[p]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
 // StatsFields are the fields whose FieldStats a request's ranking needs.
 func StatsFields(req Request, r Access, s Schema) []string {
 	var out []string
