@@ -141,10 +141,7 @@ func refusedSearch(err error) bool {
 // Schema returns the mapping of the index behind alias, from the cache when fresh.
 // Concurrent misses share one request.
 func (s *Service) Schema(ctx context.Context, alias string) (searchquery.Schema, error) {
-	if c, ok := s.cachedSchema(alias); ok {
-		return c, nil
-	}
-	return s.loadSchema(ctx, alias)
+	return s.schemaFor(ctx, alias, nil)
 }
 
 // schemaFor is Schema, read again when the cached mapping lacks one of paths: a field's

@@ -1,6 +1,7 @@
 package searchquery
 
 import (
+	"cmp"
 	"math"
 
 	searchv1alpha1 "github.com/aislehq/aisle/api/v1alpha1"
@@ -97,44 +98,48 @@ func beforeText(later []searchv1alpha1.RankingCriterion) bool {
 // the fields no record holds yet or holding what has no order (objects, geo points):
 // Elasticsearch refuses to sort on them, and sorting on them would change nothing.
 func keysOf(c searchv1alpha1.RankingCriterion, req Request, r Access, s Schema) []sortKey {
-	var out []sortKey
-	add := func(path, order, def string) {
-		f, ok := s[path]
-		if !ok || !f.HasValues() {
-			return
-		}
-		if order == "" {
-			order = def
-		}
-		out = append(out, sortKey{criterion: c, path: path, field: f.Keyword, order: order, kind: f.Kind})
+	def := "asc"
+	if c == critCustom {
+		def = "desc"
 	}
-	switch c {
-	case critSort:
-		for _, k := range req.Sort {
-			add(k.Field, k.Order, "asc")
+	var out []sortKey
+	for _, k := range sortsOf(c, req, r) {
+		f, ok := s[k.Field]
+		if !ok || !f.HasValues() {
+			continue
 		}
-	case critCustom:
-		for _, rule := range r.Settings.CustomRanking {
-			if rule.Field == searchv1alpha1.PopularityField {
-				continue
-			}
-			add(string(rule.Field), string(rule.Order), "desc")
-		}
+		out = append(out, sortKey{criterion: c, path: k.Field, field: f.Keyword, order: cmp.Or(k.Order, def), kind: f.Kind})
 	}
 	return out
 }
 
-// SortPaths are the fields req sorts on under r: its sort and the custom ranking's
-// fields (popularity is not a field of the records). keysOf leaves out those the mapping
-// lacks, so a caller holding an older mapping reads it again when one is missing.
+// sortsOf are the fields criterion c sorts on, before the mapping is consulted: the
+// request's sort, or the custom ranking's fields (popularity is not a field of the
+// records). An empty order is the criterion's default.
+func sortsOf(c searchv1alpha1.RankingCriterion, req Request, r Access) []Sort {
+	switch c {
+	case critSort:
+		return req.Sort
+	case critCustom:
+		var out []Sort
+		for _, rule := range r.Settings.CustomRanking {
+			if rule.Field != searchv1alpha1.PopularityField {
+				out = append(out, Sort{Field: string(rule.Field), Order: string(rule.Order)})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// SortPaths are the fields req sorts on under r, whether the mapping holds them or not.
+// keysOf leaves out those the mapping lacks, so a caller holding an older mapping reads
+// it again when one is missing.
 func SortPaths(req Request, r Access) []string {
 	var out []string
-	for _, k := range req.Sort {
-		out = append(out, k.Field)
-	}
-	for _, rule := range r.Settings.CustomRanking {
-		if rule.Field != searchv1alpha1.PopularityField {
-			out = append(out, string(rule.Field))
+	for _, c := range []searchv1alpha1.RankingCriterion{critSort, critCustom} {
+		for _, k := range sortsOf(c, req, r) {
+			out = append(out, k.Field)
 		}
 	}
 	return out
